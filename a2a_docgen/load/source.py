@@ -1,0 +1,389 @@
+"""Bytes -> JSON document, strictly, with the position of every value kept for diagnostics.
+
+Parsing uses the C ``json`` module (fast). Positions come from a second, iterative scan of the text
+(``PositionIndex``) that runs only when something has to be located: most cards need it for a warning or
+two, and the scan costs about as much as the parse.
+
+Strictness (RFC 8259 and the guide in docs/security.md): UTF-8 only (one BOM is tolerated, with a warning),
+no duplicate member names, no NaN/Infinity, nesting and node counts bounded, top level an object.
+"""
+
+from __future__ import annotations
+
+import bisect
+import codecs
+import json
+import re
+from dataclasses import dataclass, field
+
+from a2a_docgen.limits import Limits
+from a2a_docgen.model import JSONObject, JSONValue
+
+
+def escape_token(token: str) -> str:
+    """Escape one reference token for an RFC 6901 JSON Pointer."""
+    return token.replace("~", "~0").replace("/", "~1")
+
+
+def join_pointer(base: str, *tokens: str | int) -> str:
+    """``join_pointer("/skills", 0, "id") == "/skills/0/id"``."""
+    return base + "".join("/" + escape_token(str(t)) for t in tokens)
+
+
+def pointer_tokens(pointer: str) -> list[str]:
+    """Split a JSON Pointer into unescaped tokens."""
+    if not pointer:
+        return []
+    return [t.replace("~1", "/").replace("~0", "~") for t in pointer[1:].split("/")]
+
+
+@dataclass(frozen=True, slots=True)
+class SourceProblem:
+    """Why a file could not be read as a JSON object, and where."""
+
+    code: str
+    message: str
+    offset: int
+    """Character offset in the decoded text (0 when the problem is with the bytes as a whole)."""
+    pointer: str = ""
+    severity: str = "error"
+
+
+class SourceError(Exception):
+    """A file that is not a usable JSON document; carries the problem for the diagnostic."""
+
+    def __init__(self, problem: SourceProblem, text: str = "") -> None:
+        super().__init__(problem.message)
+        self.problem = problem
+        self.text = text
+
+
+_WS = re.compile(r"[ \t\n\r]*")
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_SCALAR = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|true|false|null|NaN|-?Infinity")
+_CONSTANTS = frozenset({"NaN", "Infinity", "-Infinity"})
+
+
+@dataclass(slots=True)
+class PositionIndex:
+    """Offsets of every value and member name in a JSON text, keyed by JSON Pointer."""
+
+    text: str
+    values: dict[str, int] = field(default_factory=dict)
+    keys: dict[str, int] = field(default_factory=dict)
+    duplicates: list[tuple[str, int]] = field(default_factory=list)
+    """(pointer of the repeated member, offset of its second name)."""
+    constants: list[tuple[str, int]] = field(default_factory=list)
+    """NaN / Infinity literals."""
+    too_deep: tuple[str, int] | None = None
+    node_count: int = 0
+    _line_starts: list[int] = field(default_factory=list)
+
+    @classmethod
+    def build(cls, text: str, max_depth: int = 10**9) -> PositionIndex:
+        index = cls(text)
+        index._scan(max_depth)
+        index._line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+        return index
+
+    def line_col(self, offset: int) -> tuple[int, int]:
+        """1-based line and column (in characters) of an offset."""
+        line = bisect.bisect_right(self._line_starts, offset) - 1
+        return line + 1, offset - self._line_starts[line] + 1
+
+    def locate(self, pointer: str, *, at_key: bool = False) -> tuple[int, int]:
+        """Line and column of the value at ``pointer`` (or of its member name when ``at_key``).
+
+        A pointer to something that is not there (a missing member) resolves to its nearest existing
+        ancestor, which is where the member has to be added.
+        """
+        if at_key and pointer in self.keys:
+            return self.line_col(self.keys[pointer])
+        probe = pointer
+        while True:
+            if probe in self.values:
+                return self.line_col(self.values[probe])
+            if not probe:
+                return 1, 1
+            probe = probe.rsplit("/", 1)[0]
+
+    def _scan(self, max_depth: int) -> None:
+        """Walk the text once, iteratively (documents may be nested 100,000 deep)."""
+        text = self.text
+        n = len(text)
+        # Each frame: [pointer, is_object, next_array_index, member names seen]
+        stack: list[tuple[str, bool, list[int], set[str]]] = []
+        pos = _WS.match(text, 0).end()  # type: ignore[union-attr]
+        pointer = ""
+        expect_value = True
+        while pos < n:
+            if expect_value:
+                self.values.setdefault(pointer, pos)
+                self.node_count += 1
+                char = text[pos]
+                if char in "{[":
+                    if len(stack) + 1 > max_depth and self.too_deep is None:
+                        self.too_deep = (pointer, pos)
+                    stack.append((pointer, char == "{", [0], set()))
+                    pos = _WS.match(text, pos + 1).end()  # type: ignore[union-attr]
+                    if pos < n and text[pos] in "}]":
+                        stack.pop()
+                        pos += 1
+                        expect_value = False
+                        continue
+                    if char == "[":
+                        pointer = pointer + "/0"
+                        continue
+                    expect_value = False
+                    pos, pointer = self._member_name(stack[-1], pos)
+                    if pos < 0:
+                        return
+                    expect_value = True
+                    continue
+                match = _STRING.match(text, pos) if char == '"' else _SCALAR.match(text, pos)
+                if match is None:
+                    return
+                if match.group() in _CONSTANTS:
+                    self.constants.append((pointer, pos))
+                pos = match.end()
+                expect_value = False
+                continue
+            # After a value: a comma or the end of the enclosing container.
+            pos = _WS.match(text, pos).end()  # type: ignore[union-attr]
+            if not stack or pos >= n:
+                return
+            frame = stack[-1]
+            if text[pos] == ",":
+                pos = _WS.match(text, pos + 1).end()  # type: ignore[union-attr]
+                if frame[1]:
+                    pos, pointer = self._member_name(frame, pos)
+                    if pos < 0:
+                        return
+                else:
+                    frame[2][0] += 1
+                    pointer = join_pointer(frame[0], frame[2][0])
+                expect_value = True
+            elif text[pos] in "}]":
+                stack.pop()
+                pos += 1
+            else:
+                return
+
+    def _member_name(self, frame: tuple[str, bool, list[int], set[str]], pos: int) -> tuple[int, str]:
+        """Read ``"name" :`` at ``pos``; returns the offset of the value and its pointer (-1 on garbage)."""
+        match = _STRING.match(self.text, pos)
+        if match is None:
+            return -1, ""
+        try:
+            name = json.loads(match.group())
+        except ValueError:
+            return -1, ""
+        pointer = join_pointer(frame[0], name)
+        if name in frame[3]:
+            self.duplicates.append((pointer, pos))
+        else:
+            frame[3].add(name)
+            self.keys[pointer] = pos
+        after = _WS.match(self.text, match.end()).end()  # type: ignore[union-attr]
+        if after >= len(self.text) or self.text[after] != ":":
+            return -1, ""
+        return _WS.match(self.text, after + 1).end(), pointer  # type: ignore[union-attr]
+
+
+@dataclass(slots=True)
+class ParsedSource:
+    """A decoded, parsed card file. ``index`` is built on first use."""
+
+    text: str
+    value: JSONObject
+    warnings: list[SourceProblem]
+    _index: PositionIndex | None = None
+
+    @property
+    def index(self) -> PositionIndex:
+        if self._index is None:
+            self._index = PositionIndex.build(self.text)
+        return self._index
+
+
+class _Duplicate(Exception):
+    pass
+
+
+class _Constant(Exception):
+    pass
+
+
+def _reject_duplicates(pairs: list[tuple[str, JSONValue]]) -> JSONObject:
+    result: JSONObject = {}
+    for key, value in pairs:
+        if key in result:
+            raise _Duplicate(key)
+        result[key] = value
+    return result
+
+
+def _reject_constant(name: str) -> JSONValue:
+    raise _Constant(name)
+
+
+_UTF16_32_BOMS = (codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
+
+
+def decode(data: bytes) -> tuple[str, list[SourceProblem]]:
+    """Strict UTF-8; one UTF-8 BOM is removed with a warning. Raises ``SourceError``."""
+    warnings: list[SourceProblem] = []
+    if any(data.startswith(bom) for bom in _UTF16_32_BOMS) or (b"\x00" in data[:4] and len(data) >= 2):
+        raise SourceError(
+            SourceProblem(
+                "encoding",
+                "the file is UTF-16 or UTF-32; A2A cards are JSON, which must be UTF-8 (RFC 8259 section 8.1): "
+                "re-save it as UTF-8",
+                0,
+            )
+        )
+    if data.startswith(codecs.BOM_UTF8):
+        data = data[len(codecs.BOM_UTF8) :]
+        warnings.append(
+            SourceProblem(
+                "utf8-bom",
+                "the file starts with a UTF-8 byte order mark, which JSON parsers may reject; remove it",
+                0,
+                severity="warning",
+            )
+        )
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        good = data[: exc.start].decode("utf-8", "replace")
+        raise SourceError(
+            SourceProblem(
+                "encoding",
+                f"invalid UTF-8 byte 0x{data[exc.start]:02x}; A2A cards must be UTF-8: re-save the file as UTF-8",
+                len(good),
+            ),
+            good,
+        ) from None
+    return text, warnings
+
+
+def parse_text(text: str, limits: Limits) -> JSONObject:
+    """Parse decoded text into a JSON object, or raise ``SourceError`` with the exact place."""
+    if not text.strip():
+        raise SourceError(SourceProblem("empty-file", "the file is empty; a card is a JSON object", 0), text)
+    try:
+        value = json.loads(text, object_pairs_hook=_reject_duplicates, parse_constant=_reject_constant)
+    except json.JSONDecodeError as exc:
+        raise SourceError(SourceProblem("json-syntax", f"invalid JSON: {exc.msg}", exc.pos), text) from None
+    except _Duplicate as exc:
+        index = PositionIndex.build(text)
+        pointer, offset = index.duplicates[0] if index.duplicates else ("", 0)
+        raise SourceError(
+            SourceProblem(
+                "duplicate-key",
+                f"member {json.dumps(str(exc))} appears twice in the same object; parsers disagree on which "
+                "one wins, so keep exactly one",
+                offset,
+                pointer,
+            ),
+            text,
+        ) from None
+    except _Constant as exc:
+        index = PositionIndex.build(text)
+        pointer, offset = index.constants[0] if index.constants else ("", 0)
+        raise SourceError(
+            SourceProblem("json-syntax", f"invalid JSON: {exc} is not a JSON number", offset, pointer), text
+        ) from None
+    except RecursionError:
+        value = None  # nested far beyond any limit: located below
+    except ValueError as exc:  # e.g. integers longer than sys.int_info.str_digits_check_threshold
+        raise SourceError(SourceProblem("json-syntax", f"invalid JSON: {exc}", 0), text) from None
+    index = None
+    if value is None or _depth_exceeds(value, limits.max_depth):
+        index = PositionIndex.build(text, limits.max_depth)
+        pointer, offset = index.too_deep or ("", 0)
+        raise SourceError(
+            SourceProblem(
+                "too-deep",
+                f"JSON nesting deeper than {limits.max_depth} levels "
+                f"(limit max_depth, raise it with {Limits.option_name('max_depth')})",
+                offset,
+                pointer,
+            ),
+            text,
+        )
+    if not isinstance(value, dict):
+        kind = _json_type_name(value)
+        raise SourceError(
+            SourceProblem("not-an-object", f"the top level is {kind}; an Agent Card is a JSON object", 0), text
+        )
+    nodes = _count_nodes(value, limits.max_nodes)
+    if nodes > limits.max_nodes:
+        raise SourceError(
+            SourceProblem(
+                "too-many-values",
+                f"more than {limits.max_nodes} JSON values in one card "
+                f"(limit max_nodes, raise it with {Limits.option_name('max_nodes')})",
+                0,
+            ),
+            text,
+        )
+    return value
+
+
+def _depth_exceeds(value: JSONValue, max_depth: int) -> bool:
+    stack: list[tuple[JSONValue, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            if depth > max_depth:
+                return True
+            stack.extend((v, depth + 1) for v in item.values())
+        elif isinstance(item, list):
+            if depth > max_depth:
+                return True
+            stack.extend((v, depth + 1) for v in item)
+    return False
+
+
+def _count_nodes(value: JSONValue, stop_after: int) -> int:
+    count = 0
+    stack: list[JSONValue] = [value]
+    while stack and count <= stop_after:
+        item = stack.pop()
+        count += 1
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return count
+
+
+def _json_type_name(value: JSONValue) -> str:
+    return json_type(value, article=True)
+
+
+def json_type(value: object, *, article: bool = False) -> str:
+    """The JSON name of a Python value's type: ``string``, ``an array`` ..."""
+    names: list[tuple[type | tuple[type, ...], str, str]] = [
+        (bool, "boolean", "a boolean"),
+        ((int, float), "number", "a number"),
+        (str, "string", "a string"),
+        (list, "array", "an array"),
+        (dict, "object", "an object"),
+    ]
+    if value is None:
+        return "null"
+    for kind, bare, with_article in names:
+        if isinstance(value, kind):
+            return with_article if article else bare
+    return type(value).__name__
+
+
+def parse_bytes(data: bytes, limits: Limits) -> ParsedSource:
+    """Decode and parse; raises ``SourceError``."""
+    text, warnings = decode(data)
+    value = parse_text(text, limits)
+    return ParsedSource(text=text, value=value, warnings=warnings)
+
+

@@ -1,0 +1,401 @@
+"""The typed model of an Agent Card catalogue, always with A2A v1.0 meaning.
+
+The loader normalises every era (v1.0 ProtoJSON, v0.3 JSON, v0.2 and older shapes) into these types, so
+renderers, the differ and the exports never ask "which era?", "string or list?" or "inherited or own?".
+
+Conventions:
+- Every object that comes from the card carries ``pointer``: the RFC 6901 JSON Pointer of the value in the
+  *source* file (for a v0.3 card, ``/security`` rather than ``/securityRequirements``), so diagnostics and
+  review findings can point at the line a person has to edit.
+- A field holds ``None`` when the card does not set it *or* sets it to a value of the wrong type; the
+  validator reports the latter. Values are never coerced ("True" is not a boolean).
+- Members that no era of the spec defines are kept, untouched, in ``extra`` (sorted by key).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal, TypeAlias, Union
+
+JSONValue: TypeAlias = Union[None, bool, int, float, str, list["JSONValue"], dict[str, "JSONValue"]]
+"""Any value ``json.loads`` can return."""
+
+JSONObject: TypeAlias = dict[str, JSONValue]
+
+Era = Literal["1.0", "0.3", "0.2"]
+"""The shape a card was written in. ``0.2`` also covers v0.1 cards (``authentication`` object)."""
+
+Origin = Literal["card", "skill"]
+"""Where an effective value comes from: the card defaults, or the skill's own declaration."""
+
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AgentProvider:
+    """The organisation that runs the agent."""
+
+    organization: str | None
+    """Name of the organisation (REQUIRED by the spec)."""
+    url: str | None
+    """The provider's website (REQUIRED by the spec)."""
+    pointer: str
+    extra: Mapping[str, JSONValue] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AgentInterface:
+    """One endpoint of the agent. The first interface of a card is the preferred one."""
+
+    url: str | None
+    """Where the interface is served: an absolute URL, or ``host:port`` for gRPC."""
+    protocol_binding: str | None
+    """``JSONRPC``, ``GRPC``, ``HTTP+JSON`` or a custom binding URI (v0.3: ``transport``)."""
+    protocol_version: str | None
+    """A2A version served here, ``Major.Minor`` (v0.3 cards: derived from the card-level protocolVersion)."""
+    tenant: str | None
+    """Opaque routing value the client copies into every request (v1.0 only)."""
+    pointer: str
+    extra: Mapping[str, JSONValue] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AgentExtension:
+    """A protocol extension the agent supports."""
+
+    uri: str | None
+    """URI identifying the extension."""
+    description: str | None
+    """How the agent uses the extension."""
+    required: bool
+    """Whether clients must support the extension (absent means false)."""
+    params: Mapping[str, JSONValue] | None
+    """Extension-specific configuration, a free-form JSON object."""
+    pointer: str
+    extra: Mapping[str, JSONValue] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AgentCapabilities:
+    """Optional protocol features. ``None`` means not declared, which the spec reads as false."""
+
+    streaming: bool | None
+    """Streaming responses (SendStreamingMessage / SubscribeToTask)."""
+    push_notifications: bool | None
+    """Webhook push notifications."""
+    extended_agent_card: bool | None
+    """An authenticated extended card can be fetched (v0.3: ``supportsAuthenticatedExtendedCard``)."""
+    extensions: tuple[AgentExtension, ...]
+    """Protocol extensions, in card order."""
+    pointer: str
+    extra: Mapping[str, JSONValue] = field(default_factory=dict)
+
+
+OAuthFlowKind = Literal["authorizationCode", "clientCredentials", "deviceCode", "implicit", "password"]
+DEPRECATED_FLOWS: frozenset[str] = frozenset({"implicit", "password"})
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OAuthFlow:
+    """One OAuth 2.0 flow. v1.0 allows exactly one per scheme; v0.3 cards may declare several."""
+
+    kind: OAuthFlowKind
+    authorization_url: str | None
+    """Authorization endpoint (authorization code, implicit)."""
+    token_url: str | None
+    """Token endpoint (authorization code, client credentials, password, device code)."""
+    refresh_url: str | None
+    """Refresh endpoint, optional."""
+    device_authorization_url: str | None
+    """Device authorization endpoint (device code, v1.0)."""
+    scopes: Mapping[str, str]
+    """Scope name -> description, in card order."""
+    pkce_required: bool | None
+    """Whether PKCE is mandatory (authorization code, v1.0)."""
+    pointer: str
+    extra: Mapping[str, JSONValue] = field(default_factory=dict)
+
+    @property
+    def deprecated(self) -> bool:
+        """Implicit and password flows are deprecated in v1.0."""
+        return self.kind in DEPRECATED_FLOWS
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class APIKeySecurityScheme:
+    """An API key sent in a header, query parameter or cookie."""
+
+    kind: Literal["apiKey"] = "apiKey"
+    description: str | None
+    location: str | None
+    """``header``, ``query`` or ``cookie`` (v0.3: ``in``)."""
+    name: str | None
+    """Name of the header, query parameter or cookie."""
+    pointer: str
+    extra: Mapping[str, JSONValue] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HTTPAuthSecurityScheme:
+    """HTTP authentication (``Authorization`` header)."""
+
+    kind: Literal["http"] = "http"
+    description: str | None
+    scheme: str | None
+    """HTTP auth scheme, e.g. ``Bearer`` or ``Basic``."""
+    bearer_format: str | None
+    """Hint about the token format, e.g. ``JWT``."""
+    pointer: str
+    extra: Mapping[str, JSONValue] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OAuth2SecurityScheme:
+    """OAuth 2.0."""
+
+    kind: Literal["oauth2"] = "oauth2"
+    description: str | None
+    flows: tuple[OAuthFlow, ...]
+    """The declared flows, in card order (one in a valid v1.0 card)."""
+    oauth2_metadata_url: str | None
+    """RFC 8414 authorization-server metadata URL."""
+    pointer: str
+    extra: Mapping[str, JSONValue] = field(default_factory=dict)
+
+    def scope_description(self, scope: str) -> str | None:
+        """The description of ``scope`` from the first flow that declares it."""
+        for flow in self.flows:
+            if scope in flow.scopes:
+                return flow.scopes[scope]
+        return None
+
+    @property
+    def scopes(self) -> tuple[str, ...]:
+        """Every scope any flow declares, first declaration order."""
+        seen: dict[str, None] = {}
+        for flow in self.flows:
+            seen.update(dict.fromkeys(flow.scopes))
+        return tuple(seen)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OpenIdConnectSecurityScheme:
+    """OpenID Connect discovery."""
+
+    kind: Literal["openIdConnect"] = "openIdConnect"
+    description: str | None
+    open_id_connect_url: str | None
+    """URL of the OIDC discovery document."""
+    pointer: str
+    extra: Mapping[str, JSONValue] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MutualTlsSecurityScheme:
+    """Mutual TLS (client certificates)."""
+
+    kind: Literal["mutualTLS"] = "mutualTLS"
+    description: str | None
+    pointer: str
+    extra: Mapping[str, JSONValue] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UnknownSecurityScheme:
+    """A scheme whose type no era defines, or a v0.1/v0.2 ``authentication.schemes`` label."""
+
+    kind: Literal["unknown"] = "unknown"
+    label: str | None
+    """The declared type or legacy label, as written (``x402``, ``Bearer`` ...)."""
+    description: str | None
+    pointer: str
+    extra: Mapping[str, JSONValue] = field(default_factory=dict)
+
+
+SecurityScheme: TypeAlias = Union[
+    APIKeySecurityScheme,
+    HTTPAuthSecurityScheme,
+    OAuth2SecurityScheme,
+    OpenIdConnectSecurityScheme,
+    MutualTlsSecurityScheme,
+    UnknownSecurityScheme,
+]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SecurityRequirement:
+    """One alternative: every scheme named here applies together (AND), each with the scopes it needs."""
+
+    schemes: Mapping[str, tuple[str, ...]]
+    """Scheme name (a key of the card's security schemes) -> required scopes, in card order."""
+    pointer: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EffectiveModes:
+    """The media types that really apply to a skill, and where they come from."""
+
+    modes: tuple[str, ...]
+    origin: Origin
+    """``skill`` when the skill declares its own list (which replaces the card default), else ``card``."""
+    pointer: str
+    """Where the list that applies is written (the skill's or the card default's)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EffectiveSecurity:
+    """The security requirements that apply to a skill: alternatives (OR) of sets (AND)."""
+
+    requirements: tuple[SecurityRequirement, ...]
+    """No requirement at all means the skill can be called without authentication."""
+    origin: Origin
+    pointer: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Example:
+    """One example prompt. Some are whole JSON documents serialised into the string."""
+
+    text: str
+    """The example exactly as written."""
+    is_json: bool
+    """True when the text is a JSON object or array (the renderer pretty-prints it)."""
+    value: JSONValue
+    """The parsed JSON document when ``is_json``, else ``None``."""
+    pointer: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AgentSkill:
+    """A capability described for the reader (not an endpoint)."""
+
+    id: str | None
+    """Unique skill id within the card. Deep links derive from it."""
+    name: str | None
+    description: str | None
+    tags: tuple[str, ...]
+    examples: tuple[Example, ...]
+    input_modes: tuple[str, ...] | None
+    """The skill's own input media types, or ``None`` when it inherits the card defaults."""
+    output_modes: tuple[str, ...] | None
+    """The skill's own output media types, or ``None`` when it inherits the card defaults."""
+    security_requirements: tuple[SecurityRequirement, ...] | None
+    """The skill's own requirements, or ``None`` when it inherits the card's."""
+    effective_input_modes: EffectiveModes
+    effective_output_modes: EffectiveModes
+    effective_security: EffectiveSecurity
+    pointer: str
+    extra: Mapping[str, JSONValue] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AgentCardSignature:
+    """A JWS signature over the card."""
+
+    protected: str | None
+    """Base64url-encoded protected header, as written."""
+    signature: str | None
+    header: Mapping[str, JSONValue] | None
+    """Unprotected header."""
+    protected_header: Mapping[str, JSONValue] | None
+    """The decoded protected header (``alg``, ``kid``, ``typ``, ``jku``), or ``None`` if it does not decode."""
+    pointer: str
+    extra: Mapping[str, JSONValue] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CardSource:
+    """Where a card was read from."""
+
+    path: str
+    """The file as given or found (relative to the scanned root when scanned from a directory)."""
+    root: str
+    """The argument it was found under, for building relative output paths."""
+    relpath: str
+    """Path relative to ``root`` with ``/`` separators (``agent.json`` when the argument was the file)."""
+    raw: JSONObject = field(repr=False, compare=False)
+    """The parsed JSON exactly as found, for the raw-card download and the differ."""
+    text: str = field(repr=False, compare=False)
+    """The decoded text, for locating diagnostics and review findings."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AgentCard:
+    """One agent, normalised to v1.0 meaning."""
+
+    era: Era
+    """The shape the card was written in."""
+    name: str | None
+    description: str | None
+    version: str | None
+    """The agent's own version (semantic versioning is expected by ``diff``)."""
+    interfaces: tuple[AgentInterface, ...]
+    """In preference order; v0.3 ``url``/``preferredTransport`` first, then ``additionalInterfaces``."""
+    provider: AgentProvider | None
+    documentation_url: str | None
+    icon_url: str | None
+    capabilities: AgentCapabilities
+    security_schemes: Mapping[str, SecurityScheme]
+    """Named schemes, in card order."""
+    security_requirements: tuple[SecurityRequirement, ...]
+    """Card-level requirements (v0.3: ``security``); empty when none are declared."""
+    security_requirements_pointer: str
+    default_input_modes: tuple[str, ...]
+    default_output_modes: tuple[str, ...]
+    skills: tuple[AgentSkill, ...]
+    """In card order."""
+    signatures: tuple[AgentCardSignature, ...]
+    source: CardSource
+    extra: Mapping[str, JSONValue] = field(default_factory=dict)
+
+    @property
+    def preferred_interface(self) -> AgentInterface | None:
+        """The first interface, which clients should use when they support its binding."""
+        return self.interfaces[0] if self.interfaces else None
+
+    def skill(self, skill_id: str) -> AgentSkill | None:
+        """The first skill with this id."""
+        return next((s for s in self.skills if s.id == skill_id), None)
+
+
+Severity = Literal["error", "warning"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Diagnostic:
+    """One finding about one card file, located to the character."""
+
+    severity: Severity
+    code: str
+    """Stable, kebab-case (``required-missing``); documented in docs/diagnostics.md."""
+    message: str
+    """What is wrong and what to do about it."""
+    file: str
+    line: int
+    """1-based."""
+    column: int
+    """1-based, in characters."""
+    pointer: str
+    """RFC 6901 pointer of the offending value ("" for the whole document)."""
+
+    def sort_key(self) -> tuple[str, int, int, str, str]:
+        return (self.file, self.line, self.column, self.code, self.message)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Catalog:
+    """Everything read from the paths given: the cards that loaded, and every diagnostic."""
+
+    cards: tuple[AgentCard, ...]
+    """Sorted by agent name (case-insensitively), then source path."""
+    diagnostics: tuple[Diagnostic, ...]
+    """Sorted by file, line, column."""
+    excluded: tuple[str, ...]
+    """Files that could not be loaded as a card at all (their errors are in ``diagnostics``)."""
+
+    @property
+    def has_errors(self) -> bool:
+        return any(d.severity == "error" for d in self.diagnostics)
+
+    def diagnostics_for(self, path: str) -> tuple[Diagnostic, ...]:
+        return tuple(d for d in self.diagnostics if d.file == path)
