@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal, TypeAlias, Union
+from typing import Literal, TypeAlias
 
-JSONValue: TypeAlias = Union[None, bool, int, float, str, list["JSONValue"], dict[str, "JSONValue"]]
+JSONValue: TypeAlias = None | bool | int | float | str | list["JSONValue"] | dict[str, "JSONValue"]
 """Any value ``json.loads`` can return."""
 
 JSONObject: TypeAlias = dict[str, JSONValue]
@@ -28,7 +28,6 @@ Era = Literal["1.0", "0.3", "0.2"]
 
 Origin = Literal["card", "skill"]
 """Where an effective value comes from: the card defaults, or the skill's own declaration."""
-
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -212,14 +211,7 @@ class UnknownSecurityScheme:
     extra: Mapping[str, JSONValue] = field(default_factory=dict)
 
 
-SecurityScheme: TypeAlias = Union[
-    APIKeySecurityScheme,
-    HTTPAuthSecurityScheme,
-    OAuth2SecurityScheme,
-    OpenIdConnectSecurityScheme,
-    MutualTlsSecurityScheme,
-    UnknownSecurityScheme,
-]
+SecurityScheme: TypeAlias = APIKeySecurityScheme | HTTPAuthSecurityScheme | OAuth2SecurityScheme | OpenIdConnectSecurityScheme | MutualTlsSecurityScheme | UnknownSecurityScheme
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

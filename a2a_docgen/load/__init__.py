@@ -1,0 +1,201 @@
+"""Load a catalogue: find card files, read them strictly, normalise, validate, locate every diagnostic.
+
+One bad file never stops the others: each file's problems become diagnostics, and a file that cannot be
+read as a card at all is listed in ``Catalog.excluded``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from a2a_docgen.errors import UsageError
+from a2a_docgen.limits import DEFAULT_LIMITS, Limits
+from a2a_docgen.load.normalize import detect_era, normalize
+from a2a_docgen.load.report import Finding, Report, locate_all
+from a2a_docgen.load.source import PositionIndex, SourceError, parse_bytes
+from a2a_docgen.model import AgentCard, CardSource, Catalog, Diagnostic
+
+__all__ = ["CardFile", "detect_era", "discover", "load_card_bytes", "load_catalog"]
+
+SKIPPED_DIRS = frozenset(
+    {".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox", "site"}
+)
+"""Directories never scanned (``.well-known`` is scanned: it is where cards live)."""
+
+SIDECAR_SUFFIX = ".fetch.json"
+"""Metadata written by ``a2a-docgen fetch`` beside each card; not a card."""
+
+
+@dataclass(frozen=True, slots=True)
+class CardFile:
+    """A file to read: its display path, the argument it was found under, and its path below that."""
+
+    path: Path
+    display: str
+    root: str
+    relpath: str
+    problem: str | None = None
+    """Set when the file must not be read (a link leading out of the scanned tree)."""
+
+
+def discover(paths: Sequence[str | os.PathLike[str]]) -> list[CardFile]:
+    """Every card file under ``paths``, in a deterministic order (arguments in order, then by path).
+
+    Raises ``UsageError`` for a path that does not exist.
+    """
+    found: list[CardFile] = []
+    seen: set[str] = set()
+    for argument in paths:
+        root = Path(argument)
+        if not root.exists():
+            raise UsageError(f"{os.fspath(argument)}: no such file or directory")
+        files = (
+            [CardFile(root, os.fspath(argument), os.fspath(argument), root.name)]
+            if root.is_file()
+            else list(_walk(root, os.fspath(argument)))
+        )
+        for card_file in files:
+            key = os.path.realpath(card_file.path)
+            if key not in seen:
+                seen.add(key)
+                found.append(card_file)
+    return found
+
+
+def _walk(root: Path, argument: str) -> Iterator[CardFile]:
+    real_root = os.path.realpath(root)
+    entries: list[tuple[str, Path]] = []
+    for directory, dirnames, filenames in os.walk(root, followlinks=False):
+        dirnames[:] = sorted(d for d in dirnames if d not in SKIPPED_DIRS)
+        for dirname in list(dirnames):
+            if os.path.islink(os.path.join(directory, dirname)):
+                target = os.path.realpath(os.path.join(directory, dirname))
+                if target == real_root or target.startswith(real_root + os.sep):
+                    continue  # inside the tree: its files are found through their real path
+                rel = Path(directory, dirname).relative_to(root).as_posix()
+                entries.append((rel, Path(directory, dirname)))
+        for filename in filenames:
+            if filename.endswith(".json") and not filename.endswith(SIDECAR_SUFFIX):
+                path = Path(directory, filename)
+                entries.append((path.relative_to(root).as_posix(), path))
+    for rel, path in sorted(entries):
+        display = os.path.join(argument, *rel.split("/"))
+        problem = None
+        if path.is_symlink():
+            target = os.path.realpath(path)
+            if not (target == real_root or target.startswith(real_root + os.sep)):
+                problem = f"is a symbolic link to {target}, outside the scanned directory {argument}; it is not read"
+            elif path.is_dir():
+                continue
+        yield CardFile(path, display, argument, rel, problem)
+
+
+def load_catalog(paths: Sequence[str | os.PathLike[str]], *, limits: Limits = DEFAULT_LIMITS) -> Catalog:
+    """Read every card under ``paths`` into a ``Catalog`` (cards sorted by name, diagnostics by place)."""
+    from a2a_docgen.validate import validate_catalog
+
+    cards: list[AgentCard] = []
+    diagnostics: list[Diagnostic] = []
+    excluded: list[str] = []
+    for card_file in discover(paths):
+        card, file_diagnostics = load_card_file(card_file, limits)
+        diagnostics.extend(file_diagnostics)
+        if card is None:
+            excluded.append(card_file.display)
+        else:
+            cards.append(card)
+    cards.sort(key=lambda c: ((c.name or "").casefold(), c.name or "", c.source.path))
+    diagnostics.extend(validate_catalog(cards))
+    diagnostics.sort(key=Diagnostic.sort_key)
+    return Catalog(cards=tuple(cards), diagnostics=tuple(diagnostics), excluded=tuple(excluded))
+
+
+def load_card_file(card_file: CardFile, limits: Limits) -> tuple[AgentCard | None, list[Diagnostic]]:
+    """Read one file; never raises for anything the file contains."""
+    if card_file.problem is not None:
+        return None, [_whole_file(card_file.display, "symlink-outside", card_file.problem)]
+    try:
+        size = card_file.path.stat().st_size
+        if size > limits.max_file_bytes:
+            return None, [_too_large(card_file.display, size, limits)]
+        with card_file.path.open("rb") as handle:
+            data = handle.read(limits.max_file_bytes + 1)
+    except OSError as exc:
+        return None, [
+            _whole_file(card_file.display, "unreadable", f"cannot read the file: {exc.strerror or exc}")
+        ]
+    if len(data) > limits.max_file_bytes:  # grew after stat
+        return None, [_too_large(card_file.display, len(data), limits)]
+    return load_card_bytes(
+        data, display=card_file.display, root=card_file.root, relpath=card_file.relpath, limits=limits
+    )
+
+
+def load_card_bytes(
+    data: bytes, *, display: str, root: str = "", relpath: str = "", limits: Limits = DEFAULT_LIMITS
+) -> tuple[AgentCard | None, list[Diagnostic]]:
+    """Read one card from bytes (a file, a git revision, an HTTP body). Never raises for its content."""
+    from a2a_docgen.validate import validate_card
+
+    try:
+        parsed = parse_bytes(data, limits)
+    except SourceError as exc:
+        problem = exc.problem
+        index = PositionIndex.build(exc.text) if exc.text else None
+        line, column = index.line_col(problem.offset) if index else (1, 1)
+        return None, [
+            Diagnostic(
+                severity="error",
+                code=problem.code,
+                message=problem.message,
+                file=display,
+                line=line,
+                column=column,
+                pointer=problem.pointer,
+            )
+        ]
+    report = Report()
+    for warning in parsed.warnings:
+        report.warning(warning.code, warning.pointer, warning.message)
+    source = CardSource(
+        path=display,
+        root=root,
+        relpath=relpath or os.path.basename(display),
+        raw=parsed.value,
+        text=parsed.text,
+    )
+    card = normalize(parsed.value, source, report, limits)
+    validate_card(card, report, limits)
+    card_or_none: AgentCard | None = card
+    if not card.name or not card.name.strip():
+        card_or_none = None
+        report.findings.append(
+            Finding(
+                "error",
+                "not-a-card",
+                "without a name this file cannot be documented as an agent; it is listed as excluded",
+                "/name",
+            )
+        )
+    diagnostics = locate_all(
+        report.findings, display, lambda pointer, at_key=False: parsed.index.locate(pointer, at_key=at_key)
+    )
+    return card_or_none, diagnostics
+
+
+def _whole_file(display: str, code: str, message: str) -> Diagnostic:
+    return Diagnostic(
+        severity="error", code=code, message=message, file=display, line=1, column=1, pointer=""
+    )
+
+
+def _too_large(display: str, size: int, limits: Limits) -> Diagnostic:
+    return _whole_file(
+        display,
+        "file-too-large",
+        f"the file has {size} bytes, more than the limit of {limits.max_file_bytes} "
+        f"(limit max_file_bytes, raise it with {Limits.option_name('max_file_bytes')}); it is not read",
+    )

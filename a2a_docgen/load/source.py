@@ -298,8 +298,7 @@ def parse_text(text: str, limits: Limits) -> JSONObject:
         value = None  # nested far beyond any limit: located below
     except ValueError as exc:  # e.g. integers longer than sys.int_info.str_digits_check_threshold
         raise SourceError(SourceProblem("json-syntax", f"invalid JSON: {exc}", 0), text) from None
-    index = None
-    if value is None or _depth_exceeds(value, limits.max_depth):
+    if value is None or depth_exceeds(value, limits.max_depth):
         index = PositionIndex.build(text, limits.max_depth)
         pointer, offset = index.too_deep or ("", 0)
         raise SourceError(
@@ -315,7 +314,8 @@ def parse_text(text: str, limits: Limits) -> JSONObject:
     if not isinstance(value, dict):
         kind = _json_type_name(value)
         raise SourceError(
-            SourceProblem("not-an-object", f"the top level is {kind}; an Agent Card is a JSON object", 0), text
+            SourceProblem("not-an-object", f"the top level is {kind}; an Agent Card is a JSON object", 0),
+            text,
         )
     nodes = _count_nodes(value, limits.max_nodes)
     if nodes > limits.max_nodes:
@@ -331,7 +331,7 @@ def parse_text(text: str, limits: Limits) -> JSONObject:
     return value
 
 
-def _depth_exceeds(value: JSONValue, max_depth: int) -> bool:
+def depth_exceeds(value: JSONValue, max_depth: int) -> bool:
     stack: list[tuple[JSONValue, int]] = [(value, 1)]
     while stack:
         item, depth = stack.pop()
@@ -385,5 +385,3 @@ def parse_bytes(data: bytes, limits: Limits) -> ParsedSource:
     text, warnings = decode(data)
     value = parse_text(text, limits)
     return ParsedSource(text=text, value=value, warnings=warnings)
-
-

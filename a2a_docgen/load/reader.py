@@ -1,0 +1,241 @@
+"""Typed, lenient access to raw JSON objects, reporting every type problem with its JSON Pointer.
+
+The reader never coerces: a value of the wrong type is reported and read as ``None`` (absent). It also
+accepts the proto field names in snake_case that ProtoJSON parsers accept (``default_input_modes``),
+with a warning, since JSON-RPC clients of v0.3 do not.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+
+from a2a_docgen.limits import Limits
+from a2a_docgen.load.report import Report
+from a2a_docgen.load.source import join_pointer, json_type
+from a2a_docgen.model import JSONObject, JSONValue
+
+_CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
+def snake_case(name: str) -> str:
+    """``defaultInputModes`` -> ``default_input_modes``; ``oauth2MetadataUrl`` -> ``oauth2_metadata_url``."""
+    return _CAMEL_BOUNDARY.sub("_", name).lower()
+
+
+def quote(value: object) -> str:
+    """A short JSON rendering of a value for messages."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _found(value: JSONValue) -> str:
+    kind = json_type(value, article=True)
+    if isinstance(value, (str, int, float)) and not isinstance(value, bool):
+        return f"{kind} {quote(value)}"
+    return kind
+
+
+class Reader:
+    """Reads members of JSON objects for one card, reporting into ``report``."""
+
+    def __init__(self, report: Report, limits: Limits) -> None:
+        self.report = report
+        self.limits = limits
+
+    def member(self, obj: JSONObject, key: str, base: str) -> tuple[JSONValue, str, bool]:
+        """``(value, pointer, present)`` for ``key`` or its snake_case alias."""
+        if key in obj:
+            return obj[key], join_pointer(base, key), True
+        alias = snake_case(key)
+        if alias != key and alias in obj:
+            pointer = join_pointer(base, alias)
+            self.report.warning(
+                "snake-case-name",
+                pointer,
+                f'"{alias}" is the proto field name; A2A JSON uses camelCase: rename it to "{key}"',
+                at_key=True,
+            )
+            return obj[alias], pointer, True
+        return None, join_pointer(base, key), False
+
+    def _absent(
+        self, key: str, pointer: str, value: JSONValue, present: bool, required: bool, hint: str
+    ) -> bool:
+        """Report a missing or null required member; True when the value is absent or null."""
+        if present and value is not None:
+            return False
+        if required:
+            state = "is null" if present else "is missing"
+            self.report.error("required-missing", pointer, f'required member "{key}" {state}: add {hint}')
+        elif present:
+            self.report.warning(
+                "null-value",
+                pointer,
+                f'"{key}" is null; omit the member instead (JSON Schema rejects null here)',
+            )
+        return True
+
+    def _wrong(self, key: str, pointer: str, value: JSONValue, expected: str, fix: str = "") -> None:
+        message = f'"{key}" must be {expected}, not {_found(value)}'
+        self.report.error("wrong-type", pointer, message + (f"; {fix}" if fix else ""))
+
+    def text(
+        self,
+        obj: JSONObject,
+        key: str,
+        base: str,
+        *,
+        required: bool = False,
+        hint: str = "a string",
+        max_chars: int | None = None,
+    ) -> str | None:
+        value, pointer, present = self.member(obj, key, base)
+        if self._absent(key, pointer, value, present, required, hint):
+            return None
+        if not isinstance(value, str):
+            self._wrong(key, pointer, value, "a string")
+            return None
+        if required and not value.strip():
+            self.report.error("required-empty", pointer, f'"{key}" is empty: add {hint}')
+        return self.cap(value, pointer, key, max_chars or self.limits.max_label_chars)
+
+    def cap(self, value: str, pointer: str, key: str, max_chars: int) -> str:
+        """Cut an over-long string to the limit, with an error naming the limit."""
+        if len(value) <= max_chars:
+            return value
+        limit = "max_label_chars" if max_chars == self.limits.max_label_chars else "max_text_chars"
+        if max_chars == self.limits.max_example_chars:
+            limit = "max_example_chars"
+        self.report.error(
+            "limit-exceeded",
+            pointer,
+            f'"{key}" has {len(value)} characters, more than the limit of {max_chars}; only the first '
+            f"{max_chars} are used (raise it with {Limits.option_name(limit)})",
+        )
+        return value[:max_chars]
+
+    def boolean(self, obj: JSONObject, key: str, base: str) -> bool | None:
+        value, pointer, present = self.member(obj, key, base)
+        if self._absent(key, pointer, value, present, False, ""):
+            return None
+        if isinstance(value, bool):
+            return value
+        fix = "write true or false without quotes" if isinstance(value, str) else "write true or false"
+        self._wrong(key, pointer, value, "a boolean", fix)
+        return None
+
+    def obj(
+        self, obj: JSONObject, key: str, base: str, *, required: bool = False, hint: str = "an object"
+    ) -> tuple[JSONObject, str] | None:
+        value, pointer, present = self.member(obj, key, base)
+        if self._absent(key, pointer, value, present, required, hint):
+            return None
+        if not isinstance(value, dict):
+            self._wrong(key, pointer, value, "an object")
+            return None
+        return value, pointer
+
+    def array(
+        self,
+        obj: JSONObject,
+        key: str,
+        base: str,
+        *,
+        required: bool = False,
+        hint: str = "an array",
+        limit: tuple[int, str] | None = None,
+    ) -> tuple[list[JSONValue], str] | None:
+        """A JSON array; required arrays need at least one element (spec section 5.7).
+
+        ``limit`` is (maximum length, limit name): longer arrays are cut with an error.
+        """
+        value, pointer, present = self.member(obj, key, base)
+        if self._absent(key, pointer, value, present, required, hint):
+            return None
+        if not isinstance(value, list):
+            self._wrong(key, pointer, value, "an array")
+            return None
+        if required and not value:
+            self.report.error(
+                "required-empty",
+                pointer,
+                f'"{key}" is a required array and must contain at least one element (A2A section 5.7): add {hint}',
+            )
+        if limit is not None and len(value) > limit[0]:
+            maximum, name = limit
+            self.report.error(
+                "limit-exceeded",
+                pointer,
+                f'"{key}" has {len(value)} elements, more than the limit of {maximum}; only the first {maximum} '
+                f"are used (raise it with {Limits.option_name(name)})",
+            )
+            value = value[:maximum]
+        return value, pointer
+
+    def strings(
+        self,
+        obj: JSONObject,
+        key: str,
+        base: str,
+        *,
+        required: bool = False,
+        hint: str = "an array of strings",
+        limit: tuple[int, str] | None = None,
+        max_chars: int | None = None,
+    ) -> tuple[tuple[str, ...], str] | None:
+        """An array of strings; elements of another type are reported and skipped."""
+        found = self.array(obj, key, base, required=required, hint=hint, limit=limit)
+        if found is None:
+            return None
+        items, pointer = found
+        return self.string_items(items, pointer, key, max_chars), pointer
+
+    def string_items(
+        self, items: Iterable[JSONValue], pointer: str, key: str, max_chars: int | None = None
+    ) -> tuple[str, ...]:
+        result = []
+        for index, item in enumerate(items):
+            item_pointer = join_pointer(pointer, index)
+            if isinstance(item, str):
+                result.append(self.cap(item, item_pointer, key, max_chars or self.limits.max_label_chars))
+            else:
+                self.report.error(
+                    "wrong-type", item_pointer, f'elements of "{key}" must be strings, not {_found(item)}'
+                )
+        return tuple(result)
+
+    def objects(self, items: list[JSONValue], pointer: str, what: str) -> list[tuple[int, JSONObject, str]]:
+        """(index, object, pointer) for each element that is an object; others are reported."""
+        result = []
+        for index, item in enumerate(items):
+            item_pointer = join_pointer(pointer, index)
+            if isinstance(item, dict):
+                result.append((index, item, item_pointer))
+            else:
+                self.report.error(
+                    "wrong-type", item_pointer, f"each {what} must be an object, not {_found(item)}"
+                )
+        return result
+
+    def string_map(
+        self, obj: JSONObject, key: str, base: str, *, required: bool = False, hint: str
+    ) -> dict[str, str] | None:
+        """An object whose values are strings (OAuth scopes: name -> description)."""
+        found = self.obj(obj, key, base, required=required, hint=hint)
+        if found is None:
+            return None
+        mapping, pointer = found
+        result: dict[str, str] = {}
+        for name, description in mapping.items():
+            if isinstance(description, str):
+                result[name] = description
+            else:
+                self.report.error(
+                    "wrong-type",
+                    join_pointer(pointer, name),
+                    f'the description of "{name}" must be a string, not {_found(description)}',
+                )
+                result[name] = ""
+        return result
