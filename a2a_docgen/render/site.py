@@ -1,0 +1,33 @@
+"""The result of rendering a catalogue: plain data, no file I/O."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True)
+class NavEntry:
+    """One entry of the generated navigation: a title and a page path (relative to the docs root)."""
+
+    title: str
+    path: str
+
+
+@dataclass(frozen=True, slots=True)
+class RenderedSite:
+    """Every file of a catalogue, keyed by POSIX path relative to the docs root (``agents/x/index.md``).
+
+    ``pages`` are Markdown (text, ``\\n`` line ends, one trailing newline); ``files`` are other files copied
+    as they are (raw card JSON, exports). ``nav`` is the navigation a site engine should show: the catalogue
+    pages, never one entry per agent or skill (that would make every page O(N)).
+    """
+
+    pages: dict[str, str] = field(default_factory=dict)
+    files: dict[str, bytes] = field(default_factory=dict)
+    nav: tuple[NavEntry, ...] = ()
+
+    def all_files(self) -> dict[str, bytes]:
+        """Pages and files together, encoded, sorted by path."""
+        merged = {path: text.encode("utf-8") for path, text in self.pages.items()}
+        merged.update(self.files)
+        return dict(sorted(merged.items()))
