@@ -95,22 +95,28 @@ def _parse_errors() -> tuple[type[Exception], ...]:
     return (ParseError, TypeError, ValueError, AttributeError)
 
 
-def sdk_parse_v1(card: Card) -> tuple[bool, str]:
+def _require_object(card: object) -> Card:
+    if not isinstance(card, dict):
+        raise SdkConversionError(f"card is a JSON {type(card).__name__}, not an object")
+    return card
+
+
+def sdk_parse_v1(card: object) -> tuple[bool, str]:
     """Parse ``card`` strictly as v1.0 ProtoJSON: ``(True, "")`` or ``(False, first line of first error)``."""
     from a2a.types.a2a_pb2 import AgentCard
     from google.protobuf.json_format import ParseDict
 
-    if not isinstance(card, dict):
-        return False, f"card is a JSON {type(card).__name__}, not an object"
     try:
-        ParseDict(card, AgentCard(), ignore_unknown_fields=False)
+        ParseDict(_require_object(card), AgentCard(), ignore_unknown_fields=False)
+    except SdkConversionError as exc:
+        return False, str(exc)
     except _parse_errors() as exc:
         # Later lines only list the message's available fields.
         return False, str(exc).splitlines()[0].strip()
     return True, ""
 
 
-def sdk_required_field_errors(card: Card, *, strict: bool = False) -> list[tuple[str, str]]:
+def sdk_required_field_errors(card: object, *, strict: bool = False) -> list[tuple[str, str]]:
     """``(field path, message)`` pairs from ``validate_proto_required_fields``, sorted.
 
     The card is parsed leniently (unknown members ignored, as the SDK client does) unless
@@ -121,10 +127,8 @@ def sdk_required_field_errors(card: Card, *, strict: bool = False) -> list[tuple
     from a2a.utils.proto_utils import validate_proto_required_fields
     from google.protobuf.json_format import ParseDict
 
-    if not isinstance(card, dict):
-        raise SdkConversionError(f"card is a JSON {type(card).__name__}, not an object")
     try:
-        message = ParseDict(card, AgentCard(), ignore_unknown_fields=not strict)
+        message = ParseDict(_require_object(card), AgentCard(), ignore_unknown_fields=not strict)
     except _parse_errors() as exc:
         raise SdkConversionError(str(exc)) from exc
     try:
@@ -135,7 +139,7 @@ def sdk_required_field_errors(card: Card, *, strict: bool = False) -> list[tuple
     return []
 
 
-def sdk_required_fields_ok(card: Card, *, strict: bool = False) -> tuple[bool, str]:
+def sdk_required_fields_ok(card: object, *, strict: bool = False) -> tuple[bool, str]:
     """Run the SDK's REQUIRED-field check: ``(True, "")`` or ``(False, "path: message; ...")``.
 
     An unparseable card gives ``(False, "unparseable: <parse error>")``.
@@ -154,7 +158,7 @@ def _to_dict(message: Any) -> Card:
     return result
 
 
-def sdk_convert_v03_card_resolver(card: Card) -> Card:
+def sdk_convert_v03_card_resolver(card: object) -> Card:
     """Route used when a client fetches a card: ``a2a.client.card_resolver.parse_agent_card``.
 
     Dict rewrite, then a lenient ``ParseDict``. Every interface gets the card-level
@@ -165,13 +169,13 @@ def sdk_convert_v03_card_resolver(card: Card) -> Card:
 
     try:
         # parse_agent_card pops and rewrites members of its argument in place.
-        parsed = parse_agent_card(copy.deepcopy(card))
+        parsed = parse_agent_card(copy.deepcopy(_require_object(card)))
     except _parse_errors() as exc:
         raise SdkConversionError(str(exc)) from exc
     return _to_dict(parsed)
 
 
-def sdk_convert_v03_compat_model(card: Card) -> Card:
+def sdk_convert_v03_compat_model(card: object) -> Card:
     """Route of the v0.3 JSON-RPC transport: pydantic ``types.AgentCard`` -> ``to_core_agent_card``.
 
     The first interface gets the card-level ``protocolVersion`` verbatim (pydantic default
@@ -182,17 +186,17 @@ def sdk_convert_v03_compat_model(card: Card) -> Card:
     from a2a.compat.v0_3 import conversions
     from a2a.compat.v0_3 import types as types_v03
 
-    if not isinstance(card, dict):
-        raise SdkConversionError(f"card is a JSON {type(card).__name__}, not an object")
     try:
         # pydantic's ValidationError is a ValueError.
-        converted = conversions.to_core_agent_card(types_v03.AgentCard.model_validate(copy.deepcopy(card)))
+        converted = conversions.to_core_agent_card(
+            types_v03.AgentCard.model_validate(copy.deepcopy(_require_object(card)))
+        )
     except _parse_errors() as exc:
         raise SdkConversionError(str(exc)) from exc
     return _to_dict(converted)
 
 
-def sdk_convert_v03_compat_proto(card: Card) -> Card:
+def sdk_convert_v03_compat_proto(card: object) -> Card:
     """Route of the v0.3 REST and gRPC transports: v0.3 gRPC proto -> ``FromProto`` -> ``to_core_agent_card``.
 
     The input must be ProtoJSON of the v0.3 gRPC proto (package ``a2a.v1``: ``security`` as
@@ -205,17 +209,17 @@ def sdk_convert_v03_compat_proto(card: Card) -> Card:
     from a2a.compat.v0_3 import a2a_v0_3_pb2, conversions, proto_utils
     from google.protobuf.json_format import ParseDict
 
-    if not isinstance(card, dict):
-        raise SdkConversionError(f"card is a JSON {type(card).__name__}, not an object")
     try:
-        legacy = ParseDict(copy.deepcopy(card), a2a_v0_3_pb2.AgentCard(), ignore_unknown_fields=True)
+        legacy = ParseDict(
+            copy.deepcopy(_require_object(card)), a2a_v0_3_pb2.AgentCard(), ignore_unknown_fields=True
+        )
         converted = conversions.to_core_agent_card(proto_utils.FromProto.agent_card(legacy))
     except _parse_errors() as exc:
         raise SdkConversionError(str(exc)) from exc
     return _to_dict(converted)
 
 
-V03_ROUTES: dict[str, Callable[[Card], Card]] = {
+V03_ROUTES: dict[str, Callable[[object], Card]] = {
     "card_resolver": sdk_convert_v03_card_resolver,
     "compat_model": sdk_convert_v03_compat_model,
     "compat_proto": sdk_convert_v03_compat_proto,
