@@ -46,7 +46,7 @@ Card = dict[str, Any]
 
 
 class SdkConversionError(Exception):
-    """The SDK rejected a card during a v0.3 -> v1.0 conversion (message is the SDK's)."""
+    """The card is not a JSON object, or the SDK could not parse or convert it (message is the SDK's)."""
 
 
 _SDK_MODULES = (
