@@ -1,0 +1,33 @@
+"""Shared pytest configuration: options, markers and paths used across the suite."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared"
+"""Reference material beside a development checkout; absent in a user's clone (tests skip)."""
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--update-golden",
+        action="store_true",
+        default=False,
+        help="rewrite the expected trees under tests/golden/ from the current renderer output",
+    )
+
+
+@pytest.fixture(scope="session")
+def update_golden(request: pytest.FixtureRequest) -> bool:
+    return bool(request.config.getoption("--update-golden"))
+
+
+@pytest.fixture(scope="session")
+def shared_dir() -> Path:
+    """The shared reference directory, or skip the test when it is not there."""
+    if not SHARED.is_dir():
+        pytest.skip("../shared (reference cards) is not present in this checkout")
+    return SHARED
