@@ -53,9 +53,42 @@ from a2a_docgen.model import (
 
 _VERSION = re.compile(r"^(\d+)\.(\d+)(?:\.\d+)?")
 
-CARD_KEYS_V1 = ["name", "description", "supportedInterfaces", "provider", "version", "documentationUrl", "capabilities", "securitySchemes", "securityRequirements", "defaultInputModes", "defaultOutputModes", "skills", "signatures", "iconUrl"]
-CARD_KEYS_LEGACY = ["url", "preferredTransport", "additionalInterfaces", "protocolVersion", "security", "supportsAuthenticatedExtendedCard", "authentication"]
-SKILL_KEYS = ["id", "name", "description", "tags", "examples", "inputModes", "outputModes", "securityRequirements", "security"]
+CARD_KEYS_V1 = [
+    "name",
+    "description",
+    "supportedInterfaces",
+    "provider",
+    "version",
+    "documentationUrl",
+    "capabilities",
+    "securitySchemes",
+    "securityRequirements",
+    "defaultInputModes",
+    "defaultOutputModes",
+    "skills",
+    "signatures",
+    "iconUrl",
+]
+CARD_KEYS_LEGACY = [
+    "url",
+    "preferredTransport",
+    "additionalInterfaces",
+    "protocolVersion",
+    "security",
+    "supportsAuthenticatedExtendedCard",
+    "authentication",
+]
+SKILL_KEYS = [
+    "id",
+    "name",
+    "description",
+    "tags",
+    "examples",
+    "inputModes",
+    "outputModes",
+    "securityRequirements",
+    "security",
+]
 
 # The v1.0 oneof member that wraps each kind of security scheme, and the v0.3 ``type`` of the same kind.
 SCHEME_WRAPPERS = {
