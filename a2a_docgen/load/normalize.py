@@ -313,7 +313,8 @@ class _CardReader:
             self.raw, "protocolVersion", "", required=self.era == "0.3", hint='e.g. "0.3.0"'
         )
         if declared is None:
-            return None
+            # The v0.3 schema defaults protocolVersion to 0.3.0; v0.2 cards had no such member.
+            return "0.3" if self.era == "0.3" else None
         version = major_minor(declared)
         return f"{version[0]}.{version[1]}" if version else declared
 
@@ -553,6 +554,12 @@ class _CardReader:
             required="scopes" in required,
             hint="an object of scope -> description ({} if none)",
         )
+        if scopes == {} and "scopes" in FLOW_REQUIRED[kind]:
+            self.report.error(
+                "required-empty",
+                join_pointer(pointer, "scopes"),
+                f'"scopes" of the {kind} flow must declare at least one scope (name -> description)',
+            )
         return OAuthFlow(
             kind=kind,
             authorization_url=url("authorizationUrl") if kind in ("authorizationCode", "implicit") else None,
