@@ -1,0 +1,265 @@
+"""The site writer: incremental, stale-page removal, atomic, contained."""
+
+from __future__ import annotations
+
+import os
+import signal
+from pathlib import Path
+
+import pytest
+
+from a2a_docgen.render.site import NavEntry, RenderedSite
+from a2a_docgen.site import writer
+from a2a_docgen.site.writer import MANIFEST_NAME, SiteWriteError, write_files, write_site
+
+
+def make_site(**pages: str) -> RenderedSite:
+    """Pages given as keyword arguments, ``__`` standing for ``/`` (``agents__a__index_md``)."""
+    return RenderedSite(
+        pages={k.replace("__", "/").replace("_md", ".md"): v for k, v in pages.items()},
+        files={"cards/a.json": b'{"name": "A"}\n'},
+        nav=(NavEntry("Agents", "index.md"),),
+    )
+
+
+BASE = make_site(index_md="# Catalogue\n", agents__a__index_md="# A\n", agents__b__index_md="# B\n")
+
+
+def snapshot(root: Path) -> dict[str, tuple[bytes, int, int] | None]:
+    """Every file (bytes, mtime_ns, inode) and directory (None) below ``root``."""
+    tree: dict[str, tuple[bytes, int, int] | None] = {}
+    for path in sorted(root.rglob("*")):
+        rel = path.relative_to(root).as_posix()
+        if path.is_dir():
+            tree[rel] = None
+        else:
+            st = path.stat()
+            tree[rel] = (path.read_bytes(), st.st_mtime_ns, st.st_ino)
+    return tree
+
+
+def siblings(out: Path) -> list[str]:
+    return sorted(p.name for p in out.parent.iterdir() if p.name != out.name)
+
+
+def test_first_write_creates_files_and_manifest(tmp_path: Path) -> None:
+    out = tmp_path / "docs"
+    result = write_site(BASE, out)
+    assert result.written == ["agents/a/index.md", "agents/b/index.md", "cards/a.json", "index.md"]
+    assert result.unchanged == [] and result.removed == []
+    assert (out / "agents/a/index.md").read_bytes() == b"# A\n"
+    assert (out / "cards/a.json").read_bytes() == b'{"name": "A"}\n'
+    listed = [line for line in (out / MANIFEST_NAME).read_text().splitlines() if not line.startswith("#")]
+    assert listed == result.written
+    assert siblings(out) == []  # no temporary directory left behind
+
+
+def test_unchanged_files_are_not_rewritten(tmp_path: Path) -> None:
+    out = tmp_path / "docs"
+    write_site(BASE, out)
+    before = snapshot(out)
+    result = write_site(BASE, out)
+    assert result.written == [] and result.removed == []
+    assert result.unchanged == ["agents/a/index.md", "agents/b/index.md", "cards/a.json", "index.md"]
+    assert snapshot(out) == before  # same bytes, mtime_ns and inode, manifest included
+
+
+def test_only_changed_file_is_rewritten(tmp_path: Path) -> None:
+    out = tmp_path / "docs"
+    write_site(BASE, out)
+    before = snapshot(out)
+    changed = make_site(index_md="# Catalogue\n", agents__a__index_md="# A, new\n", agents__b__index_md="# B\n")
+    result = write_site(changed, out)
+    assert result.written == ["agents/a/index.md"]
+    after = snapshot(out)
+    assert after["agents/a/index.md"] != before["agents/a/index.md"]
+    assert after.pop("agents/a/index.md")[0] == b"# A, new\n"  # type: ignore[index]
+    before.pop("agents/a/index.md")
+    assert after == before
+
+
+def test_stale_pages_and_their_empty_directories_are_removed(tmp_path: Path) -> None:
+    out = tmp_path / "docs"
+    write_site(BASE, out)
+    result = write_site(make_site(index_md="# Catalogue\n", agents__a__index_md="# A\n"), out)
+    assert result.removed == ["agents/b/index.md"]
+    assert not (out / "agents/b").exists()
+    assert (out / "agents/a/index.md").exists()
+    assert "agents/b/index.md" not in (out / MANIFEST_NAME).read_text()
+
+
+def test_user_files_survive(tmp_path: Path) -> None:
+    out = tmp_path / "docs"
+    write_site(BASE, out)
+    (out / "about.md").write_text("mine\n")
+    (out / "agents/b/notes.md").write_text("mine too\n")
+    result = write_site(make_site(index_md="# Catalogue\n"), out)
+    assert result.removed == ["agents/a/index.md", "agents/b/index.md"]
+    assert (out / "about.md").read_text() == "mine\n"
+    assert (out / "agents/b/notes.md").read_text() == "mine too\n"  # and its directory with it
+    assert not (out / "agents/a").exists()
+
+
+def test_user_file_at_a_generated_path_is_not_overwritten(tmp_path: Path) -> None:
+    out = tmp_path / "docs"
+    out.mkdir()
+    (out / "index.md").write_text("my own home page\n")
+    before = snapshot(out)
+    with pytest.raises(SiteWriteError, match=r"index\.md exists and was not generated"):
+        write_site(BASE, out)
+    assert snapshot(out) == before
+    assert siblings(out) == []
+
+
+def test_identical_file_without_manifest_is_adopted(tmp_path: Path) -> None:
+    out = tmp_path / "docs"
+    out.mkdir()
+    (out / "index.md").write_text("# Catalogue\n")
+    result = write_site(BASE, out)
+    assert result.unchanged == ["index.md"]
+    assert "index.md" in (out / MANIFEST_NAME).read_text().splitlines()
+
+
+def test_two_writes_give_identical_trees(tmp_path: Path) -> None:
+    write_site(BASE, tmp_path / "one")
+    write_site(BASE, tmp_path / "two")
+    one = {k: v and v[0] for k, v in snapshot(tmp_path / "one").items()}
+    two = {k: v and v[0] for k, v in snapshot(tmp_path / "two").items()}
+    assert one == two
+
+
+NEXT = make_site(index_md="# Catalogue v2\n", agents__a__index_md="# A\n", agents__c__index_md="# C\n")
+
+
+@pytest.mark.parametrize("exception", [OSError("disk full"), KeyboardInterrupt()])
+def test_failure_while_staging_leaves_out_dir_intact(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, exception: BaseException
+) -> None:
+    out = tmp_path / "docs"
+    write_site(BASE, out)
+    before = snapshot(out)
+    real_stage = writer._stage_file
+    calls: list[str] = []
+
+    def failing_stage(staged: Path, path: str, data: bytes) -> None:
+        calls.append(path)
+        if len(calls) == 2:
+            raise exception
+        real_stage(staged, path, data)
+
+    monkeypatch.setattr(writer, "_stage_file", failing_stage)
+    with pytest.raises(type(exception)):
+        write_site(NEXT, out)
+    assert len(calls) == 2
+    assert snapshot(out) == before
+    assert siblings(out) == []
+
+
+@pytest.mark.parametrize("fail_at", [1, 2, 3, 4, 5])
+def test_failure_while_committing_is_rolled_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fail_at: int
+) -> None:
+    out = tmp_path / "docs"
+    write_site(BASE, out)
+    before = snapshot(out)
+    real_replace = os.replace
+    calls: list[int] = []
+
+    def failing_replace(src: str | os.PathLike[str], dst: str | os.PathLike[str]) -> None:
+        calls.append(1)
+        if len(calls) == fail_at:
+            raise PermissionError("denied")
+        real_replace(src, dst)
+
+    monkeypatch.setattr(writer.os, "replace", failing_replace)
+    with pytest.raises(PermissionError):
+        write_site(NEXT, out)
+    monkeypatch.setattr(writer.os, "replace", real_replace)
+    assert snapshot(out) == before
+    assert siblings(out) == []
+
+
+def test_ctrl_c_during_commit_is_deferred_until_the_commit_is_complete(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "docs"
+    write_site(BASE, out)
+    real_replace = os.replace
+
+    def replace_with_sigint(src: str | os.PathLike[str], dst: str | os.PathLike[str]) -> None:
+        os.kill(os.getpid(), signal.SIGINT)
+        real_replace(src, dst)
+
+    monkeypatch.setattr(writer.os, "replace", replace_with_sigint)
+    with pytest.raises(KeyboardInterrupt):
+        write_site(NEXT, out)
+    monkeypatch.setattr(writer.os, "replace", real_replace)
+    assert write_site(NEXT, out).written == []  # the interrupted write had completed
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/etc/passwd", "../outside.md", "agents/../../x.md", "a\\b.md", "", "a//b.md", "./a.md", "a/./b.md",
+     "C:x.md", "a/b\x00.md", "a/\n.md", MANIFEST_NAME],
+)  # fmt: skip
+def test_unsafe_paths_are_rejected_before_anything_is_written(tmp_path: Path, path: str) -> None:
+    out = tmp_path / "site" / "docs"
+    with pytest.raises(SiteWriteError, match="refusing to write"):
+        write_files({"index.md": b"x", path: b"evil"}, out)
+    assert sorted(tmp_path.rglob("*")) == []
+
+
+def test_file_and_directory_conflict_is_rejected(tmp_path: Path) -> None:
+    with pytest.raises(SiteWriteError, match="both a file and a directory"):
+        write_files({"agents": b"x", "agents/a.md": b"y"}, tmp_path / "out")
+
+
+def test_paths_differing_only_in_case_are_rejected(tmp_path: Path) -> None:
+    with pytest.raises(SiteWriteError, match="only in case"):
+        write_files({"Agent.md": b"x", "agent.md": b"y"}, tmp_path / "out")
+
+
+def test_symlinked_directory_leading_outside_is_refused(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    out = tmp_path / "docs"
+    out.mkdir()
+    (out / "agents").symlink_to(outside, target_is_directory=True)
+    with pytest.raises(SiteWriteError, match="outside"):
+        write_files({"agents/a.md": b"x"}, out)
+    assert list(outside.iterdir()) == []
+
+
+def test_tampered_manifest_cannot_remove_files_outside(tmp_path: Path) -> None:
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me\n")
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "x.md").write_text("keep me too\n")
+    out = tmp_path / "docs"
+    out.mkdir()
+    (out / "link").symlink_to(outside, target_is_directory=True)
+    (out / MANIFEST_NAME).write_text(f"../victim.txt\n{victim}\nlink/x.md\n")
+    result = write_files({"index.md": b"x"}, out)
+    assert result.removed == []
+    assert victim.read_text() == "keep me\n"
+    assert (outside / "x.md").read_text() == "keep me too\n"
+
+
+def test_symlink_at_a_generated_path_is_replaced_not_followed(tmp_path: Path) -> None:
+    outside = tmp_path / "target.md"
+    outside.write_text("outside\n")
+    out = tmp_path / "docs"
+    write_files({"a.md": b"old"}, out)
+    (out / "a.md").unlink()
+    (out / "a.md").symlink_to(outside)
+    write_files({"a.md": b"new"}, out)
+    assert outside.read_text() == "outside\n"
+    assert not (out / "a.md").is_symlink() and (out / "a.md").read_bytes() == b"new"
+
+
+def test_out_dir_that_is_a_file_is_an_error(tmp_path: Path) -> None:
+    (tmp_path / "out").write_text("x")
+    with pytest.raises(SiteWriteError, match="not a directory"):
+        write_files({"a.md": b"x"}, tmp_path / "out")
