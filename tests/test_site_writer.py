@@ -46,7 +46,8 @@ def test_first_write_creates_files_and_manifest(tmp_path: Path) -> None:
     out = tmp_path / "docs"
     result = write_site(BASE, out)
     assert result.written == ["agents/a/index.md", "agents/b/index.md", "cards/a.json", "index.md"]
-    assert result.unchanged == [] and result.removed == []
+    assert result.unchanged == []
+    assert result.removed == []
     assert (out / "agents/a/index.md").read_bytes() == b"# A\n"
     assert (out / "cards/a.json").read_bytes() == b'{"name": "A"}\n'
     listed = [line for line in (out / MANIFEST_NAME).read_text().splitlines() if not line.startswith("#")]
@@ -59,7 +60,8 @@ def test_unchanged_files_are_not_rewritten(tmp_path: Path) -> None:
     write_site(BASE, out)
     before = snapshot(out)
     result = write_site(BASE, out)
-    assert result.written == [] and result.removed == []
+    assert result.written == []
+    assert result.removed == []
     assert result.unchanged == ["agents/a/index.md", "agents/b/index.md", "cards/a.json", "index.md"]
     assert snapshot(out) == before  # same bytes, mtime_ns and inode, manifest included
 
@@ -68,7 +70,9 @@ def test_only_changed_file_is_rewritten(tmp_path: Path) -> None:
     out = tmp_path / "docs"
     write_site(BASE, out)
     before = snapshot(out)
-    changed = make_site(index_md="# Catalogue\n", agents__a__index_md="# A, new\n", agents__b__index_md="# B\n")
+    changed = make_site(
+        index_md="# Catalogue\n", agents__a__index_md="# A, new\n", agents__b__index_md="# B\n"
+    )
     result = write_site(changed, out)
     assert result.written == ["agents/a/index.md"]
     after = snapshot(out)
@@ -256,7 +260,8 @@ def test_symlink_at_a_generated_path_is_replaced_not_followed(tmp_path: Path) ->
     (out / "a.md").symlink_to(outside)
     write_files({"a.md": b"new"}, out)
     assert outside.read_text() == "outside\n"
-    assert not (out / "a.md").is_symlink() and (out / "a.md").read_bytes() == b"new"
+    assert not (out / "a.md").is_symlink()
+    assert (out / "a.md").read_bytes() == b"new"
 
 
 def test_out_dir_that_is_a_file_is_an_error(tmp_path: Path) -> None:
