@@ -1,0 +1,102 @@
+"""Render a catalogue into Markdown pages (no file I/O): ``render_catalog(catalog) -> RenderedSite``.
+
+Site layout (paths relative to the docs root; every link between pages is relative and ends in ``.md``):
+
+- ``index.md``: the agents table, counts, links to the index pages, notices about excluded or broken cards;
+- ``agents/<slug>/index.md`` and ``agents/<slug>/card.json`` (the card's source, byte for byte as decoded):
+  one page per agent, skills as sections anchored ``#skill-<slug(id)>``;
+- ``tags/index.md`` and ``tags/<slug>.md``; ``media-types.md``; ``security.md``; ``bindings.md``;
+  ``excluded.md`` (always present).
+
+The navigation lists the catalogue pages only, never one entry per agent, so it stays small at any scale.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from a2a_docgen.errors import UsageError
+from a2a_docgen.model import Catalog
+from a2a_docgen.render.env import UnescapedOutputError, make_env
+from a2a_docgen.render.escape import safe_url
+from a2a_docgen.render.pages import SiteViews, build_views
+from a2a_docgen.render.site import NavEntry, RenderedSite
+
+__all__ = ["NAV", "RenderedSite", "UnescapedOutputError", "render_catalog", "render_with_env"]
+
+NAV: tuple[NavEntry, ...] = (
+    NavEntry("Home", "index.md"),
+    NavEntry("Tags", "tags/index.md"),
+    NavEntry("Media types", "media-types.md"),
+    NavEntry("Security", "security.md"),
+    NavEntry("Protocol bindings", "bindings.md"),
+    NavEntry("Excluded cards", "excluded.md"),
+)
+
+# Catalogue pages rendered from the whole site view: path -> template.
+_SITE_PAGES = {
+    "index.md": "index.md.jinja",
+    "tags/index.md": "tags.md.jinja",
+    "media-types.md": "media-types.md.jinja",
+    "security.md": "security.md.jinja",
+    "bindings.md": "bindings.md.jinja",
+    "excluded.md": "excluded.md.jinja",
+}
+
+_BLANK_RUNS = re.compile(r"\n{3,}")
+
+
+def render_catalog(
+    catalog: Catalog, *, templates_dir: str | Path | None = None, site_url: str | None = None
+) -> RenderedSite:
+    """Every page and file of the site for ``catalog``.
+
+    ``templates_dir`` holds templates that replace built-in ones of the same name. ``site_url`` (the URL the
+    site is published at) only adds each raw card's absolute URL as text on its agent page.
+    Raises ``UsageError`` for a bad ``site_url``, a broken template or a template that prints card text
+    without an encoding filter (``UnescapedOutputError``).
+    """
+    if site_url is not None and safe_url(site_url) is None:
+        raise UsageError(f"site URL {site_url!r} is not an absolute http(s) URL")
+    return render_with_env(catalog, make_env(templates_dir), site_url=site_url)
+
+
+def render_with_env(
+    catalog: Catalog, env: jinja2.Environment, *, site_url: str | None = None
+) -> RenderedSite:
+    """``render_catalog`` with a ready environment (tests use this to inspect or instrument it)."""
+    views = build_views(catalog, site_url=site_url)
+    pages: dict[str, str] = {}
+    files: dict[str, bytes] = {}
+    try:
+        for path, template in _SITE_PAGES.items():
+            pages[path] = _render(env, template, path, site=views)
+        for tag in views.tags:
+            pages[tag.path] = _render(env, "tag.md.jinja", tag.path, site=views, tag=tag)
+        for agent in views.agents:
+            pages[agent.path] = _render(env, "agent.md.jinja", agent.path, site=views, agent=agent)
+            files[agent.card_json] = agent.card.source.text.encode("utf-8")
+    except UnescapedOutputError:
+        raise
+    except jinja2.TemplateError as exc:
+        where = f" ({exc.filename}, line {exc.lineno})" if isinstance(exc, jinja2.TemplateSyntaxError) else ""
+        raise UsageError(f"template error{where}: {exc.message or exc}") from exc
+    return RenderedSite(pages=dict(sorted(pages.items())), files=dict(sorted(files.items())), nav=NAV)
+
+
+def _render(env: jinja2.Environment, template: str, path: str, *, site: SiteViews, **context: Any) -> str:
+    text = env.get_template(template).render(page_path=path, site=site, **context)
+    return _tidy(text)
+
+
+def _tidy(text: str) -> str:
+    """No trailing spaces, at most one blank line in a row, exactly one newline at the end.
+
+    Safe for the fences we emit: pretty-printed JSON has no blank lines and no trailing spaces.
+    """
+    lines = [line.rstrip() for line in text.split("\n")]
+    return _BLANK_RUNS.sub("\n\n", "\n".join(lines)).strip("\n") + "\n"

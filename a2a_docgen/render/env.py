@@ -1,0 +1,121 @@
+"""The Jinja environment that turns view models into Markdown.
+
+Autoescape is off (HTML escaping is not a Markdown strategy); card text reaches a page only through the
+encoders of ``a2a_docgen.render.escape``, registered as filters. To make that a checked rule rather than a
+convention, the renderer hands templates card text as ``CardText`` (a ``str`` subclass), and the environment's
+``finalize`` refuses to print a ``CardText`` (or ``None``): ``{{ agent.name }}`` fails the build, while
+``{{ agent.name | md_inline }}`` prints the encoder's plain ``str``.
+
+Templates are looked up in the user's directory first, then in the built-in ``templates/`` directory (shipped in
+the wheel as ``a2a_docgen/templates``), so a site can override one page and keep the rest.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+import a2a_docgen
+from a2a_docgen.errors import UsageError
+from a2a_docgen.render.escape import EMPTY, FILTERS
+
+__all__ = [
+    "CardText",
+    "UnescapedOutputError",
+    "builtin_templates_dir",
+    "make_env",
+]
+
+# ``clean`` returns readable, unencoded text and ``md_table_row`` expects encoded cells: neither is a context
+# encoder a template may print directly.
+_ENCODERS = ("md_inline", "md_text", "md_title", "md_code", "md_link", "md_url", "json_fence", "html_attr")
+_JOINERS = frozenset({", ", " ", " · ", "; ", " and ", " or ", "<br>"})
+
+
+class CardText(str):
+    """Text that comes from a card. Templates must pass it through an encoder before printing it."""
+
+    __slots__ = ()
+
+
+class UnescapedOutputError(UsageError):
+    """A template printed card text (or ``None``) without an encoding filter."""
+
+
+def builtin_templates_dir() -> Path:
+    """The shipped templates: ``a2a_docgen/templates`` in a wheel, the repository's ``templates/`` otherwise."""
+    packaged = Path(a2a_docgen.__file__).parent / "templates"
+    if packaged.is_dir():
+        return packaged
+    return Path(__file__).parents[2] / "templates"
+
+
+def _finalize(value: object) -> object:
+    if isinstance(value, CardText):
+        shown = value[:40]
+        raise UnescapedOutputError(
+            f"a template printed card text ({shown!r}) without an encoding filter; "
+            "use md_inline, md_text, md_title, md_code, md_link, md_url or json_fence"
+        )
+    if value is None:
+        raise UnescapedOutputError("a template printed None; test the value or use an encoding filter")
+    return value
+
+
+def _quote_block(text: str) -> str:
+    """Encoded Markdown as a blockquote (every line prefixed with ``>``)."""
+    if isinstance(text, CardText):
+        raise UnescapedOutputError("quote_block takes encoded text: apply md_text first")
+    return "\n".join(f"> {line}" if line else ">" for line in text.split("\n"))
+
+
+def _join_encoded(items: Iterable[str], separator: str = ", ") -> str:
+    """Join already encoded fragments with one of a few fixed separators; ``—`` when there are none."""
+    if separator not in _JOINERS:
+        raise ValueError(f"join_encoded separator must be one of {sorted(_JOINERS)}")
+    parts = list(items)
+    for part in parts:
+        if isinstance(part, CardText) or not isinstance(part, str):
+            raise UnescapedOutputError("join_encoded takes encoded fragments: apply an encoder to each item")
+    return separator.join(parts) if parts else EMPTY
+
+
+@jinja2.pass_context
+def _relative(context: jinja2.runtime.Context, target: str) -> str:
+    """``target`` (a path from the docs root, maybe with ``#fragment``) relative to the page being rendered."""
+    here = str(context["page_path"])
+    path, hash_, fragment = target.partition("#")
+    if not path:
+        return target
+    rel = posixpath.relpath(path, posixpath.dirname(here) or ".")
+    return rel + hash_ + fragment
+
+
+def make_env(overrides: str | Path | None = None) -> jinja2.Environment:
+    """The environment: user templates in ``overrides`` (if given) shadow the built-in ones."""
+    search: list[str] = []
+    if overrides is not None:
+        directory = Path(overrides)
+        if not directory.is_dir():
+            raise UsageError(f"{overrides}: the templates directory does not exist")
+        search.append(str(directory))
+    search.append(str(builtin_templates_dir()))
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(search),
+        autoescape=False,  # noqa: S701 -- Markdown, not HTML: card text goes through the encoders
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        finalize=_finalize,
+    )
+    filters: Mapping[str, Any] = {name: FILTERS[name] for name in _ENCODERS}
+    env.filters.update(filters)
+    env.filters["quote_block"] = _quote_block
+    env.filters["join_encoded"] = _join_encoded
+    env.globals["rel"] = _relative
+    return env

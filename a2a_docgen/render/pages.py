@@ -1,0 +1,540 @@
+"""View models: what each template gets, prepared from the model so templates only lay out and encode.
+
+Every string that comes from a card reaches a view as ``CardText`` (see ``env``): ``taint`` converts a whole
+card before anything else looks at it, and text derived here from card text (a summary) is wrapped again. Paths
+and anchors are built from slugs (``[a-z0-9-]``) and are plain ``str``.
+
+Order, so two builds are byte-identical: agents as in the ``Catalog`` (by name, then source path); skills in
+card order (the author's order is meaningful, and a skill's anchor never depends on it); tags, media types,
+bindings and scopes sorted; rows in agent order, then skill order.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar, cast
+
+from a2a_docgen.model import (
+    AgentCard,
+    AgentCardSignature,
+    AgentInterface,
+    AgentSkill,
+    Catalog,
+    Diagnostic,
+    EffectiveModes,
+    EffectiveSecurity,
+    Example,
+    JSONValue,
+    OAuth2SecurityScheme,
+    OAuthFlow,
+    Origin,
+    SecurityRequirement,
+    SecurityScheme,
+)
+from a2a_docgen.render.env import CardText
+from a2a_docgen.render.requests import RequestExample, build_request, canonical_binding
+from a2a_docgen.render.slug import anchor, slug, tag_key, tag_slug
+
+__all__ = [
+    "AgentPage",
+    "SiteViews",
+    "build_views",
+    "taint",
+]
+
+T = TypeVar("T")
+
+# Model fields whose values are our own vocabulary, not card text.
+_OWN_FIELDS = frozenset({"kind", "era", "origin", "severity", "code"})
+
+ERA_LABELS = {"1.0": "v1.0", "0.3": "v0.3", "0.2": "v0.2"}
+KIND_LABELS = {
+    "apiKey": "API key",
+    "http": "HTTP authentication",
+    "oauth2": "OAuth 2.0",
+    "openIdConnect": "OpenID Connect",
+    "mutualTLS": "Mutual TLS",
+    "unknown": "Not an A2A kind",
+}
+KIND_ORDER = tuple(KIND_LABELS)
+FLOW_LABELS = {
+    "authorizationCode": "Authorization code",
+    "clientCredentials": "Client credentials",
+    "deviceCode": "Device code",
+    "implicit": "Implicit",
+    "password": "Password",
+}
+SUMMARY_CHARS = 160
+
+
+def taint(value: T) -> T:
+    """A copy of ``value`` (a model object, or any JSON) with every card string as ``CardText``."""
+    return cast(T, _taint(value))
+
+
+def _taint(value: Any) -> Any:
+    if isinstance(value, CardText):
+        return value
+    if isinstance(value, str):
+        return CardText(value)
+    if isinstance(value, tuple):
+        return tuple(_taint(v) for v in value)
+    if isinstance(value, list):
+        return [_taint(v) for v in value]
+    if isinstance(value, Mapping):
+        return {_taint(k): _taint(v) for k, v in value.items()}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        changes = {
+            f.name: _taint(getattr(value, f.name))
+            for f in dataclasses.fields(value)
+            if f.init and f.name not in _OWN_FIELDS and f.name not in ("raw",)
+        }
+        return dataclasses.replace(value, **changes)
+    return value
+
+
+def summary(text: str | None) -> CardText | None:
+    """The first paragraph of a description, cut to ``SUMMARY_CHARS`` (still card text)."""
+    if not text or not text.strip():
+        return None
+    first = " ".join(text.strip().split("\n\n", 1)[0].split())
+    if len(first) > SUMMARY_CHARS:
+        first = first[: SUMMARY_CHARS - 1].rstrip() + "\u2026"
+    return CardText(first)
+
+
+# -- views -----------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ScopeView:
+    name: str
+    description: str | None
+    """From the OAuth 2.0 flow that declares the scope; ``None`` when no flow does (or not OAuth 2.0)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SchemeUse:
+    """One scheme inside one requirement (AND), with the scopes it needs."""
+
+    name: str
+    kind_label: str | None
+    """``None`` when the card does not declare a scheme of that name."""
+    scopes: tuple[ScopeView, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RequirementView:
+    """One alternative (OR): every scheme in ``uses`` applies together."""
+
+    uses: tuple[SchemeUse, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SecurityView:
+    origin: Origin
+    requirements: tuple[RequirementView, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class FlowView:
+    flow: OAuthFlow
+    label: str
+    scopes: tuple[ScopeView, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SchemeView:
+    name: str
+    scheme: SecurityScheme
+    kind_label: str
+    flows: tuple[FlowView, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class InterfaceView:
+    number: int
+    preferred: bool
+    interface: AgentInterface
+
+
+@dataclass(frozen=True, slots=True)
+class SignatureView:
+    number: int
+    signature: AgentCardSignature
+    alg: str | None
+    kid: str | None
+    typ: str | None
+    jku: str | None
+    """Members of the decoded protected header, as text (JSON for a value that is not a string)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TagLink:
+    tag: str
+    path: str
+
+
+@dataclass(frozen=True, slots=True)
+class ExampleView:
+    number: int
+    example: Example
+    request: RequestExample | None
+    request_binding: str | None
+    """The preferred interface's binding as written, when no request can be built for it."""
+
+
+@dataclass(frozen=True, slots=True)
+class SkillView:
+    skill: AgentSkill
+    anchor: str
+    link: str
+    """Path of the skill's section from the docs root (``agents/x/index.md#skill-y``)."""
+    tags: tuple[TagLink, ...]
+    examples: tuple[ExampleView, ...]
+    input_modes: EffectiveModes
+    output_modes: EffectiveModes
+    security: SecurityView
+
+
+@dataclass(frozen=True, slots=True)
+class AgentPage:
+    card: AgentCard
+    slug: str
+    path: str
+    """``agents/<slug>/index.md``."""
+    card_json: str
+    """``agents/<slug>/card.json``."""
+    card_url: str | None
+    """The published card's absolute URL when the site URL is known."""
+    era_label: str
+    diagnostics: tuple[Diagnostic, ...]
+    errors: int
+    warnings: int
+    interfaces: tuple[InterfaceView, ...]
+    bindings: tuple[str, ...]
+    schemes: tuple[SchemeView, ...]
+    security: SecurityView
+    signatures: tuple[SignatureView, ...]
+    skills: tuple[SkillView, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SkillRef:
+    """A skill as other pages list it."""
+
+    agent: AgentPage
+    skill: SkillView
+    summary: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class TagPage:
+    tag: str
+    """The tag as first spelled (agents in catalogue order, skills in card order)."""
+    key: str
+    path: str
+    skills: tuple[SkillRef, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MediaUse:
+    ref: SkillRef
+    accepts: Origin | None
+    produces: Origin | None
+
+
+@dataclass(frozen=True, slots=True)
+class MediaTypeView:
+    media_type: str
+    uses: tuple[MediaUse, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SchemeRow:
+    agent: AgentPage
+    scheme: SchemeView
+
+
+@dataclass(frozen=True, slots=True)
+class ScopeRow:
+    scope: str
+    agent: AgentPage
+    scheme: str
+    description: str | None
+    skills: tuple[SkillRef, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BindingRow:
+    agent: AgentPage
+    interface: InterfaceView
+
+
+@dataclass(frozen=True, slots=True)
+class BindingGroup:
+    binding: str
+    version: str | None
+    rows: tuple[BindingRow, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ExcludedFile:
+    path: str
+    diagnostics: tuple[Diagnostic, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SiteViews:
+    agents: tuple[AgentPage, ...]
+    tags: tuple[TagPage, ...]
+    media_types: tuple[MediaTypeView, ...]
+    schemes_by_kind: tuple[tuple[str, tuple[SchemeRow, ...]], ...]
+    scopes: tuple[ScopeRow, ...]
+    unauthenticated: tuple[SkillRef, ...]
+    bindings: tuple[BindingGroup, ...]
+    excluded: tuple[ExcludedFile, ...]
+    skill_count: int
+    scheme_count: int
+    agents_with_errors: tuple[AgentPage, ...]
+
+
+# -- builders --------------------------------------------------------------------------------------------------
+
+
+def agent_slugs(cards: Sequence[AgentCard]) -> list[str]:
+    """``slug(name, "agent")`` per card; cards whose names share a slug are told apart by their source path."""
+    plain = [slug(card.name or "", "agent") for card in cards]
+    counts: dict[str, int] = {}
+    for value in plain:
+        counts[value] = counts.get(value, 0) + 1
+    return [
+        value if counts[value] == 1 else slug(card.name or "", f"agent:{card.source.path}")
+        for card, value in zip(cards, plain, strict=True)
+    ]
+
+
+def _scopes(scopes: Sequence[str], scheme: SecurityScheme | None) -> tuple[ScopeView, ...]:
+    if isinstance(scheme, OAuth2SecurityScheme):
+        return tuple(ScopeView(s, scheme.scope_description(s)) for s in scopes)
+    return tuple(ScopeView(s, None) for s in scopes)
+
+
+def _requirement(requirement: SecurityRequirement, card: AgentCard) -> RequirementView:
+    uses = []
+    for name, scopes in requirement.schemes.items():
+        scheme = card.security_schemes.get(name)
+        label = KIND_LABELS[scheme.kind] if scheme is not None else None
+        uses.append(SchemeUse(name, label, _scopes(scopes, scheme)))
+    return RequirementView(tuple(uses))
+
+
+def _security(security: EffectiveSecurity, card: AgentCard) -> SecurityView:
+    return SecurityView(security.origin, tuple(_requirement(r, card) for r in security.requirements))
+
+
+def _scheme(name: str, scheme: SecurityScheme) -> SchemeView:
+    flows: tuple[FlowView, ...] = ()
+    if isinstance(scheme, OAuth2SecurityScheme):
+        flows = tuple(
+            FlowView(flow, FLOW_LABELS[flow.kind], tuple(ScopeView(s, d) for s, d in flow.scopes.items()))
+            for flow in scheme.flows
+        )
+    return SchemeView(name, scheme, KIND_LABELS[scheme.kind], flows)
+
+
+def _header_text(value: JSONValue) -> str | None:
+    if value is None or isinstance(value, str):
+        return value
+    return CardText(json.dumps(value, ensure_ascii=False, sort_keys=True))
+
+
+def _signature(number: int, signature: AgentCardSignature) -> SignatureView:
+    header = signature.protected_header or {}
+    alg, kid, typ, jku = (_header_text(header.get(k)) for k in ("alg", "kid", "typ", "jku"))
+    return SignatureView(number, signature, alg, kid, typ, jku)
+
+
+def _examples(card: AgentCard, skill: AgentSkill) -> tuple[ExampleView, ...]:
+    preferred = card.preferred_interface
+    views = []
+    for index, example in enumerate(skill.examples):
+        request = build_request(card, skill, index)
+        unsupported = None
+        if (
+            request is None
+            and preferred is not None
+            and canonical_binding(preferred.protocol_binding) is None
+        ):
+            unsupported = preferred.protocol_binding
+        views.append(ExampleView(index + 1, example, request, unsupported))
+    return tuple(views)
+
+
+def _skill_anchors(skills: Sequence[AgentSkill], agent_slug: str) -> list[str]:
+    """``skill-<slug(id, agent)>``; a skill without an id, or repeating an id, is anchored by its position."""
+    anchors: list[str] = []
+    for index, skill in enumerate(skills):
+        value = anchor(skill.id, agent_slug) if skill.id is not None else None
+        if value is None or value in anchors:
+            value = anchor(f"#{index}", f"{agent_slug}:position")
+        anchors.append(value)
+    return anchors
+
+
+def agent_page(
+    card: AgentCard, agent_slug: str, diagnostics: Sequence[Diagnostic], site_url: str | None
+) -> AgentPage:
+    """The view of one (tainted) card."""
+    path = f"agents/{agent_slug}/index.md"
+    card_json = f"agents/{agent_slug}/card.json"
+    skills = []
+    for skill, skill_anchor in zip(card.skills, _skill_anchors(card.skills, agent_slug), strict=True):
+        tags = {tag_key(t): t for t in reversed(skill.tags)}  # first spelling wins
+        skills.append(
+            SkillView(
+                skill=skill,
+                anchor=skill_anchor,
+                link=f"{path}#{skill_anchor}",
+                tags=tuple(TagLink(tags[k], f"tags/{tag_slug(tags[k])}.md") for k in sorted(tags)),
+                examples=_examples(card, skill),
+                input_modes=skill.effective_input_modes,
+                output_modes=skill.effective_output_modes,
+                security=_security(skill.effective_security, card),
+            )
+        )
+    bindings = sorted({i.protocol_binding for i in card.interfaces if i.protocol_binding})
+    return AgentPage(
+        card=card,
+        slug=agent_slug,
+        path=path,
+        card_json=card_json,
+        card_url=f"{site_url.rstrip('/')}/{card_json}" if site_url else None,
+        era_label=ERA_LABELS[card.era],
+        diagnostics=tuple(diagnostics),
+        errors=sum(1 for d in diagnostics if d.severity == "error"),
+        warnings=sum(1 for d in diagnostics if d.severity == "warning"),
+        interfaces=tuple(
+            InterfaceView(n, n == 1, interface) for n, interface in enumerate(card.interfaces, start=1)
+        ),
+        bindings=tuple(CardText(b) for b in bindings),
+        schemes=tuple(_scheme(name, scheme) for name, scheme in card.security_schemes.items()),
+        security=SecurityView("card", tuple(_requirement(r, card) for r in card.security_requirements)),
+        signatures=tuple(_signature(n, s) for n, s in enumerate(card.signatures, start=1)),
+        skills=tuple(skills),
+    )
+
+
+def _tag_pages(refs: Sequence[SkillRef]) -> tuple[TagPage, ...]:
+    by_key: dict[str, list[SkillRef]] = {}
+    spelling: dict[str, str] = {}
+    for ref in refs:
+        for tag in ref.skill.tags:
+            key = tag_key(tag.tag)
+            spelling.setdefault(key, tag.tag)
+            by_key.setdefault(key, []).append(ref)
+    return tuple(
+        TagPage(spelling[key], key, f"tags/{tag_slug(spelling[key])}.md", tuple(by_key[key]))
+        for key in sorted(by_key)
+    )
+
+
+def _media_types(refs: Sequence[SkillRef]) -> tuple[MediaTypeView, ...]:
+    uses: dict[str, dict[int, list[Origin | None]]] = {}
+    for number, ref in enumerate(refs):
+        for mode in ref.skill.input_modes.modes:
+            uses.setdefault(mode, {}).setdefault(number, [None, None])[0] = ref.skill.input_modes.origin
+        for mode in ref.skill.output_modes.modes:
+            uses.setdefault(mode, {}).setdefault(number, [None, None])[1] = ref.skill.output_modes.origin
+    return tuple(
+        MediaTypeView(
+            mode,
+            tuple(
+                MediaUse(refs[n], accepts, produces) for n, (accepts, produces) in sorted(uses[mode].items())
+            ),
+        )
+        for mode in sorted(uses, key=lambda m: (m.casefold(), m))
+    )
+
+
+def _scope_rows(agents: Sequence[AgentPage], refs: Sequence[SkillRef]) -> tuple[ScopeRow, ...]:
+    rows: list[ScopeRow] = []
+    for agent in agents:
+        declared: dict[tuple[str, str], str | None] = {}
+        for view in agent.schemes:
+            for flow in view.flows:
+                for scope in flow.scopes:
+                    declared.setdefault((view.name, scope.name), scope.description)
+        needed: dict[tuple[str, str], list[SkillRef]] = {}
+        for ref in refs:
+            if ref.agent is not agent:
+                continue
+            for requirement in ref.skill.security.requirements:
+                for use in requirement.uses:
+                    for scope in use.scopes:
+                        skills = needed.setdefault((use.name, scope.name), [])
+                        if ref not in skills:
+                            skills.append(ref)
+                        declared.setdefault((use.name, scope.name), scope.description)
+        for scheme_name, scope_name in sorted(declared):
+            key = (scheme_name, scope_name)
+            rows.append(ScopeRow(scope_name, agent, scheme_name, declared[key], tuple(needed.get(key, ()))))
+    return tuple(sorted(rows, key=lambda r: (r.scope.casefold(), r.scope)))
+
+
+def _binding_groups(agents: Sequence[AgentPage]) -> tuple[BindingGroup, ...]:
+    groups: dict[tuple[str, str], list[BindingRow]] = {}
+    for agent in agents:
+        for view in agent.interfaces:
+            binding = view.interface.protocol_binding or ""
+            version = view.interface.protocol_version or ""
+            groups.setdefault((binding, version), []).append(BindingRow(agent, view))
+    return tuple(
+        BindingGroup(
+            binding=CardText(binding) if binding else CardText(""),
+            version=CardText(version) if version else None,
+            rows=tuple(rows),
+        )
+        for (binding, version), rows in sorted(groups.items())
+    )
+
+
+def build_views(catalog: Catalog, *, site_url: str | None = None) -> SiteViews:
+    """Every view the site needs, from a catalogue (tainted here, so callers pass the model as loaded)."""
+    cards = [taint(card) for card in catalog.cards]
+    diagnostics = taint(catalog.diagnostics)
+    agents = tuple(
+        agent_page(card, agent_slug, [d for d in diagnostics if d.file == card.source.path], site_url)
+        for card, agent_slug in zip(cards, agent_slugs(cards), strict=True)
+    )
+    refs = [
+        SkillRef(agent, skill, summary(skill.skill.description)) for agent in agents for skill in agent.skills
+    ]
+    by_kind: dict[str, list[SchemeRow]] = {}
+    for agent in agents:
+        for scheme in agent.schemes:
+            by_kind.setdefault(scheme.kind_label, []).append(SchemeRow(agent, scheme))
+    excluded = tuple(
+        ExcludedFile(CardText(path), tuple(d for d in diagnostics if d.file == path))
+        for path in catalog.excluded
+    )
+    return SiteViews(
+        agents=agents,
+        tags=_tag_pages(refs),
+        media_types=_media_types(refs),
+        schemes_by_kind=tuple(
+            (KIND_LABELS[kind], tuple(by_kind[KIND_LABELS[kind]]))
+            for kind in KIND_ORDER
+            if KIND_LABELS[kind] in by_kind
+        ),
+        scopes=_scope_rows(agents, refs),
+        unauthenticated=tuple(ref for ref in refs if not ref.skill.security.requirements),
+        bindings=_binding_groups(agents),
+        excluded=excluded,
+        skill_count=len(refs),
+        scheme_count=sum(len(agent.schemes) for agent in agents),
+        agents_with_errors=tuple(agent for agent in agents if agent.errors),
+    )
