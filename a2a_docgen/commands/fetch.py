@@ -1,0 +1,134 @@
+"""``a2a-docgen fetch``: download Agent Cards from running agents into a directory, and check them.
+
+Output: each diagnostic as ``file:line:col: severity code message`` on stdout (the same form as
+``check``), and one summary line per URL on stderr, so stdout stays machine-readable.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import textwrap
+from typing import Any
+
+from a2a_docgen.fetch.client import (
+    DEFAULT_MAX_BYTES,
+    DEFAULT_MAX_REDIRECTS,
+    DEFAULT_TIMEOUT,
+    CardFetchError,
+    FetchOutcome,
+    fetch_to_directory,
+    parse_header,
+)
+from a2a_docgen.model import Diagnostic
+
+EXAMPLES = """\
+examples:
+  a2a-docgen fetch https://agent.example.com -o cards/
+  a2a-docgen fetch https://a.example.com https://b.example.com/.well-known/agent-card.json -o cards/
+  a2a-docgen fetch https://private.example.com -o cards/ --header "Authorization: Bearer $AGENT_TOKEN"
+
+Each card is saved as DIR/<host>.json (pretty JSON), with DIR/<host>.fetch.json recording where it came
+from and its ETag. A second run asks the server whether the card changed, and leaves both files untouched
+when it did not. Diagnostics go to stdout, one summary line per URL to stderr.
+
+exit status: 0 every card fetched, 1 a URL failed (or, with --strict, a card has errors), 2 usage error.
+"""
+
+
+def register(subparsers: Any) -> None:
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "fetch",
+        help="download Agent Cards from running agents",
+        description=textwrap.dedent(
+            """\
+            Download the Agent Card of each agent into DIR and check it. URL is an agent's base URL
+            (its /.well-known/agent-card.json is fetched, or the legacy /.well-known/agent.json when
+            that is missing) or the URL of a card itself."""
+        ),
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("urls", nargs="+", metavar="URL", help="agent base URL or card URL (http or https)")
+    parser.add_argument(
+        "-o", "--output", dest="out_dir", required=True, metavar="DIR", help="directory for the cards"
+    )
+    parser.add_argument(
+        "--header",
+        action="append",
+        default=[],
+        metavar="'NAME: VALUE'",
+        help="send this header (repeatable), e.g. for authentication; sent only to the URL's own origin, "
+        "never written or printed",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=DEFAULT_TIMEOUT,
+        metavar="S",
+        help=f"seconds allowed for each request (default {DEFAULT_TIMEOUT:g})",
+    )
+    parser.add_argument(
+        "--max-bytes",
+        type=int,
+        default=DEFAULT_MAX_BYTES,
+        metavar="N",
+        help=f"refuse cards larger than this (default {DEFAULT_MAX_BYTES})",
+    )
+    parser.add_argument(
+        "--max-redirects",
+        type=int,
+        default=DEFAULT_MAX_REDIRECTS,
+        metavar="N",
+        help=f"redirects to follow per request (default {DEFAULT_MAX_REDIRECTS})",
+    )
+    parser.add_argument(
+        "--strict", action="store_true", help="do not save a card that has errors (and exit 1)"
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    headers = dict(parse_header(h) for h in args.header)
+    outcomes = fetch_to_directory(
+        args.urls,
+        args.out_dir,
+        headers=headers,
+        timeout=args.timeout,
+        max_bytes=args.max_bytes,
+        max_redirects=args.max_redirects,
+        strict=args.strict,
+        on_outcome=report,
+    )
+    return 0 if all(outcome.ok for outcome in outcomes) else 1
+
+
+def report(outcome: FetchOutcome) -> None:
+    """Print one URL's findings (stdout) and summary line (stderr)."""
+    for diagnostic in outcome.diagnostics:
+        print(format_diagnostic(diagnostic))
+    print(summary(outcome), file=sys.stderr)
+
+
+def format_diagnostic(d: Diagnostic) -> str:
+    return f"{d.file}:{d.line}:{d.column}: {d.severity} {d.code} {d.message}"
+
+
+def summary(outcome: FetchOutcome) -> str:
+    """One line about one URL."""
+    if isinstance(outcome.error, CardFetchError):  # names the URL that failed (after fallback, redirects)
+        return f"failed {outcome.error}"
+    if outcome.status == "failed":
+        return f"failed {outcome.requested}: {outcome.error}"
+    counts = f"{_plural(outcome.errors, 'error')}, {_plural(outcome.warnings, 'warning')}"
+    if outcome.status == "rejected":
+        return f"rejected {outcome.url}: {counts}; not written (--strict)"
+    if outcome.status in ("unchanged", "not-modified"):
+        state = "unchanged"
+    else:
+        state = counts if outcome.diagnostics else "valid"
+    return f"fetched {outcome.url} -> {outcome.path} ({state})"
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
