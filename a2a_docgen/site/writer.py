@@ -101,7 +101,7 @@ def write_files(files: Mapping[str, bytes], out_dir: str | os.PathLike[str]) -> 
     out = Path(os.path.realpath(out_dir))
     if out.exists() and not out.is_dir():
         raise SiteWriteError(f"{os.fspath(out_dir)} exists and is not a directory")
-    previous = _read_manifest(out)
+    previous = read_manifest(out)
     new_paths = sorted(files)
     stale = sorted(set(previous) - set(files))
 
@@ -177,10 +177,10 @@ def _same_bytes(target: Path, data: bytes) -> bool:
         return False
 
 
-def _read_manifest(out: Path) -> list[str]:
-    """Paths the previous run generated. Unsafe or unreadable entries are ignored, never acted on."""
+def read_manifest(out_dir: str | os.PathLike[str]) -> list[str]:
+    """Paths the previous build generated in ``out_dir``, sorted. Unsafe entries are ignored, never acted on."""
     try:
-        text = (out / MANIFEST_NAME).read_text(encoding="utf-8")
+        text = Path(out_dir, MANIFEST_NAME).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return []
     return sorted(

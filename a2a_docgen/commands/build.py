@@ -1,0 +1,149 @@
+"""``a2a-docgen build``: render a catalogue of Agent Cards into Markdown pages for a site engine.
+
+Diagnostics go to stdout (in the chosen format), the one-line summary to stderr, so stdout stays
+machine-readable.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import textwrap
+from collections.abc import Sequence
+from typing import Any
+from urllib.parse import urlsplit
+
+from a2a_docgen.errors import BuildFailed, UsageError
+from a2a_docgen.model import Catalog, Diagnostic
+from a2a_docgen.report_formats import FORMATS, counts, format_diagnostics
+
+DEFAULT_CARDS = "examples/cards"
+DEFAULT_OUT_DIR = "site_src"
+
+EXAMPLES = f"""\
+examples:
+  a2a-docgen build                            # {DEFAULT_CARDS} -> {DEFAULT_OUT_DIR}/
+  a2a-docgen build cards/ -o docs/agents --site-url https://agents.example.com/catalogue/
+  a2a-docgen build cards/ --strict --format github   # in CI: any diagnostic fails the build
+
+Files whose bytes did not change are left untouched; pages of agents that are gone are removed (only
+files an earlier build generated, listed in DIR/.a2a-docgen-manifest). Nothing in DIR changes unless the
+whole build succeeds.
+
+exit status: 0 built, 1 the build failed (with --strict: any diagnostic), 2 usage error.
+"""
+
+
+def register(subparsers: Any) -> None:
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "build",
+        help="render Agent Cards into Markdown pages",
+        description=textwrap.dedent(
+            f"""\
+            Load the Agent Cards under CARDS (files or directories; default {DEFAULT_CARDS}), report
+            their diagnostics, and write the catalogue pages (Markdown, raw cards) into DIR. Cards with
+            errors that still load are documented with a warning; files that are not cards at all are
+            listed on the catalogue's excluded page."""
+        ),
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "cards", nargs="*", metavar="CARDS", help=f"card files or directories (default {DEFAULT_CARDS})"
+    )
+    parser.add_argument(
+        "-o",
+        "--output",
+        dest="out_dir",
+        default=DEFAULT_OUT_DIR,
+        metavar="DIR",
+        help=f"directory for the pages (default {DEFAULT_OUT_DIR})",
+    )
+    parser.add_argument(
+        "--templates",
+        metavar="DIR",
+        help="directory of template overrides, searched before the built-in templates",
+    )
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="fail (exit 1, write nothing) when any card has a diagnostic, warning or error",
+    )
+    parser.add_argument(
+        "--site-url",
+        metavar="URL",
+        help="the URL the site is published at (http or https), used for absolute links to the cards",
+    )
+    parser.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="text",
+        help="how diagnostics are printed: text (file:line:col: severity code message), json, or github "
+        "(workflow commands that annotate pull requests); default text",
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from a2a_docgen.load import load_catalog
+    from a2a_docgen.render import render_catalog
+    from a2a_docgen.site.writer import write_site
+
+    cards: list[str] = list(args.cards) or [DEFAULT_CARDS]
+    if not args.cards and not os.path.isdir(DEFAULT_CARDS):
+        raise UsageError(f"no CARDS given and there is no {DEFAULT_CARDS} directory here")
+    templates = _templates_dir(args.templates)
+    site_url = _site_url(args.site_url)
+
+    catalog = load_catalog(cards)
+    sys.stdout.write(format_diagnostics(catalog.diagnostics, args.format))
+    if args.strict and catalog.diagnostics:
+        raise BuildFailed(f"--strict: {_counts(catalog.diagnostics)}; nothing written")
+
+    site = render_catalog(catalog, templates_dir=templates, site_url=site_url)
+    result = write_site(site, args.out_dir)
+    print(
+        f"{summary(catalog)}: {len(result.written)} written, {len(result.unchanged)} unchanged, "
+        f"{len(result.removed)} removed -> {args.out_dir}",
+        file=sys.stderr,
+    )
+    return 0
+
+
+def summary(catalog: Catalog) -> str:
+    """``3 agents, 9 skills`` (plus excluded files and diagnostics when there are any)."""
+    skills = sum(len(card.skills) for card in catalog.cards)
+    text = f"{_plural(len(catalog.cards), 'agent')}, {_plural(skills, 'skill')}"
+    if catalog.excluded:
+        text += f" ({_plural(len(catalog.excluded), 'file')} excluded)"
+    if catalog.diagnostics:
+        text += f", {_counts(catalog.diagnostics)}"
+    return text
+
+
+def _templates_dir(value: str | None) -> str | None:
+    if value is not None and not os.path.isdir(value):
+        raise UsageError(f"--templates {value}: not a directory")
+    return value
+
+
+def _site_url(value: str | None) -> str | None:
+    if value is None:
+        return None
+    try:
+        parts = urlsplit(value)
+    except ValueError:
+        parts = None
+    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
+        raise UsageError(f"--site-url {value}: not an http or https URL")
+    return value
+
+
+def _counts(diagnostics: Sequence[Diagnostic]) -> str:
+    errors, warnings = counts(diagnostics)
+    return f"{_plural(errors, 'error')}, {_plural(warnings, 'warning')}"
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"

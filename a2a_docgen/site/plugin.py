@@ -1,0 +1,228 @@
+"""The MkDocs plugin ``a2a-docgen``: render a catalogue of Agent Cards into the site at build time.
+
+The only module of a2a-docgen that imports MkDocs. It reuses the library: ``load_catalog`` and
+``render_catalog`` in ``on_config``, then the rendered pages become generated files in ``on_files``
+(replacing same-path files from ``docs_dir``, so a committed copy can never disagree with the cards).
+
+```yaml
+plugins:
+  - search
+  - a2a-docgen:
+      cards: examples/cards      # a path or a list of paths, relative to mkdocs.yml
+```
+"""
+
+from __future__ import annotations
+
+import html
+import importlib
+import os
+from collections.abc import Callable
+from typing import Any
+
+from mkdocs.config import base
+from mkdocs.config import config_options as c
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.livereload import LiveReloadServer
+from mkdocs.plugins import BasePlugin, get_plugin_logger
+from mkdocs.structure.files import File, Files
+
+from a2a_docgen.errors import A2ADocgenError
+from a2a_docgen.model import Catalog, Diagnostic
+from a2a_docgen.render.site import RenderedSite
+from a2a_docgen.site.writer import check_relative_path, read_manifest
+
+__all__ = ["HEADING_ID_PREFIX", "A2ADocgenPlugin", "A2ADocgenPluginConfig", "prefixed_slugify"]
+
+log = get_plugin_logger(__name__)
+
+HEADING_ID_PREFIX = "h"
+"""Every heading id starts with this and the separator, so none can equal a theme's element id."""
+
+Slugify = Callable[[str, str], str]
+
+default_slugify: Slugify = importlib.import_module("markdown.extensions.toc").slugify
+"""The slugify MkDocs uses when mkdocs.yml names none (Python-Markdown's)."""
+
+
+class A2ADocgenPluginConfig(base.Config):  # type: ignore[no-untyped-call]
+    """Options under ``plugins: - a2a-docgen:`` in mkdocs.yml."""
+
+    cards = c.Type((str, list))
+    """Card file or directory, or a list of them, relative to mkdocs.yml. Required."""
+    templates = c.Optional(c.Type(str))
+    """Directory of template overrides, relative to mkdocs.yml."""
+    strict = c.Type(bool, default=False)
+    """Fail the build when any card has a diagnostic (otherwise they are logged at INFO level)."""
+    nav = c.Type(bool, default=True)
+    """Use the catalogue's navigation when mkdocs.yml has no ``nav``."""
+    prefix = c.Type(str, default="")
+    """Directory of the docs tree the catalogue goes into (``agents/``); empty means the docs root."""
+
+
+class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-untyped-call]
+    """Loads and renders the cards once per build and adds the pages to the site."""
+
+    supports_multiple_instances = False
+
+    def __init__(self) -> None:
+        self.site: RenderedSite | None = None
+        self.card_paths: list[str] = []
+        self.templates_dir: str | None = None
+
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        from a2a_docgen.load import load_catalog
+        from a2a_docgen.render import render_catalog
+
+        base_dir = os.path.dirname(config.config_file_path or os.path.join(os.getcwd(), "mkdocs.yml"))
+        self.card_paths = [os.path.join(base_dir, p) for p in _as_list(self.config.cards)]
+        if not self.card_paths:
+            raise PluginError("a2a-docgen: the 'cards' option is required (a path or a list of paths)")
+        templates = self.config.templates
+        self.templates_dir = os.path.join(base_dir, templates) if templates else None
+        if self.templates_dir is not None and not os.path.isdir(self.templates_dir):
+            raise PluginError(f"a2a-docgen: templates: {self.templates_dir} is not a directory")
+        prefix = _prefix(self.config.prefix)
+
+        try:
+            catalog = load_catalog(self.card_paths)
+            self._report(catalog)
+            site = render_catalog(
+                catalog, templates_dir=self.templates_dir, site_url=_join_url(config.site_url, prefix)
+            )
+        except A2ADocgenError as exc:
+            raise PluginError(f"a2a-docgen: {exc}") from exc
+        self.site = _with_prefix(site, prefix)
+
+        _prefix_heading_ids(config)
+        _warn_about_unsafe_processors(config)
+        if self.config.nav and config.nav is None:
+            config.nav = [{_nav_title(entry.title): entry.path} for entry in self.site.nav]
+        return config
+
+    def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files:
+        if self.site is None:
+            return files
+        rendered = self.site.all_files()
+        # Pages an earlier `a2a-docgen build` wrote into docs_dir and that are gone now must not be published.
+        stale = set(read_manifest(config.docs_dir)) - set(rendered)
+        for path in sorted(set(rendered) | stale):
+            existing = files.get_file_from_path(path)
+            if existing is not None:
+                files.remove(existing)
+        for path, content in rendered.items():
+            files.append(File.generated(config, path, content=content))
+        return files
+
+    def on_serve(
+        self, server: LiveReloadServer, /, *, config: MkDocsConfig, builder: Callable[..., Any]
+    ) -> LiveReloadServer:
+        for path in [*self.card_paths, *([self.templates_dir] if self.templates_dir else [])]:
+            server.watch(path)
+        return server
+
+    def _report(self, catalog: Catalog) -> None:
+        """Card diagnostics are INFO messages, or WARNINGs that fail the build with ``strict: true``."""
+        for d in catalog.diagnostics:
+            message = _format(d)
+            if self.config.strict:
+                log.warning(message)
+            else:
+                log.info(message)
+        if self.config.strict and catalog.diagnostics:
+            errors = sum(1 for d in catalog.diagnostics if d.severity == "error")
+            raise PluginError(
+                f"a2a-docgen: strict: {errors} errors and {len(catalog.diagnostics) - errors} warnings "
+                "in the cards (listed above)"
+            )
+
+
+def prefixed_slugify(inner: Slugify = default_slugify) -> Slugify:
+    """A toc ``slugify`` that puts ``h<separator>`` before what ``inner`` returns."""
+
+    def slugify(value: str, separator: str) -> str:
+        return f"{HEADING_ID_PREFIX}{separator}{inner(value, separator)}"
+
+    slugify.a2a_docgen_prefixed = True  # type: ignore[attr-defined]
+    return slugify
+
+
+def _prefix_heading_ids(config: MkDocsConfig) -> None:
+    """Wrap the toc slugify (the user's own or the default), keeping every other toc option."""
+    toc = config.mdx_configs.setdefault("toc", {})
+    current = toc.get("slugify", default_slugify)
+    if not getattr(current, "a2a_docgen_prefixed", False):
+        toc["slugify"] = prefixed_slugify(current)
+
+
+def _warn_about_unsafe_processors(config: MkDocsConfig) -> None:
+    """Snippets and macros run on the catalogue pages too; say so when they could act on card text."""
+    if "pymdownx.snippets" in config.markdown_extensions:
+        options = config.mdx_configs.get("pymdownx.snippets", {})
+        if not _snippets_contained(options):
+            log.warning(
+                "pymdownx.snippets is enabled and can include files into the catalogue pages. The pages "
+                "encode card text so that no snippet marker survives, but as a second line of defence set "
+                "base_path to an empty directory, restrict_base_path: true and url_download: false, or "
+                "build the catalogue without snippets (see docs/plugin.md)."
+            )
+    for name, plugin in config.plugins.items():
+        is_macros = type(plugin).__module__.split(".")[0] == "mkdocs_macros"
+        if is_macros and plugin.config.get("render_by_default", True):
+            log.warning(
+                f"the '{name}' plugin evaluates Jinja in every page, the catalogue pages included. The "
+                "pages encode braces so that no expression survives, but as a second line of defence "
+                "set render_by_default: false (see docs/plugin.md)."
+            )
+
+
+def _snippets_contained(options: dict[str, Any]) -> bool:
+    if options.get("url_download") or options.get("restrict_base_path") is False:
+        return False
+    base_paths = options.get("base_path", ["."])
+    if isinstance(base_paths, str):
+        base_paths = [base_paths]
+    return all(os.path.isdir(p) and not os.listdir(p) for p in base_paths)
+
+
+def _nav_title(title: str) -> str:
+    """Nav titles reach the HTML unescaped and Material's ``striptags`` decodes entities: no ``<`` at all."""
+    return html.escape(title.replace("<", "‹").replace(">", "›"), quote=True)
+
+
+def _format(d: Diagnostic) -> str:
+    return f"{d.file}:{d.line}:{d.column}: {d.severity} {d.code} {d.message}"
+
+
+def _as_list(value: object) -> list[str]:
+    items = [value] if isinstance(value, str) else value
+    if not isinstance(items, list) or not all(isinstance(item, str) and item for item in items):
+        raise PluginError("a2a-docgen: 'cards' must be a path or a list of paths")
+    return [str(item) for item in items]
+
+
+def _prefix(value: str) -> str:
+    value = value.strip("/")
+    if not value:
+        return ""
+    try:
+        return check_relative_path(value) + "/"
+    except A2ADocgenError as exc:
+        raise PluginError(f"a2a-docgen: prefix: {exc}") from exc
+
+
+def _join_url(site_url: str | None, prefix: str) -> str | None:
+    if not site_url:
+        return None
+    return site_url.rstrip("/") + "/" + prefix if prefix else site_url
+
+
+def _with_prefix(site: RenderedSite, prefix: str) -> RenderedSite:
+    if not prefix:
+        return site
+    return RenderedSite(
+        pages={prefix + path: text for path, text in site.pages.items()},
+        files={prefix + path: data for path, data in site.files.items()},
+        nav=tuple(type(entry)(entry.title, prefix + entry.path) for entry in site.nav),
+    )

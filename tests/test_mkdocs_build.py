@@ -1,0 +1,347 @@
+"""The MkDocs plugin, and whole MkDocs builds of the example catalogue with both themes.
+
+The plugin tests build small sites in-process with a renderer replaced by a hand-made ``RenderedSite``, so
+they check the plugin alone. The ``slow`` tests build the repository's own example site end to end (as
+``mkdocs build --strict`` does) and look at the HTML.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import subprocess
+import sys
+from collections.abc import Callable
+from html.parser import HTMLParser
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+import yaml
+from mkdocs.commands.build import build
+from mkdocs.config import load_config
+from mkdocs.exceptions import Abort
+
+from a2a_docgen.render.site import NavEntry, RenderedSite
+from a2a_docgen.site.plugin import A2ADocgenPlugin, _prefix_heading_ids
+from a2a_docgen.site.writer import MANIFEST_NAME
+from tests.conftest import REPO
+from tests.support.site_checker import check_site
+
+CARD = {
+    "name": "Tiny Agent",
+    "description": "Says hello.",
+    "supportedInterfaces": [
+        {"url": "https://tiny.example.com/a2a", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}
+    ],
+    "version": "1.0.0",
+    "capabilities": {},
+    "defaultInputModes": ["text/plain"],
+    "defaultOutputModes": ["text/plain"],
+    "skills": [{"id": "hello", "name": "Hello", "description": "Greets.", "tags": ["greeting"]}],
+}
+
+FAKE_SITE = RenderedSite(
+    pages={
+        "index.md": "# Catalogue\n\n[Tiny](agents/tiny/index.md)\n",
+        "agents/tiny/index.md": "# Tiny Agent\n\n## __config\n\n## mkdocs search results\n\n[Home](../../index.md)\n",
+    },
+    files={"cards/tiny.json": b'{"name": "Tiny Agent"}\n'},
+    nav=(NavEntry("Catalogue", "index.md"), NavEntry("Agents <b>", "agents/tiny/index.md")),
+)
+
+
+class Project:
+    """A throwaway MkDocs project: mkdocs.yml, a docs dir and a cards dir."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.docs = root / "docs"
+        self.docs.mkdir()
+        (root / "cards").mkdir()
+        (root / "cards" / "tiny.json").write_text(json.dumps(CARD))
+        self.site = root / "site"
+
+    def configure(self, **overrides: Any) -> Path:
+        config: dict[str, Any] = {
+            "site_name": "Test",
+            "docs_dir": "docs",
+            "site_dir": "site",
+            "plugins": [{"a2a-docgen": {"cards": "cards"}}],
+        }
+        config.update(overrides)
+        path = self.root / "mkdocs.yml"
+        path.write_text(yaml.safe_dump(config))
+        return path
+
+    def build(self, *, strict: bool = True, **overrides: Any) -> None:
+        config = load_config(config_file=str(self.configure(**overrides)), strict=strict)
+        config.plugins.on_startup(command="build", dirty=False)
+        try:
+            build(config)
+        finally:
+            config.plugins.on_shutdown()
+
+    def html(self, page: str) -> str:
+        return (self.site / page).read_text(encoding="utf-8")
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Project:
+    monkeypatch.setattr("a2a_docgen.render.render_catalog", lambda catalog, **kw: FAKE_SITE, raising=False)
+    return Project(tmp_path)
+
+
+class _Ids(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.ids: list[str] = []
+        self.hrefs: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = dict(attrs)
+        if values.get("id"):
+            self.ids.append(values["id"] or "")
+        if tag == "a" and values.get("href"):
+            self.hrefs.append(values["href"] or "")
+
+
+def parse_html(text: str) -> _Ids:
+    parser = _Ids()
+    parser.feed(text)
+    return parser
+
+
+def test_rendered_pages_and_files_are_published(project: Project) -> None:
+    project.build()
+    assert "Tiny Agent" in project.html("agents/tiny/index.html")
+    assert (project.site / "cards/tiny.json").read_bytes() == b'{"name": "Tiny Agent"}\n'
+
+
+def test_generated_pages_replace_same_path_files_and_user_pages_stay(project: Project) -> None:
+    (project.docs / "index.md").write_text("# An old committed copy\n")
+    (project.docs / "about.md").write_text("# About us\n")
+    project.build(nav=[{"Home": "index.md"}, {"About": "about.md"}])
+    assert "An old committed copy" not in project.html("index.html")
+    assert "Catalogue" in project.html("index.html")
+    assert "About us" in project.html("about/index.html")
+
+
+def test_stale_pages_of_an_earlier_build_are_not_published(project: Project) -> None:
+    (project.docs / "agents/gone").mkdir(parents=True)
+    (project.docs / "agents/gone/index.md").write_text("# Gone\n")
+    (project.docs / "mine.md").write_text("# Mine\n")
+    (project.docs / MANIFEST_NAME).write_text("agents/gone/index.md\nindex.md\n")
+    project.build()
+    assert not (project.site / "agents/gone").exists()
+    assert (project.site / "mine/index.html").exists()
+
+
+def test_heading_ids_are_prefixed_and_user_toc_options_kept(project: Project) -> None:
+    project.build(
+        markdown_extensions=[{"toc": {"permalink": "#"}}],
+        plugins=["search", {"a2a-docgen": {"cards": "cards"}}],
+    )
+    page = parse_html(project.html("agents/tiny/index.html"))
+    assert "h-__config" in page.ids
+    assert "h-mkdocs-search-results" in page.ids
+    assert "__config" not in page.ids
+    assert "mkdocs-search-results" in page.ids  # the theme's own element, once
+    assert page.ids.count("mkdocs-search-results") == 1
+    assert "#h-__config" in page.hrefs  # the permalink option survived
+
+
+def test_user_slugify_is_wrapped_once_not_replaced() -> None:
+    calls: list[str] = []
+
+    def own(value: str, separator: str) -> str:
+        calls.append(value)
+        return "own"
+
+    config = SimpleNamespace(mdx_configs={"toc": {"slugify": own, "permalink": True}})
+    _prefix_heading_ids(config)  # type: ignore[arg-type]
+    _prefix_heading_ids(config)  # type: ignore[arg-type]  # a second build must not prefix twice
+    assert config.mdx_configs["toc"]["slugify"]("Title", "-") == "h-own"
+    assert config.mdx_configs["toc"]["permalink"] is True
+    assert calls == ["Title"]
+
+
+def test_nav_comes_from_the_catalogue_when_the_user_has_none(project: Project) -> None:
+    project.build()
+    home = project.html("index.html")
+    assert "Agents &lt;b&gt;" not in home  # the nav title cannot carry markup into the page
+    assert "Agents ‹b›" in home
+
+
+def test_user_nav_is_kept(project: Project) -> None:
+    (project.docs / "about.md").write_text("# About us\n")
+    project.build(nav=[{"About us": "about.md"}, {"Everything": "index.md"}])
+    assert "Everything" in project.html("index.html")
+    assert "Agents" not in project.html("about/index.html")
+
+
+def test_nav_option_false_leaves_the_nav_alone(project: Project) -> None:
+    project.build(plugins=[{"a2a-docgen": {"cards": "cards", "nav": False}}])
+    assert "Agents ‹b›" not in project.html("index.html")
+
+
+def test_card_diagnostics_are_info_by_default(project: Project, caplog: pytest.LogCaptureFixture) -> None:
+    (project.root / "cards" / "tiny.json").write_text(json.dumps({**CARD, "version": 7}))
+    with caplog.at_level(logging.INFO):
+        project.build(strict=True)
+    messages = [r for r in caplog.records if "tiny.json" in r.getMessage()]
+    assert messages
+    assert all(r.levelno == logging.INFO for r in messages)
+
+
+def test_strict_option_fails_on_card_diagnostics(project: Project, caplog: pytest.LogCaptureFixture) -> None:
+    (project.root / "cards" / "tiny.json").write_text(json.dumps({**CARD, "version": 7}))
+    with pytest.raises(Abort):
+        project.build(strict=False, plugins=[{"a2a-docgen": {"cards": "cards", "strict": True}}])
+    assert any(r.levelno == logging.WARNING and "tiny.json" in r.getMessage() for r in caplog.records)
+    assert any(r.levelno == logging.ERROR and "strict: " in r.getMessage() for r in caplog.records)
+
+
+def test_cards_may_be_a_list_and_missing_paths_fail_clearly(
+    project: Project, caplog: pytest.LogCaptureFixture
+) -> None:
+    project.build(plugins=[{"a2a-docgen": {"cards": ["cards", "cards/tiny.json"]}}])
+    with pytest.raises(Abort):
+        project.build(plugins=[{"a2a-docgen": {"cards": ["cards", "nowhere"]}}])
+    assert any("nowhere: no such file or directory" in r.getMessage() for r in caplog.records)
+
+
+def test_missing_cards_option_is_a_config_error(project: Project) -> None:
+    with pytest.raises(Abort):
+        project.build(plugins=[{"a2a-docgen": {}}])
+
+
+def test_prefix_puts_the_catalogue_in_a_directory(project: Project) -> None:
+    (project.docs / "index.md").write_text("# Our own home page\n")
+    project.build(plugins=[{"a2a-docgen": {"cards": "cards", "prefix": "catalogue/"}}])
+    assert "Our own home page" in project.html("index.html")
+    assert "Tiny Agent" in project.html("catalogue/agents/tiny/index.html")
+
+
+@pytest.mark.parametrize(
+    ("extension", "options", "warns"),
+    [
+        ("pymdownx.snippets", {}, True),
+        ("pymdownx.snippets", {"base_path": ["empty"], "restrict_base_path": True}, False),
+        ("pymdownx.snippets", {"base_path": ["empty"], "url_download": True}, True),
+    ],
+)
+def test_snippets_without_containment_warn(
+    project: Project,
+    monkeypatch: pytest.MonkeyPatch,
+    extension: str,
+    options: dict[str, Any],
+    warns: bool,
+) -> None:
+    (project.root / "empty").mkdir()
+    monkeypatch.chdir(project.root)  # snippets resolves base_path from the working directory
+    build_it: Callable[[], None] = lambda: project.build(markdown_extensions=[{extension: options}])  # noqa: E731
+    if warns:
+        with pytest.raises(Abort, match="strict mode"):
+            build_it()
+    else:
+        build_it()
+
+
+def test_serve_watches_the_cards(project: Project) -> None:
+    config = load_config(config_file=str(project.configure()))
+    plugin = config.plugins["a2a-docgen"]
+    assert isinstance(plugin, A2ADocgenPlugin)
+    plugin.on_config(config)
+    watched: list[str] = []
+
+    class Server:
+        def watch(self, path: str) -> None:
+            watched.append(path)
+
+    plugin.on_serve(Server(), config=config, builder=lambda: None)  # type: ignore[arg-type]
+    assert [Path(p).resolve() for p in watched] == [(project.root / "cards").resolve()]
+
+
+# --- the repository's example site, end to end -------------------------------------------------------
+
+
+def build_example(tmp_path: Path, *, theme: str, site_url: str | None) -> Path:
+    """Build the repository's mkdocs.yml (with ``theme`` and ``site_url``) into a temporary directory."""
+    config_text = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
+    config = yaml.safe_load(config_text)
+    if theme == "mkdocs":
+        config["theme"] = {"name": "mkdocs"}
+    if site_url:
+        config["site_url"] = site_url
+    config["docs_dir"] = str(REPO / "site_src")
+    config["site_dir"] = str(tmp_path / "site")
+    for plugin in config["plugins"]:
+        if isinstance(plugin, dict) and "a2a-docgen" in plugin:
+            plugin["a2a-docgen"]["cards"] = str(REPO / "examples" / "cards")
+    path = tmp_path / "mkdocs.yml"
+    path.write_text(yaml.safe_dump(config))
+    result = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(path)],
+        check=False,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    return tmp_path / "site"
+
+
+THEME_IDS = ("__config", "__search", "__drawer", "__toc", "mkdocs-search-results")
+
+
+def agent_pages(site: Path) -> list[Path]:
+    return sorted(p for p in (site / "agents").rglob("index.html"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("theme", ["mkdocs", "material"])
+@pytest.mark.parametrize("site_url", [None, "https://docs.example.org/teams/agents/"])
+def test_example_site_builds_strictly(tmp_path: Path, theme: str, site_url: str | None) -> None:
+    site = build_example(tmp_path, theme=theme, site_url=site_url)
+    pages = agent_pages(site)
+    assert len(pages) == len(list((REPO / "examples" / "cards").glob("*.json")))
+    assert (site / "404.html").is_file()
+    assert (site / "sitemap.xml").is_file() == bool(site_url)
+    if site_url:
+        assert "https://docs.example.org/teams/agents/agents/" in (site / "sitemap.xml").read_text()
+
+    all_ids: set[str] = set()
+    for page in pages:
+        parsed = parse_html(page.read_text(encoding="utf-8"))
+        all_ids.update(parsed.ids)
+        for href in parsed.hrefs:
+            # relative links only: nothing that leaves the sub-path by starting at the host root
+            assert not href.startswith("/"), f"{page}: absolute href {href}"
+        for theme_id in THEME_IDS:
+            assert parsed.ids.count(theme_id) <= 1, f"{page}: a heading took the theme's id {theme_id}"
+    assert any(i.startswith("skill-") for i in all_ids), "no skill anchor on any agent page"
+
+    planner = next(p for p in pages if "harbour" in p.parent.name)
+    text = planner.read_text(encoding="utf-8")
+    code_blocks = re.findall(r"<pre[^>]*>.*?</pre>", text, flags=re.S)
+    assert any("arriveBy" in block for block in code_blocks), "the JSON example is not a code block"
+    assert check_site(site, strict=True) == []
+
+
+@pytest.mark.slow
+def test_repository_site_builds_from_the_root(tmp_path: Path) -> None:
+    """``mkdocs build --strict`` exactly as a contributor runs it (into a temporary site_dir)."""
+    result = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site")],
+        check=False,
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert agent_pages(tmp_path / "site")
