@@ -13,6 +13,7 @@ from __future__ import annotations
 import bisect
 import codecs
 import json
+import math
 import re
 from dataclasses import dataclass, field
 
@@ -74,7 +75,7 @@ class PositionIndex:
     duplicates: list[tuple[str, int]] = field(default_factory=list)
     """(pointer of the repeated member, offset of its second name)."""
     constants: list[tuple[str, int]] = field(default_factory=list)
-    """NaN / Infinity literals."""
+    """NaN / Infinity literals, and numbers too large for a float."""
     too_deep: tuple[str, int] | None = None
     node_count: int = 0
     _line_starts: list[int] = field(default_factory=list)
@@ -143,7 +144,8 @@ class PositionIndex:
                 match = _STRING.match(text, pos) if char == '"' else _SCALAR.match(text, pos)
                 if match is None:
                     return
-                if match.group() in _CONSTANTS:
+                token = match.group()
+                if token in _CONSTANTS or (token[0] in "-0123456789" and math.isinf(float(token))):
                     self.constants.append((pointer, pos))
                 pos = match.end()
                 expect_value = False
@@ -227,6 +229,14 @@ def _reject_constant(name: str) -> JSONValue:
     raise _Constant(name)
 
 
+def _finite_float(literal: str) -> float:
+    """Numbers like 1e400 overflow to infinity, which JSON cannot represent: reject them like NaN."""
+    value = float(literal)
+    if math.isinf(value):
+        raise _Constant(literal)
+    return value
+
+
 _UTF16_32_BOMS = (codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
 
 
@@ -272,7 +282,12 @@ def parse_text(text: str, limits: Limits) -> JSONObject:
     if not text.strip():
         raise SourceError(SourceProblem("empty-file", "the file is empty; a card is a JSON object", 0), text)
     try:
-        value = json.loads(text, object_pairs_hook=_reject_duplicates, parse_constant=_reject_constant)
+        value = json.loads(
+            text,
+            object_pairs_hook=_reject_duplicates,
+            parse_constant=_reject_constant,
+            parse_float=_finite_float,
+        )
     except json.JSONDecodeError as exc:
         raise SourceError(SourceProblem("json-syntax", f"invalid JSON: {exc.msg}", exc.pos), text) from None
     except _Duplicate as exc:
@@ -292,7 +307,8 @@ def parse_text(text: str, limits: Limits) -> JSONObject:
         index = PositionIndex.build(text)
         pointer, offset = index.constants[0] if index.constants else ("", 0)
         raise SourceError(
-            SourceProblem("json-syntax", f"invalid JSON: {exc} is not a JSON number", offset, pointer), text
+            SourceProblem("json-syntax", f"invalid JSON: {exc} is not a finite JSON number", offset, pointer),
+            text,
         ) from None
     except RecursionError:
         value = None  # nested far beyond any limit: located below
