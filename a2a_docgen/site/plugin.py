@@ -26,7 +26,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.livereload import LiveReloadServer
 from mkdocs.plugins import BasePlugin, get_plugin_logger
-from mkdocs.structure.files import File, Files
+from mkdocs.structure.files import File, Files, InclusionLevel
 
 from a2a_docgen.errors import A2ADocgenError
 from a2a_docgen.model import Catalog, Diagnostic
@@ -111,8 +111,13 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
             existing = files.get_file_from_path(path)
             if existing is not None:
                 files.remove(existing)
+        in_nav = {entry.path for entry in self.site.nav}
         for path, content in rendered.items():
-            files.append(File.generated(config, path, content=content))
+            # Agent and tag pages are reached through the catalogue pages, not the nav (no O(N) nav, and
+            # no "not included in the nav" message listing every agent).
+            hidden = self.config.nav and path.endswith(".md") and path not in in_nav
+            inclusion = InclusionLevel.NOT_IN_NAV if hidden else InclusionLevel.UNDEFINED
+            files.append(File.generated(config, path, content=content, inclusion=inclusion))
         return files
 
     def on_serve(
