@@ -183,8 +183,8 @@ class ExampleView:
     number: int
     example: Example
     request: RequestExample | None
-    request_binding: str | None
-    """The preferred interface's binding as written, when no request can be built for it."""
+    interface: InterfaceView | None
+    """The interface the request goes to (``None`` when no interface has a core binding and a URL)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -358,19 +358,21 @@ def _signature(number: int, signature: AgentCardSignature) -> SignatureView:
     return SignatureView(number, signature, alg, kid, typ, jku)
 
 
+def _request_interface(card: AgentCard) -> InterfaceView | None:
+    """The interface a client that speaks every core binding uses: the first one with a core binding and a URL
+    (A2A section 8.3.2: clients take the first interface whose binding they support)."""
+    for number, interface in enumerate(card.interfaces, start=1):
+        if interface.url and canonical_binding(interface.protocol_binding) is not None:
+            return InterfaceView(number, number == 1, interface)
+    return None
+
+
 def _examples(card: AgentCard, skill: AgentSkill) -> tuple[ExampleView, ...]:
-    preferred = card.preferred_interface
+    target = _request_interface(card)
     views = []
     for index, example in enumerate(skill.examples):
-        request = build_request(card, skill, index)
-        unsupported = None
-        if (
-            request is None
-            and preferred is not None
-            and canonical_binding(preferred.protocol_binding) is None
-        ):
-            unsupported = preferred.protocol_binding
-        views.append(ExampleView(index + 1, example, request, unsupported))
+        request = build_request(card, skill, index, target.interface) if target else None
+        views.append(ExampleView(index + 1, example, request, target))
     return tuple(views)
 
 
