@@ -31,3 +31,6 @@ def shared_dir() -> Path:
     if not SHARED.is_dir():
         pytest.skip("../shared (reference cards) is not present in this checkout")
     return SHARED
+
+
+pytest_plugins = ["tests.support.browser_fixtures"]
