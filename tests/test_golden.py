@@ -70,7 +70,8 @@ def facts(page: str) -> list[str]:
     kept: list[str] = []
     in_request = False
     version_column: int | None = None
-    for line in page.split("\n"):
+    for raw_line in page.split("\n"):
+        line = raw_line
         if line.startswith("#"):
             in_request = False
         if line.startswith("Request to "):

@@ -1,0 +1,331 @@
+"""Ready-to-send SendMessage requests: shapes per binding and protocol version (send-message reference, §6)."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from typing import Any
+
+import pytest
+
+from a2a_docgen.load import load_card_bytes
+from a2a_docgen.model import AgentCard
+from a2a_docgen.render.requests import (
+    MESSAGE_ID_NAMESPACE,
+    RequestExample,
+    build_request,
+    canonical_binding,
+    json_media_type,
+    message_id,
+    send_message_request,
+)
+
+ID_A = "9f1c2a7e-3b4d-4e5f-8a6b-7c8d9e0f1a2b"
+ID_B = "0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"
+TEXT = "Plan a route from A to B"
+DATA = {"origin": {"lat": 1, "lng": 2}}
+
+# The example requests of the send-message reference, section 6 (identifiers as given there).
+SPEC_V1_A = {
+    "jsonrpc": "2.0",
+    "id": "req-1",
+    "method": "SendMessage",
+    "params": {
+        "message": {"messageId": ID_A, "role": "ROLE_USER", "parts": [{"text": TEXT}]},
+        "configuration": {"acceptedOutputModes": ["application/json"]},
+    },
+}
+SPEC_V1_B = {
+    "jsonrpc": "2.0",
+    "id": "req-2",
+    "method": "SendMessage",
+    "params": {
+        "message": {
+            "messageId": ID_B,
+            "role": "ROLE_USER",
+            "parts": [{"data": DATA, "mediaType": "application/json"}],
+        }
+    },
+}
+SPEC_V03_A = {
+    "jsonrpc": "2.0",
+    "id": "req-1",
+    "method": "message/send",
+    "params": {
+        "message": {
+            "kind": "message",
+            "messageId": ID_A,
+            "role": "user",
+            "parts": [{"kind": "text", "text": TEXT}],
+        },
+        "configuration": {"acceptedOutputModes": ["application/json"]},
+    },
+}
+SPEC_V03_B = {
+    "jsonrpc": "2.0",
+    "id": "req-2",
+    "method": "message/send",
+    "params": {
+        "message": {
+            "kind": "message",
+            "messageId": ID_B,
+            "role": "user",
+            "parts": [{"kind": "data", "data": DATA}],
+        }
+    },
+}
+SPEC_V03_REST_A = {
+    "message": {"messageId": ID_A, "role": "ROLE_USER", "content": [{"text": TEXT}]},
+    "configuration": {"acceptedOutputModes": ["application/json"], "blocking": True},
+}
+SPEC_V03_REST_B = {
+    "message": {"messageId": ID_B, "role": "ROLE_USER", "content": [{"data": {"data": DATA}}]},
+    "configuration": {"blocking": True},
+}
+
+
+def without_id(envelope: dict[str, Any]) -> dict[str, Any]:
+    assert isinstance(envelope["id"], (str, int))
+    assert not isinstance(envelope["id"], bool)
+    return {k: v for k, v in envelope.items() if k != "id"}
+
+
+def text_request(shape: Any, binding: Any) -> dict[str, Any]:
+    return send_message_request(
+        shape=shape, binding=binding, message_id=ID_A, text=TEXT, output_modes=("application/json",)
+    )
+
+
+def data_request(shape: Any, binding: Any) -> dict[str, Any]:
+    return send_message_request(
+        shape=shape,
+        binding=binding,
+        message_id=ID_B,
+        text=json.dumps(DATA),
+        data=DATA,
+        data_media_type="application/json",
+    )
+
+
+# -- the bodies equal the reference examples -------------------------------------------------------------------
+
+
+def test_v1_jsonrpc_matches_spec() -> None:
+    assert without_id(text_request("1.0", "JSONRPC")) == without_id(SPEC_V1_A)
+    assert without_id(data_request("1.0", "JSONRPC")) == without_id(SPEC_V1_B)
+
+
+def test_v03_jsonrpc_matches_spec() -> None:
+    assert without_id(text_request("0.3", "JSONRPC")) == without_id(SPEC_V03_A)
+    assert without_id(data_request("0.3", "JSONRPC")) == without_id(SPEC_V03_B)
+
+
+def test_v1_rest_body_is_the_jsonrpc_params() -> None:
+    assert text_request("1.0", "HTTP+JSON") == SPEC_V1_A["params"]
+    assert data_request("1.0", "HTTP+JSON") == SPEC_V1_B["params"]
+
+
+def test_v03_rest_matches_spec() -> None:
+    assert text_request("0.3", "HTTP+JSON") == SPEC_V03_REST_A
+    assert data_request("0.3", "HTTP+JSON") == SPEC_V03_REST_B
+
+
+def test_grpc_messages_use_protojson() -> None:
+    assert text_request("1.0", "GRPC") == SPEC_V1_A["params"]
+    assert text_request("0.3", "GRPC") == SPEC_V03_REST_A
+
+
+def test_tenant_goes_in_params_for_jsonrpc_and_grpc_not_rest() -> None:
+    def with_tenant(binding: Any) -> dict[str, Any]:
+        return send_message_request(shape="1.0", binding=binding, message_id=ID_A, text=TEXT, tenant="t-1")
+
+    assert with_tenant("JSONRPC")["params"]["tenant"] == "t-1"
+    assert with_tenant("GRPC")["tenant"] == "t-1"
+    assert "tenant" not in with_tenant("HTTP+JSON")
+    v03 = send_message_request(shape="0.3", binding="JSONRPC", message_id=ID_A, text=TEXT, tenant="t-1")
+    assert "tenant" not in v03["params"]
+
+
+# -- from a card ------------------------------------------------------------------------------------------------
+
+
+def card(interfaces: list[dict[str, Any]], **skill: Any) -> AgentCard:
+    raw = {
+        "name": "Ferry Desk",
+        "description": "Ferry times.",
+        "supportedInterfaces": interfaces,
+        "version": "1.0.0",
+        "capabilities": {},
+        "defaultInputModes": ["text/plain"],
+        "defaultOutputModes": ["text/plain"],
+        "skills": [
+            {
+                "id": "times",
+                "name": "Times",
+                "description": "Departure times.",
+                "tags": ["ferries"],
+                "examples": ["Next ferry to Seal Point?", '{"to": "Seal Point"}', '["a", "b"]'],
+                **skill,
+            }
+        ],
+    }
+    loaded, _ = load_card_bytes(json.dumps(raw).encode(), display="card.json")
+    assert loaded is not None
+    return loaded
+
+
+def interface(
+    binding: str, version: str = "1.0", url: str = "https://ferry.example/a2a", **extra: str
+) -> dict[str, str]:
+    return {"url": url, "protocolBinding": binding, "protocolVersion": version, **extra}
+
+
+def test_v1_jsonrpc_from_card_with_tenant() -> None:
+    c = card([interface("JSONRPC", tenant="north")])
+    request = build_request(c, c.skills[0], 0)
+    assert request is not None
+    assert (request.method, request.target) == ("POST", "https://ferry.example/a2a")
+    assert request.headers == (("Content-Type", "application/json"), ("A2A-Version", "1.0"))
+    assert request.body["method"] == "SendMessage"
+    params = request.body["params"]
+    assert isinstance(params, dict)
+    assert params["tenant"] == "north"
+    assert params["message"] == {
+        "messageId": message_id("Ferry Desk", "times", 0),
+        "role": "ROLE_USER",
+        "parts": [{"text": "Next ferry to Seal Point?"}],
+    }
+    assert params["configuration"] == {"acceptedOutputModes": ["text/plain"]}
+
+
+def test_v1_rest_from_card_puts_tenant_in_path() -> None:
+    c = card([interface("HTTP+JSON", url="https://ferry.example/api/", tenant="north quay")])
+    request = build_request(c, c.skills[0], 0)
+    assert request is not None
+    assert request.target == "https://ferry.example/api/north%20quay/message:send"
+    assert request.headers == (("Content-Type", "application/a2a+json"), ("A2A-Version", "1.0"))
+    assert "tenant" not in request.body
+    assert set(request.body) == {"message", "configuration"}
+
+
+def test_v03_rest_from_card() -> None:
+    c = card([interface("HTTP+JSON", version="0.3")])
+    request = build_request(c, c.skills[0], 0)
+    assert request is not None
+    assert request.target == "https://ferry.example/a2a/v1/message:send"
+    assert request.headers == (("Content-Type", "application/json"),)
+    assert request.body["configuration"] == {"acceptedOutputModes": ["text/plain"], "blocking": True}
+
+
+def test_grpc_from_card() -> None:
+    c = card([interface("GRPC", url="grpc.ferry.example:443")])
+    request = build_request(c, c.skills[0], 0)
+    assert request is not None
+    assert request.method == "lf.a2a.v1.A2AService/SendMessage"
+    assert request.target == "grpc.ferry.example:443"
+    assert request.headers == (("a2a-version", "1.0"),)
+    c03 = card([interface("grpc", version="0.3.0")])
+    request03 = build_request(c03, c03.skills[0], 0)
+    assert request03 is not None
+    assert request03.method == "a2a.v1.A2AService/SendMessage"
+    assert request03.headers == ()
+
+
+def parts(request: RequestExample) -> Any:
+    body: Any = request.body
+    return body["params"]["message"]["parts"]
+
+
+def test_json_example_is_a_data_part_only_when_the_skill_accepts_json() -> None:
+    text_only = card([interface("JSONRPC")])
+    request = build_request(text_only, text_only.skills[0], 1)
+    assert request is not None
+    assert not request.data_part
+    assert parts(request) == [{"text": '{"to": "Seal Point"}'}]
+
+    vendor = card([interface("JSONRPC")], inputModes=["application/vnd.ferry+json"])
+    request = build_request(vendor, vendor.skills[0], 1)
+    assert request is not None
+    assert request.data_part
+    assert parts(request) == [{"data": {"to": "Seal Point"}, "mediaType": "application/vnd.ferry+json"}]
+
+
+def test_arrays_are_data_in_v1_but_text_in_v03() -> None:
+    v1 = card([interface("JSONRPC")], inputModes=["application/json"])
+    v03 = card([interface("JSONRPC", version="0.3")], inputModes=["application/json"])
+    r1, r03 = build_request(v1, v1.skills[0], 2), build_request(v03, v03.skills[0], 2)
+    assert r1 is not None
+    assert r1.data_part
+    assert r03 is not None
+    assert not r03.data_part
+    assert parts(r03) == [{"kind": "text", "text": '["a", "b"]'}]
+
+
+def test_custom_binding_or_missing_interface_gives_no_request() -> None:
+    c = card([interface("https://example.com/bindings/ws")])
+    assert build_request(c, c.skills[0], 0) is None
+    assert canonical_binding("https://example.com/bindings/ws") is None
+    assert canonical_binding(" json-rpc ") == "JSONRPC"
+
+
+def test_unknown_protocol_version_falls_back_to_the_card_era() -> None:
+    c = card([interface("JSONRPC", version="next")])
+    request = build_request(c, c.skills[0], 0)
+    assert request is not None
+    assert request.shape == "1.0"
+
+
+def test_json_media_type() -> None:
+    assert json_media_type(("text/plain", "application/json; charset=utf-8")) == "application/json"
+    assert json_media_type(("text/json",)) == "text/json"
+    assert json_media_type(("application/geo+json", "application/json")) == "application/json"
+    assert json_media_type(("text/plain", "image/png")) is None
+
+
+def test_message_ids_are_deterministic_uuid5() -> None:
+    first = message_id("Ferry Desk", "times", 0)
+    assert first == message_id("Ferry Desk", "times", 0)
+    assert uuid.UUID(first).version == 5
+    assert uuid.UUID(first) == uuid.uuid5(MESSAGE_ID_NAMESPACE, "Ferry Desk\x1ftimes\x1f0")
+    assert len({first, message_id("Ferry Desk", "times", 1), message_id("Ferry Desk", "other", 0)}) == 3
+
+
+# -- the official SDK accepts the bodies (skipped without a2a-sdk) ---------------------------------------------
+
+
+def test_v1_params_parse_strictly_in_the_sdk() -> None:
+    json_format = pytest.importorskip("google.protobuf.json_format")
+    a2a_types = pytest.importorskip("a2a.types")
+    proto_utils = pytest.importorskip("a2a.utils.proto_utils")
+    bodies = [text_request("1.0", "JSONRPC")["params"], data_request("1.0", "JSONRPC")["params"]]
+    bodies.append(
+        send_message_request(shape="1.0", binding="JSONRPC", message_id=ID_A, text=TEXT, tenant="t")["params"]
+    )
+    bodies.append(text_request("1.0", "HTTP+JSON"))
+    for params in bodies:
+        message = json_format.ParseDict(params, a2a_types.SendMessageRequest(), ignore_unknown_fields=False)
+        proto_utils.validate_proto_required_fields(message)
+
+
+def test_v03_bodies_parse_in_the_sdk_compat_layer() -> None:
+    json_format = pytest.importorskip("google.protobuf.json_format")
+    pb = pytest.importorskip("a2a.compat.v0_3.a2a_v0_3_pb2")
+    compat = pytest.importorskip("a2a.compat.v0_3.types")
+    for body in (text_request("0.3", "HTTP+JSON"), data_request("0.3", "HTTP+JSON")):
+        json_format.ParseDict(body, pb.SendMessageRequest(), ignore_unknown_fields=False)
+    for envelope in (text_request("0.3", "JSONRPC"), data_request("0.3", "JSONRPC")):
+        parsed = compat.SendMessageRequest.model_validate(envelope)
+        assert (
+            parsed.model_dump(mode="json", exclude_none=True, by_alias=True)["params"] == envelope["params"]
+        )
+
+
+def test_v03_jsonrpc_validates_against_the_v03_schema(shared_dir: Any) -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    schema_path = shared_dir / "cards" / "spec" / "a2a-v0.3.0.schema.json"
+    if not schema_path.is_file():
+        pytest.skip("the v0.3 JSON schema is not in ../shared")
+    schema = json.loads(schema_path.read_text(encoding="utf-8"))
+    validator = jsonschema.Draft7Validator({**schema, "$ref": "#/definitions/SendMessageRequest"})
+    for envelope in (text_request("0.3", "JSONRPC"), data_request("0.3", "JSONRPC")):
+        assert not list(validator.iter_errors(envelope))
