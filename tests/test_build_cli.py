@@ -151,6 +151,8 @@ def test_no_cards_and_no_default_directory_is_a_usage_error(
     ("args", "message"),
     [
         (["missing-dir"], "no such file or directory"),
+        (["EMPTY"], "no card files"),
+        (["CARDS", "--max-file-bytes", "0"], "positive whole number"),
         (["CARDS", "--templates", "missing-templates"], "--templates"),
         (["CARDS", "--site-url", "ftp://example.org/"], "--site-url"),
         (["CARDS", "--site-url", "not a url"], "--site-url"),
@@ -160,7 +162,8 @@ def test_no_cards_and_no_default_directory_is_a_usage_error(
 def test_usage_errors_exit_2(
     tmp_path: Path, cards: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str
 ) -> None:
-    args = [str(cards) if a == "CARDS" else a for a in args]
+    (tmp_path / "empty").mkdir()
+    args = [{"CARDS": str(cards), "EMPTY": str(tmp_path / "empty")}.get(a, a) for a in args]
     code, _, err = build(capsys, *args, "-o", str(tmp_path / "out"))
     assert code == 2
     assert message in err
@@ -198,12 +201,23 @@ def test_diagnostic_formats(
         assert re.match(r"^\S+broken\.json:1:\d+: error \S+ ", stdout)
 
 
+def test_limits_apply(tmp_path: Path, cards: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, stdout, err = build(capsys, str(cards), "-o", str(tmp_path / "out"), "--max-file-bytes", "100")
+    assert code == 0, err
+    assert stdout.count("file-too-large") == 4
+    assert "0 agents" in err
+
+
 def test_site_url_reaches_the_pages(tmp_path: Path, cards: Path, capsys: pytest.CaptureFixture[str]) -> None:
     url = "https://docs.example.org/teams/agents/"
     build(capsys, str(cards), "-o", str(tmp_path / "plain"))
     code, _, err = build(capsys, str(cards), "-o", str(tmp_path / "url"), "--site-url", url)
     assert code == 0, err
-    assert tree(tmp_path / "plain").keys() == tree(tmp_path / "url").keys()
+    plain, with_url = tree(tmp_path / "plain"), tree(tmp_path / "url")
+    assert plain.keys() == with_url.keys()
+    differ = sorted(path for path in plain if plain[path] != with_url[path])
+    assert differ
+    assert all(re.fullmatch(r"agents/[a-z0-9-]+/index\.md", path) for path in differ)
 
 
 def test_committed_site_src_is_up_to_date(

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
+from a2a_docgen.commands.check import add_limit_options, limits_from_args
 from a2a_docgen.errors import BuildFailed, UsageError
 from a2a_docgen.model import Catalog, Diagnostic
 from a2a_docgen.report_formats import FORMATS, counts, format_diagnostics
@@ -73,7 +74,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--site-url",
         metavar="URL",
-        help="the URL the site is published at (http or https), used for absolute links to the cards",
+        help="the URL the site is published at (http or https); each agent page then shows the absolute "
+        "URL of its raw card",
     )
     parser.add_argument(
         "--format",
@@ -82,6 +84,7 @@ def register(subparsers: Any) -> None:
         help="how diagnostics are printed: text (file:line:col: severity code message), json, or github "
         "(workflow commands that annotate pull requests); default text",
     )
+    add_limit_options(parser)
     parser.set_defaults(run=run)
 
 
@@ -96,7 +99,9 @@ def run(args: argparse.Namespace) -> int:
     templates = _templates_dir(args.templates)
     site_url = _site_url(args.site_url)
 
-    catalog = load_catalog(cards)
+    catalog = load_catalog(cards, limits=limits_from_args(args))
+    if not catalog.cards and not catalog.excluded:
+        raise UsageError(f"no card files (*.json) found in {', '.join(cards)}")
     sys.stdout.write(format_diagnostics(catalog.diagnostics, args.format))
     if args.strict and catalog.diagnostics:
         raise BuildFailed(f"--strict: {_counts(catalog.diagnostics)}; nothing written")
