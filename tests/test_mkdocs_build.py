@@ -220,9 +220,13 @@ def test_missing_cards_option_is_a_config_error(project: Project) -> None:
 
 def test_prefix_puts_the_catalogue_in_a_directory(project: Project) -> None:
     (project.docs / "index.md").write_text("# Our own home page\n")
+    (project.docs / "catalogue/agents/gone").mkdir(parents=True)
+    (project.docs / "catalogue/agents/gone/index.md").write_text("# Gone\n")
+    (project.docs / "catalogue" / MANIFEST_NAME).write_text("agents/gone/index.md\n")
     project.build(plugins=[{"a2a-docgen": {"cards": "cards", "prefix": "catalogue/"}}])
     assert "Our own home page" in project.html("index.html")
     assert "Tiny Agent" in project.html("catalogue/agents/tiny/index.html")
+    assert not (project.site / "catalogue/agents/gone").exists()
 
 
 @pytest.mark.parametrize(

@@ -106,7 +106,9 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
             return files
         rendered = self.site.all_files()
         # Pages an earlier `a2a-docgen build` wrote into docs_dir and that are gone now must not be published.
-        stale = set(read_manifest(config.docs_dir)) - set(rendered)
+        prefix = _prefix(self.config.prefix)
+        written = {prefix + path for path in read_manifest(os.path.join(config.docs_dir, prefix))}
+        stale = written - set(rendered)
         for path in sorted(set(rendered) | stale):
             existing = files.get_file_from_path(path)
             if existing is not None:
