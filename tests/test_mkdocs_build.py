@@ -213,9 +213,13 @@ def test_cards_may_be_a_list_and_missing_paths_fail_clearly(
     assert any("nowhere: no such file or directory" in r.getMessage() for r in caplog.records)
 
 
-def test_missing_cards_option_is_a_config_error(project: Project) -> None:
+@pytest.mark.parametrize("options", [{}, {"cards": []}])
+def test_missing_cards_option_is_a_config_error(
+    project: Project, caplog: pytest.LogCaptureFixture, options: dict[str, Any]
+) -> None:
     with pytest.raises(Abort):
-        project.build(plugins=[{"a2a-docgen": {}}])
+        project.build(plugins=[{"a2a-docgen": options}])
+    assert any("cards" in r.getMessage() and "required" in r.getMessage().lower() for r in caplog.records)
 
 
 def test_prefix_puts_the_catalogue_in_a_directory(project: Project) -> None:

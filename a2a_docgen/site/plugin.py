@@ -67,6 +67,7 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
     supports_multiple_instances = False
 
     def __init__(self) -> None:
+        super().__init__()
         self.site: RenderedSite | None = None
         self.card_paths: list[str] = []
         self.templates_dir: str | None = None
@@ -77,8 +78,6 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
 
         base_dir = os.path.dirname(config.config_file_path or os.path.join(os.getcwd(), "mkdocs.yml"))
         self.card_paths = [os.path.join(base_dir, p) for p in _as_list(self.config.cards)]
-        if not self.card_paths:
-            raise PluginError("a2a-docgen: the 'cards' option is required (a path or a list of paths)")
         templates = self.config.templates
         self.templates_dir = os.path.join(base_dir, templates) if templates else None
         if self.templates_dir is not None and not os.path.isdir(self.templates_dir):
@@ -203,6 +202,8 @@ def _format(d: Diagnostic) -> str:
 
 
 def _as_list(value: object) -> list[str]:
+    if value is None or value == []:
+        raise PluginError("a2a-docgen: the 'cards' option is required (a path or a list of paths)")
     items = [value] if isinstance(value, str) else value
     if not isinstance(items, list) or not all(isinstance(item, str) and item for item in items):
         raise PluginError("a2a-docgen: 'cards' must be a path or a list of paths")
