@@ -1,0 +1,362 @@
+"""Machine-readable exports published with every site: ``catalog.json`` and ``llms.txt``.
+
+``catalog.json`` is data for registries and scripts (schema: docs/catalog.schema.json); ``llms.txt`` follows
+the llms.txt convention (https://llmstxt.org) so language models find the pages. Both are pure functions of
+the catalogue: sorted, no timestamps, byte-identical across builds. Every URL in them is relative to the site
+root, so a site published under a sub-path works unchanged.
+
+Page paths and anchors come from the renderer's own functions (``agent_paths``), so an export never links to
+a page or section that does not exist.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from a2a_docgen.model import (
+    AgentCard,
+    AgentSkill,
+    Catalog,
+    EffectiveModes,
+    JSONObject,
+    JSONValue,
+    SecurityRequirement,
+    Severity,
+)
+from a2a_docgen.render.escape import clean_text
+from a2a_docgen.render.pages import _skill_anchors, agent_slugs
+from a2a_docgen.render.slug import tag_key
+
+__all__ = [
+    "CATALOG_JSON",
+    "DEFAULT_SITE_NAME",
+    "GENERATOR",
+    "LLMS_TXT",
+    "SCHEMA_VERSION",
+    "AgentPaths",
+    "agent_paths",
+    "catalog_data",
+    "catalog_json",
+    "export_files",
+    "llms_txt",
+    "sorted_cards",
+]
+
+SCHEMA_VERSION = 1
+"""Incremented when a member of ``catalog.json`` is removed or changes meaning (not when one is added)."""
+GENERATOR = "a2a-docgen"
+CATALOG_JSON = "catalog.json"
+LLMS_TXT = "llms.txt"
+DEFAULT_SITE_NAME = "A2A agent catalogue"
+
+# --------------------------------------------------------------------------------------------------------------
+# Paths: taken from the renderer, which decides them for the whole catalogue (agents whose names share a slug
+# are told apart by their source path; skills without an id, or repeating one, are anchored by position).
+
+
+@dataclass(frozen=True, slots=True)
+class AgentPaths:
+    """Where one agent's pages are, relative to the site root."""
+
+    card: AgentCard
+    page_path: str
+    """The page's Markdown source, a ``RenderedSite.pages`` key: ``agents/<slug>/index.md``."""
+    page_url: str
+    """The HTML page, directory style: ``agents/<slug>/``."""
+    card_path: str
+    """The card as published, a ``RenderedSite.files`` key: ``agents/<slug>/card.json``."""
+    skill_anchors: tuple[str, ...]
+    """The HTML id of each skill's section (``skill-<slug>``), in card order."""
+
+
+def sorted_cards(catalog: Catalog) -> list[AgentCard]:
+    """The cards in catalogue order (name case-insensitively, then name, then source path), whatever order
+    the ``Catalog`` was built in."""
+    return sorted(catalog.cards, key=lambda c: ((c.name or "").casefold(), c.name or "", c.source.path))
+
+
+def agent_paths(catalog: Catalog) -> list[AgentPaths]:
+    """The paths of every agent, in ``sorted_cards`` order."""
+    cards = sorted_cards(catalog)
+    paths = []
+    for card, agent_slug in zip(cards, agent_slugs(cards), strict=True):
+        directory = f"agents/{agent_slug}/"
+        paths.append(
+            AgentPaths(
+                card=card,
+                page_path=f"{directory}index.md",
+                page_url=directory,
+                card_path=f"{directory}card.json",
+                skill_anchors=tuple(_skill_anchors(card.skills, agent_slug)),
+            )
+        )
+    return paths
+
+
+# --------------------------------------------------------------------------------------------------------------
+# catalog.json
+
+
+def _modes(modes: EffectiveModes) -> tuple[list[JSONValue], str]:
+    return list(modes.modes), modes.origin
+
+
+def _security(card: AgentCard, requirements: tuple[SecurityRequirement, ...]) -> list[JSONValue]:
+    """Alternatives (any one suffices), each a list of schemes that apply together, in card order.
+
+    ``type`` is the scheme's kind, or ``None`` when the name refers to no declared scheme.
+    """
+    alternatives: list[JSONValue] = []
+    for requirement in requirements:
+        schemes: list[JSONValue] = []
+        for name, scopes in requirement.schemes.items():
+            declared = card.security_schemes.get(name)
+            schemes.append(
+                {"scheme": name, "type": declared.kind if declared else None, "scopes": list(scopes)}
+            )
+        alternatives.append(schemes)
+    return alternatives
+
+
+def _sorted_unique(values: Iterable[str]) -> list[str]:
+    return sorted(set(values), key=lambda v: (v.casefold(), v))
+
+
+def _agent_entry(paths: AgentPaths, diagnostics: Counter[tuple[str, Severity]]) -> JSONObject:
+    card = paths.card
+    provider: JSONValue = (
+        {"organization": card.provider.organization, "url": card.provider.url} if card.provider else None
+    )
+    capabilities = card.capabilities
+    return {
+        "name": card.name,
+        "description": card.description,
+        "version": card.version,
+        "provider": provider,
+        "era": card.era,
+        "interfaces": [
+            {
+                "url": i.url,
+                "protocolBinding": i.protocol_binding,
+                "protocolVersion": i.protocol_version,
+                "tenant": i.tenant,
+            }
+            for i in card.interfaces
+        ],
+        # Not declared reads as false in the spec; consumers get plain booleans.
+        "capabilities": {
+            "streaming": capabilities.streaming is True,
+            "pushNotifications": capabilities.push_notifications is True,
+            "extendedAgentCard": capabilities.extended_agent_card is True,
+        },
+        "page": paths.page_url,
+        "card": paths.card_path,
+        "skillCount": len(card.skills),
+        "diagnostics": {
+            "errors": diagnostics[(card.source.path, "error")],
+            "warnings": diagnostics[(card.source.path, "warning")],
+        },
+    }
+
+
+def _skill_entry(paths: AgentPaths, skill: AgentSkill, skill_anchor: str) -> JSONObject:
+    card = paths.card
+    input_modes, input_from = _modes(skill.effective_input_modes)
+    output_modes, output_from = _modes(skill.effective_output_modes)
+    requirements = skill.effective_security.requirements
+    return {
+        "agent": card.name,
+        "id": skill.id,
+        "name": skill.name,
+        "description": skill.description,
+        "tags": list(skill.tags),
+        "inputModes": input_modes,
+        "inputModesFrom": input_from,
+        "outputModes": output_modes,
+        "outputModesFrom": output_from,
+        "security": _security(card, requirements),
+        "requiredSchemes": list(_sorted_unique(name for r in requirements for name in r.schemes)),
+        "requiredScopes": list(
+            _sorted_unique(scope for r in requirements for scopes in r.schemes.values() for scope in scopes)
+        ),
+        "page": f"{paths.page_url}#{skill_anchor}",
+    }
+
+
+def _tag_entries(cards: list[AgentCard]) -> list[JSONValue]:
+    """Tags as the tag pages group and order them (by ``tag_key``: case and spacing ignored), each in its
+    first spelling (agents in catalogue order, skills in card order), with the number of skills carrying it."""
+    skills_per_key: Counter[str] = Counter()
+    spelling: dict[str, str] = {}
+    for card in cards:
+        for skill in card.skills:
+            keys = set()
+            for tag in skill.tags:
+                key = tag_key(tag)
+                keys.add(key)
+                spelling.setdefault(key, tag)
+            skills_per_key.update(keys)
+    return [{"tag": spelling[key], "skills": skills_per_key[key]} for key in sorted(skills_per_key)]
+
+
+def _media_type_entries(cards: list[AgentCard]) -> list[JSONValue]:
+    """Every effective media type (as written), with how many skills accept and produce it."""
+    accepts: Counter[str] = Counter()
+    produces: Counter[str] = Counter()
+    for card in cards:
+        for skill in card.skills:
+            accepts.update(set(skill.effective_input_modes.modes))
+            produces.update(set(skill.effective_output_modes.modes))
+    return [
+        {"mediaType": media_type, "accepts": accepts[media_type], "produces": produces[media_type]}
+        for media_type in _sorted_unique([*accepts, *produces])
+    ]
+
+
+def catalog_data(catalog: Catalog) -> JSONObject:
+    """The content of ``catalog.json`` as a JSON value (see docs/exports.md)."""
+    agents = agent_paths(catalog)
+    cards = [paths.card for paths in agents]
+    diagnostics = Counter((d.file, d.severity) for d in catalog.diagnostics)
+    return {
+        "schemaVersion": SCHEMA_VERSION,
+        "generator": GENERATOR,
+        "agents": [_agent_entry(paths, diagnostics) for paths in agents],
+        "skills": [
+            _skill_entry(paths, skill, skill_anchor)
+            for paths in agents
+            for skill, skill_anchor in zip(paths.card.skills, paths.skill_anchors, strict=True)
+        ],
+        "tags": _tag_entries(cards),
+        "mediaTypes": _media_type_entries(cards),
+    }
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def dump_json(value: JSONValue) -> bytes:
+    """Pretty, deterministic UTF-8 JSON with a trailing newline.
+
+    Card text is kept exactly; a lone surrogate (legal in a JSON string, not encodable as UTF-8) stays a
+    ``\\uXXXX`` escape. Outside strings the dump holds only ASCII, so the substitution touches strings only.
+    """
+    text = json.dumps(value, indent=2, ensure_ascii=False, sort_keys=False, allow_nan=False)
+    text = _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return (text + "\n").encode("utf-8")
+
+
+def catalog_json(catalog: Catalog) -> bytes:
+    """``catalog.json``: every agent, skill, tag and media type of the catalogue."""
+    return dump_json(catalog_data(catalog))
+
+
+# --------------------------------------------------------------------------------------------------------------
+# llms.txt
+
+# llms.txt is CommonMark read by language models, scripts and people, and is never fed to Python-Markdown or
+# MkDocs. So card text gets readable backslash escapes here instead of the character references of
+# ``escape.md_inline`` (which a plain-text reader would see as ``&#91;``). Every character that can open inline
+# syntax in CommonMark or GFM is escaped: links and images ([ ] ( )), raw HTML and autolinks (< >), code spans,
+# emphasis, strikethrough, entity references (&) and an ATX closing sequence (#). Block syntax cannot start:
+# the text never begins a line and ``clean_text`` has turned every line break into a space. (A GFM renderer may
+# still turn a bare URL in card text into a link; its text is then the URL itself, so it disguises nothing.)
+_LLMS_ESCAPES = str.maketrans({c: "\\" + c for c in "\\`*_~[]()<>&#"})
+_MAX_NAME = 200
+_MAX_NOTE = 300
+
+
+def _llms_text(s: str | None, max_len: int) -> str:
+    """Card text as one inert line of CommonMark: cleaned, whitespace collapsed, cut, backslash-escaped."""
+    if s is None:
+        return ""
+    return " ".join(clean_text(s, max_len=max_len).split()).translate(_LLMS_ESCAPES)
+
+
+def _agent_name(card: AgentCard) -> str:
+    return _llms_text(card.name, _MAX_NAME) or "Unnamed agent"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _note(text: str, details: list[str]) -> str:
+    meta = "; ".join(details)
+    if text and meta:
+        return f"{text} ({meta})"
+    return text or meta
+
+
+def _agent_line(paths: AgentPaths) -> str:
+    card = paths.card
+    details = []
+    if card.version:
+        details.append(f"version {_llms_text(card.version, 64)}")
+    if card.provider and card.provider.organization:
+        details.append(f"provider {_llms_text(card.provider.organization, _MAX_NAME)}")
+    details.append(_plural(len(card.skills), "skill"))
+    name = _agent_name(card)
+    note = _note(_llms_text(card.description, _MAX_NOTE), details)
+    return f"- [{name}]({paths.page_path}): {note}"
+
+
+def _skill_line(paths: AgentPaths, skill: AgentSkill, skill_anchor: str) -> str:
+    details = [f"agent: {_agent_name(paths.card)}"]
+    tags = [t for t in (_llms_text(tag, 64) for tag in skill.tags) if t]
+    if tags:
+        details.append("tags: " + ", ".join(tags))
+    name = _llms_text(skill.name, _MAX_NAME) or _llms_text(skill.id, _MAX_NAME) or "Unnamed skill"
+    note = _note(_llms_text(skill.description, _MAX_NOTE), details)
+    return f"- [{name}]({paths.page_path}#{skill_anchor}): {note}"
+
+
+def llms_txt(catalog: Catalog, *, site_name: str = DEFAULT_SITE_NAME) -> str:
+    """``llms.txt``: a title, a one-line summary, then one link per agent and per skill to the pages'
+    Markdown sources, and the JSON exports under ``## Optional`` (which a reader may skip)."""
+    agents = agent_paths(catalog)
+    skill_count = sum(len(paths.card.skills) for paths in agents)
+    title = _llms_text(site_name, _MAX_NAME) or DEFAULT_SITE_NAME
+    lines = [
+        f"# {title}",
+        "",
+        f"> {_plural(len(agents), 'agent')} and {_plural(skill_count, 'skill')} described by their "
+        "A2A Agent Cards. Every link leads to the Markdown source of a page of this site.",
+        "",
+        "Each agent page lists the agent's interfaces, security schemes and skills; each skill states "
+        "the media types it accepts and produces and the security it requires. The same catalogue as JSON "
+        f"is in {CATALOG_JSON}, and every agent's card as published is next to its page.",
+    ]
+    if agents:
+        lines += ["", "## Agents", "", *(_agent_line(paths) for paths in agents)]
+    if skill_count:
+        lines += ["", "## Skills", ""]
+        lines += [
+            _skill_line(paths, skill, skill_anchor)
+            for paths in agents
+            for skill, skill_anchor in zip(paths.card.skills, paths.skill_anchors, strict=True)
+        ]
+    lines += [
+        "",
+        "## Optional",
+        "",
+        f"- [{CATALOG_JSON}]({CATALOG_JSON}): every agent, skill, tag and media type as JSON "
+        f"(schemaVersion {SCHEMA_VERSION})",
+    ]
+    lines += [
+        f"- [{_agent_name(paths.card)} card]({paths.card_path}): the Agent Card as published, JSON"
+        for paths in agents
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def export_files(catalog: Catalog, *, site_name: str = DEFAULT_SITE_NAME) -> dict[str, bytes]:
+    """The export files to merge into ``RenderedSite.files``: ``catalog.json`` and ``llms.txt``."""
+    return {
+        CATALOG_JSON: catalog_json(catalog),
+        LLMS_TXT: llms_txt(catalog, site_name=site_name).encode("utf-8"),
+    }
