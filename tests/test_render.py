@@ -1,0 +1,524 @@
+"""The renderer, checked by parsing its Markdown (markdown-it-py, CommonMark + GFM tables)."""
+
+from __future__ import annotations
+
+import base64
+import json
+import posixpath
+import re
+from functools import cache
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+
+from a2a_docgen.errors import UsageError
+from a2a_docgen.load import load_card_bytes, load_catalog
+from a2a_docgen.model import Catalog
+from a2a_docgen.render import NAV, render_catalog
+from a2a_docgen.render.env import CardText, UnescapedOutputError, builtin_templates_dir
+from a2a_docgen.render.pages import taint
+from a2a_docgen.render.site import RenderedSite
+from a2a_docgen.render.slug import anchor, slug
+from tests.support.markdown_tokens import fences, headings, html_tokens, links, parse, table_rows, walk
+
+GOLDEN = Path(__file__).parent / "golden"
+CASES = ("route-planner", "v03-twin", "mixed")
+
+ANCHOR_TAG = re.compile(r'<a id="(skill-[a-z0-9-]+)"></a>')
+ALLOWED_INLINE_HTML = frozenset({"<code>", "</code>", "<br>", "</a>"})
+ALLOWED_INLINE_HTML_PATTERN = re.compile(r'<a id="skill-[a-z0-9-]+">')
+
+
+@cache
+def catalog_of(case: str) -> Catalog:
+    return load_catalog([GOLDEN / case / "input"])
+
+
+@cache
+def site_of(case: str) -> RenderedSite:
+    return render_catalog(catalog_of(case))
+
+
+def agent_path(site: RenderedSite, name_start: str) -> str:
+    (path,) = [
+        p for p, text in site.pages.items() if p.startswith("agents/") and text.startswith(f"# {name_start}")
+    ]
+    return path
+
+
+def rows_of(text: str) -> list[list[str]]:
+    """Table rows as a reader sees them (``<code>`` tags dropped)."""
+    return [[re.sub(r"</?code>", "", cell) for cell in row] for row in table_rows(text)]
+
+
+# -- structure every page must have --------------------------------------------------------------------------
+
+
+def check_page(path: str, text: str, site: RenderedSite) -> None:
+    """Everything a generated page promises, whatever the card said."""
+    assert text.endswith("\n")
+    assert not text.endswith("\n\n"), f"{path}: more than one trailing newline"
+    assert "\n\n\n" not in text, f"{path}: two blank lines in a row"
+    assert all(line == line.rstrip() for line in text.split("\n")), f"{path}: trailing whitespace"
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if line.startswith("|") and i > 0:
+            assert lines[i - 1] == "" or lines[i - 1].startswith("|"), f"{path}:{i + 1}: table glued to text"
+    for token in html_tokens(text):
+        content = token.content.strip()
+        if token.type == "html_inline":
+            assert content in ALLOWED_INLINE_HTML or ALLOWED_INLINE_HTML_PATTERN.fullmatch(content), (
+                f"{path}: raw HTML {content!r}"
+            )
+        else:
+            assert ANCHOR_TAG.fullmatch(content), f"{path}: raw HTML block {content!r}"
+    assert [level for level, _ in headings(text)].count(1) == 1, f"{path}: not exactly one H1"
+    for row in table_rows(text):
+        assert all(cell.strip() for cell in row), f"{path}: empty table cell in {row}"
+    for href in links(text):
+        check_link(path, href, site)
+    for marker in ("{{", "{%", "{#", "%}", "#}"):
+        assert marker not in text, f"{path}: template delimiter {marker!r}"
+    assert not re.search(r"^\s*;*-+8<", text, re.MULTILINE), f"{path}: snippets marker"
+
+
+def check_link(page: str, href: str, site: RenderedSite) -> None:
+    parts = urlsplit(href)
+    if parts.scheme:
+        assert parts.scheme in ("http", "https", "mailto"), f"{page}: link {href!r}"
+        return
+    assert not href.startswith("/"), f"{page}: absolute link {href!r}"
+    target = page
+    if parts.path:
+        assert parts.path.endswith((".md", ".json")), f"{page}: link to {href!r} is not a page"
+        target = posixpath.normpath(posixpath.join(posixpath.dirname(page), parts.path))
+        assert not target.startswith(".."), f"{page}: link {href!r} leaves the site"
+        assert target in site.pages or target in site.files, f"{page}: broken link {href!r}"
+    if parts.fragment:
+        assert f'<a id="{parts.fragment}"></a>' in site.pages[target], f"{page}: no anchor for {href!r}"
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_every_page_is_well_formed(case: str) -> None:
+    site = site_of(case)
+    for path, text in site.pages.items():
+        check_page(path, text, site)
+
+
+def test_layout_and_nav() -> None:
+    site = site_of("route-planner")
+    fixed = {"index.md", "tags/index.md", "media-types.md", "security.md", "bindings.md", "excluded.md"}
+    assert fixed <= set(site.pages)
+    assert [(e.title, e.path) for e in site.nav] == [
+        ("Home", "index.md"),
+        ("Tags", "tags/index.md"),
+        ("Media types", "media-types.md"),
+        ("Security", "security.md"),
+        ("Protocol bindings", "bindings.md"),
+        ("Excluded cards", "excluded.md"),
+    ]
+    assert site.nav == NAV
+    assert all(e.path in site.pages for e in site.nav)
+    for path in site.pages:
+        assert re.fullmatch(r"[a-z0-9-]+\.md|(tags/[a-z0-9-]+|agents/[a-z0-9-]+/index)\.md", path), path
+    card = catalog_of("route-planner").cards[0]
+    agent_slug = slug("Coastal Route Planner", "agent")
+    assert f"agents/{agent_slug}/index.md" in site.pages
+    assert site.files == {f"agents/{agent_slug}/card.json": card.source.text.encode()}
+    assert (
+        site.files[f"agents/{agent_slug}/card.json"]
+        == (GOLDEN / "route-planner/input/route-planner.json").read_bytes()
+    )
+
+
+# -- the agent page ---------------------------------------------------------------------------------------------
+
+
+def test_agent_page_headings_and_skill_anchors() -> None:
+    site = site_of("route-planner")
+    path = agent_path(site, "Coastal")
+    text = site.pages[path]
+    card = catalog_of("route-planner").cards[0]
+    levels = headings(text)
+    assert levels[0] == (1, "Coastal Route Planner")
+    skill_headings = [t for level, t in levels if level == 2 and t.startswith("Skill: ")]
+    assert skill_headings == [f"Skill: {s.name}" for s in card.skills]  # card order
+    agent_slug = path.split("/")[1]
+    for skill in card.skills:
+        assert skill.id is not None
+        tag = f'<a id="{anchor(skill.id, agent_slug)}"></a>'
+        assert f"{tag}\n\n## Skill: {skill.name}\n" in text
+
+
+def test_hostile_title_uses_look_alikes() -> None:
+    site = site_of("mixed")
+    text = site.pages[agent_path(site, "Harbour")]
+    assert headings(text)[0] == (1, "Harbour Desk \u2039beta\u203a")
+
+
+def test_json_examples_are_json_fences_and_text_examples_are_quotes() -> None:
+    site = site_of("route-planner")
+    text = site.pages[agent_path(site, "Coastal")]
+    loaded = [json.loads(content) for info, content in fences(text)]
+    assert all(info == "json" for info, _ in fences(text))
+    card = catalog_of("route-planner").cards[0]
+    examples = [e for s in card.skills for e in s.examples]
+    for example in examples:
+        if example.is_json:
+            assert example.value in loaded
+        else:
+            assert example.text not in [c for _, c in fences(text)]
+    tokens = parse(text)
+    quoted = [
+        tokens[i + 2].content
+        for i, t in enumerate(tokens)
+        if t.type == "blockquote_open" and tokens[i + 1].type == "paragraph_open"
+    ]
+    plain = [e.text for e in examples if not e.is_json]
+    assert len(plain) == 2
+    for example_text in plain:
+        assert any(example_text.replace(":", "&#58;") == q for q in quoted)
+
+
+def test_modes_say_where_they_come_from() -> None:
+    site = site_of("route-planner")
+    rows = {tuple(r) for r in rows_of(site.pages[agent_path(site, "Coastal")])}
+    assert ("Input modes", "text/plain, application/json (the skill's own)") in rows
+    assert ("Input modes", "text/plain (card default)") in rows
+    assert ("Output modes", "text/plain, application/json (card default)") in rows
+
+
+def test_skill_security_resolves_scope_descriptions_and_origin() -> None:
+    site = site_of("route-planner")
+    text = site.pages[agent_path(site, "Coastal")]
+    section = text.split("## Skill: Seat Booking")[1].split("## Skill:")[0]
+    assert "**Security** (the skill's own requirements):" in section
+    assert "Any one of these alternatives" in section
+    assert (
+        "<code>partner&#45;oauth</code> (OAuth 2.0) with scopes <code>bookings&#58;write</code> "
+        "(Hold and book seats on ferries and trains&#46;)"
+    ) in section
+    assert (
+        "<code>tidewater&#45;id</code> (OpenID Connect) with scope <code>openid</code> and <code>partner"
+        in section
+    )
+    tide = text.split("## Skill: Tide Window")[1]
+    assert "**Security** (inherited from the card):" in tide
+
+
+def test_security_schemes_of_every_kind() -> None:
+    site = site_of("mixed")
+    text = site.pages[agent_path(site, "Harbour")]
+    rows = {tuple(r) for r in rows_of(text)}
+    for row in [
+        ("Kind", "API key"),
+        ("Sent in", "header"),
+        ("Parameter name", "X-Desk-Key"),
+        ("HTTP auth scheme", "Bearer"),
+        ("Bearer format", "JWT"),
+        ("Kind", "Mutual TLS"),
+        ("Device authorization URL", "https://id.harbour.example/device"),
+        ("Declared as", "x402"),
+        ("Algorithm (alg)", "Key id (kid)", "Type (typ)", "Key set URL (jku)"),
+    ]:
+        assert any(r[-len(row) :] == row for r in rows), row
+    assert "**Implicit flow** (deprecated" in text
+    assert "**Device code flow**\n" in text
+    assert "No request shown" not in text  # the second interface has a core binding
+    assert "Request to interface 2, the first one with a core binding (HTTP+JSON" in text
+
+
+def test_unsafe_provider_url_is_not_a_link() -> None:
+    site = site_of("mixed")
+    text = site.pages[agent_path(site, "Harbour")]
+    assert all("javascript" not in href for href in links(text))
+    assert "not a safe link" in text
+
+
+def test_index_lists_agents_and_notices() -> None:
+    site = site_of("mixed")
+    index = site.pages["index.md"]
+    rows = rows_of(index)
+    assert rows[0] == ["Agent", "Provider", "Version", "Skills", "Bindings", "Era"]
+    assert [
+        "Harbour Desk <beta>",
+        "Harbour Authority",
+        "—",
+        "2",
+        "HTTP+JSON, https://harbour.example/bindings/websocket",
+        "v1.0",
+    ] in rows
+    assert ["Lighthouse Weather", "—", "0.9.0", "1", "JSONRPC", "v0.2"] in rows
+    assert "1 file could not be loaded" in index
+    assert "2 cards have errors" in index
+    clean = site_of("route-planner").pages["index.md"]
+    assert "**Note:**" not in clean
+
+
+def test_excluded_page() -> None:
+    assert "None: every file loaded." in site_of("route-planner").pages["excluded.md"]
+    excluded = site_of("mixed").pages["excluded.md"]
+    assert [t for level, t in headings(excluded) if level == 2] == [
+        str(GOLDEN / "mixed" / "input" / "truncated.json")
+    ]
+    assert any(row[1] == "json-syntax" for row in rows_of(excluded))
+
+
+def test_tag_pages_group_spellings() -> None:
+    site = site_of("route-planner")
+    ferries = [p for p in site.pages if p.startswith("tags/ferries-")]
+    assert len(ferries) == 1  # "ferries" and "Ferries" are one tag
+    rows = rows_of(site.pages[ferries[0]])
+    assert [r[1] for r in rows[1:]] == ["Coastal Journey Planner", "Seat Booking"]
+    assert "2 skills have this tag" in site.pages[ferries[0]]
+    index_rows = rows_of(site.pages["tags/index.md"])
+    assert [r[0] for r in index_rows[1:]] == ["bookings", "ferries", "routing", "tides", "trains"]
+
+
+def test_media_types_and_security_and_bindings_pages() -> None:
+    site = site_of("route-planner")
+    media = site.pages["media-types.md"]
+    assert [t for level, t in headings(media) if level == 2] == [
+        "application/geo+json",
+        "application/json",
+        "text/plain",
+    ]
+    assert ["Coastal Route Planner", "Tide Window", "yes (card default)", "yes (card default)"] in rows_of(
+        media
+    )
+    security = site.pages["security.md"]
+    assert "### OpenID Connect" in security
+    assert "### OAuth 2.0" in security
+    scope_rows = [r for r in rows_of(security) if r[0] == "bookings:write"]
+    assert scope_rows == [
+        [
+            "bookings:write",
+            "Coastal Route Planner",
+            "partner-oauth",
+            "Hold and book seats on ferries and trains.",
+            "Seat Booking",
+        ]
+    ]
+    assert "Every skill declares a security requirement." in security
+    bindings = site.pages["bindings.md"]
+    assert [t for level, t in headings(bindings) if level == 2] == [
+        "GRPC, version 1.0",
+        "HTTP+JSON, version 1.0",
+        "JSONRPC, version 1.0",
+    ]
+
+
+def test_skills_without_authentication_are_listed() -> None:
+    security = site_of("v03-twin").pages["security.md"]
+    assert "Every skill declares a security requirement." in security
+    raw = json.loads((GOLDEN / "v03-twin/input/route-planner.json").read_text())
+    del raw["security"]
+    card, _ = load_card_bytes(json.dumps(raw).encode(), display="open.json")
+    assert card is not None
+    site = render_catalog(Catalog(cards=(card,), diagnostics=(), excluded=()))
+    rows = rows_of(site.pages["security.md"].split("## Skills without authentication")[1])
+    assert [r[1] for r in rows[1:]] == ["Coastal Journey Planner", "Tide Window"]
+
+
+# -- determinism ------------------------------------------------------------------------------------------------
+
+
+def test_rendering_is_deterministic_and_independent_of_input_order() -> None:
+    files = sorted(str(p) for case in CASES for p in (GOLDEN / case / "input").glob("*.json"))
+    files = [f for f in files if "v03-twin" not in f]  # one agent name per catalogue
+    first = render_catalog(load_catalog(files))
+    assert render_catalog(load_catalog(files)) == first
+    assert render_catalog(load_catalog(list(reversed(files)))) == first
+    assert render_catalog(load_catalog(files[1:] + files[:1])) == first
+
+
+def test_same_agent_name_gets_distinct_pages() -> None:
+    files = [GOLDEN / "route-planner/input/route-planner.json", GOLDEN / "v03-twin/input/route-planner.json"]
+    site = render_catalog(load_catalog(files))
+    agents = [p for p in site.pages if p.startswith("agents/")]
+    assert len(agents) == 2
+    for path, text in site.pages.items():
+        check_page(path, text, site)
+
+
+# -- card text reaches pages only through encoders ------------------------------------------------------------
+
+PAYLOADS = (
+    "<img src=x onerror=alert(1)>",
+    "](javascript:alert(1)) [y",
+    "{{ 1111*7 }} {% raw %}",
+    "a | b\n\n# injected",
+    '--8<-- "mkdocs.yml"',
+    "`x` *y* <b>z</b>",
+    "&lt;script&gt;",
+    "</title><script>alert(1)</script>",
+)
+
+
+class Markers:
+    """Unique markers wrapped in hostile payloads, one per card string."""
+
+    def __init__(self) -> None:
+        self.issued: list[str] = []
+
+    def text(self) -> str:
+        marker = f"Q{len(self.issued):03d}Q"
+        self.issued.append(marker)
+        payload = PAYLOADS[len(self.issued) % len(PAYLOADS)]
+        return f"{payload} {marker}\n{payload}"
+
+    def url(self) -> str:
+        marker = f"Q{len(self.issued):03d}Q"
+        self.issued.append(marker)
+        return f'https://example.com/{marker}/<b>"x"{{{{1111*7}}}}'
+
+    def word(self) -> str:
+        marker = f"Q{len(self.issued):03d}Q"
+        self.issued.append(marker)
+        return f"{marker}<i>|"
+
+
+def b64(value: object) -> str:
+    return base64.urlsafe_b64encode(json.dumps(value).encode()).decode().rstrip("=")
+
+
+def sentinel_card(m: Markers) -> dict[str, Any]:
+    """A v1.0 card that sets every field the renderer shows, each string a unique hostile marker."""
+    oidc, oauth, key, http, mtls, odd = m.word(), m.word(), m.word(), m.word(), m.word(), m.word()
+    scope = m.word()
+    return {
+        "name": m.text(),
+        "description": m.text(),
+        "version": m.text(),
+        "supportedInterfaces": [
+            {"url": m.url(), "protocolBinding": "JSONRPC", "protocolVersion": "1.0", "tenant": m.text()},
+            {"url": m.url(), "protocolBinding": m.text(), "protocolVersion": m.text()},
+        ],
+        "provider": {"organization": m.text(), "url": m.url()},
+        "documentationUrl": m.url(),
+        "iconUrl": m.url(),
+        "capabilities": {
+            "streaming": True,
+            "extensions": [
+                {"uri": m.url(), "description": m.text(), "required": True, "params": {m.word(): m.text()}}
+            ],
+        },
+        "securitySchemes": {
+            oidc: {"openIdConnectSecurityScheme": {"openIdConnectUrl": m.url(), "description": m.text()}},
+            oauth: {
+                "oauth2SecurityScheme": {
+                    "description": m.text(),
+                    "oauth2MetadataUrl": m.url(),
+                    "flows": {
+                        "authorizationCode": {
+                            "authorizationUrl": m.url(),
+                            "tokenUrl": m.url(),
+                            "refreshUrl": m.url(),
+                            "pkceRequired": True,
+                            "scopes": {scope: m.text()},
+                        }
+                    },
+                }
+            },
+            key: {"apiKeySecurityScheme": {"location": m.text(), "name": m.text(), "description": m.text()}},
+            http: {"httpAuthSecurityScheme": {"scheme": m.text(), "bearerFormat": m.text()}},
+            mtls: {"mtlsSecurityScheme": {"description": m.text()}},
+            odd: {"type": m.word(), "description": m.text()},
+        },
+        "securityRequirements": [{"schemes": {oidc: {"list": [m.word()]}}}, {"schemes": {key: {}, mtls: {}}}],
+        "defaultInputModes": [m.word()],
+        "defaultOutputModes": [m.word()],
+        "skills": [
+            {
+                "id": m.text(),
+                "name": m.text(),
+                "description": m.text(),
+                "tags": [m.text(), m.word()],
+                "examples": [m.text(), json.dumps({m.word(): [m.text(), {"k": m.text()}]})],
+                "inputModes": ["application/json", m.word()],
+                "outputModes": [m.word()],
+                "securityRequirements": [{"schemes": {oauth: {"list": [scope, m.word()]}, http: {}}}],
+                m.word(): m.text(),
+            },
+            {"id": m.text(), "name": m.text(), "description": m.text(), "tags": [m.text()]},
+        ],
+        "signatures": [
+            {
+                "protected": b64({"alg": m.word(), "kid": m.text(), "typ": m.word(), "jku": m.url()}),
+                "signature": "c2ln",
+                "header": {m.word(): m.text()},
+            }
+        ],
+        m.word(): {m.word(): m.text()},
+    }
+
+
+def test_sentinel_card_text_only_reaches_pages_through_encoders() -> None:
+    m = Markers()
+    raw = sentinel_card(m)
+    card, _ = load_card_bytes(json.dumps(raw).encode(), display="sentinel.json")
+    assert card is not None
+    site = render_catalog(Catalog(cards=(card,), diagnostics=(), excluded=()))
+    (agent,) = [p for p in site.pages if p.startswith("agents/")]
+    for path, text in site.pages.items():
+        check_page(path, text, site)
+        assert "7777" not in text, f"{path}: a template expression ran"
+    page = site.pages[agent]
+    missing = [marker for marker in m.issued if marker not in page]
+    assert missing == [], "card strings the agent page does not show"
+    for token in walk(parse(page)):
+        if token.type == "link_open":
+            assert str(token.attrGet("href")).startswith(
+                ("https://example.com/Q", "#skill-", "../../tags/", "card.json")
+            )
+
+
+def test_template_printing_card_text_raw_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "tags.md.jinja").write_text("# Tags\n\n{% for t in site.tags %}{{ t.tag }}{% endfor %}\n")
+    with pytest.raises(UnescapedOutputError, match="without an encoding filter"):
+        render_catalog(catalog_of("route-planner"), templates_dir=tmp_path)
+    (tmp_path / "tags.md.jinja").write_text("# Tags\n\n{{ site.agents[0].card.provider.extra.get('x') }}\n")
+    with pytest.raises(UnescapedOutputError, match="None"):
+        render_catalog(catalog_of("route-planner"), templates_dir=tmp_path)
+
+
+def test_user_templates_override_built_in_ones(tmp_path: Path) -> None:
+    (tmp_path / "tags.md.jinja").write_text(
+        '{% import "_macros.md.jinja" as m with context %}\n# Keywords\n\n'
+        "{% for t in site.tags %}\n- {{ m.page_link(t.tag, t.path) }}\n{% endfor %}\n"
+    )
+    site = render_catalog(catalog_of("route-planner"), templates_dir=tmp_path)
+    assert site.pages["tags/index.md"].startswith("# Keywords\n\n- [bookings](bookings-")
+    assert site.pages["index.md"] == site_of("route-planner").pages["index.md"]
+    with pytest.raises(UsageError, match="does not exist"):
+        render_catalog(catalog_of("route-planner"), templates_dir=tmp_path / "missing")
+    (tmp_path / "index.md.jinja").write_text("{% if %}\n")
+    with pytest.raises(UsageError, match="template error"):
+        render_catalog(catalog_of("route-planner"), templates_dir=tmp_path)
+
+
+def test_site_url_adds_the_card_url_as_text() -> None:
+    site = render_catalog(catalog_of("route-planner"), site_url="https://docs.example/agents/")
+    text = site.pages[agent_path(site, "Coastal")]
+    slug_ = slug("Coastal Route Planner", "agent")
+    assert ["Card URL", f"https://docs.example/agents/agents/{slug_}/card.json"] in rows_of(text)
+    assert not [h for h in links(text) if h.startswith("https://docs.example")]
+    with pytest.raises(UsageError, match="site URL"):
+        render_catalog(catalog_of("route-planner"), site_url="javascript:alert(1)")
+
+
+def test_taint_marks_every_card_string() -> None:
+    card = taint(catalog_of("route-planner").cards[0])
+    assert isinstance(card.name, CardText)
+    assert all(isinstance(t, CardText) for s in card.skills for t in s.tags)
+    assert all(isinstance(k, CardText) for k in card.security_schemes)
+    assert card.era == "1.0"
+    assert not isinstance(card.era, CardText)
+    assert card == catalog_of("route-planner").cards[0]
+
+
+def test_templates_name_their_context() -> None:
+    for template in sorted(builtin_templates_dir().glob("*.md.jinja")):
+        assert template.read_text().startswith("{#-"), template.name
