@@ -15,7 +15,7 @@ from a2a_docgen.errors import UsageError
 from a2a_docgen.limits import DEFAULT_LIMITS, Limits
 from a2a_docgen.load.normalize import detect_era, normalize
 from a2a_docgen.load.report import Finding, Report, locate_all
-from a2a_docgen.load.source import PositionIndex, SourceError, parse_bytes
+from a2a_docgen.load.source import SourceError, line_col, parse_bytes
 from a2a_docgen.model import AgentCard, CardSource, Catalog, Diagnostic
 
 __all__ = ["CardFile", "detect_era", "discover", "load_card_bytes", "load_catalog"]
@@ -144,8 +144,7 @@ def load_card_bytes(
         parsed = parse_bytes(data, limits)
     except SourceError as exc:
         problem = exc.problem
-        index = PositionIndex.build(exc.text) if exc.text else None
-        line, column = index.line_col(problem.offset) if index else (1, 1)
+        line, column = line_col(exc.text, problem.offset) if exc.text else (1, 1)
         return None, [
             Diagnostic(
                 severity="error",

@@ -106,6 +106,9 @@ FLOW_KINDS: tuple[OAuthFlowKind, ...] = (
     "password",
 )
 
+FLOW_KEYS = ("authorizationUrl", "tokenUrl", "refreshUrl", "deviceAuthorizationUrl", "scopes", "pkceRequired")
+"""Every member an OAuth flow object of any kind may have."""
+
 # Members required in each flow kind (v1.0 proto; v0.3 requires scopes on every flow).
 FLOW_REQUIRED: dict[str, tuple[str, ...]] = {
     "authorizationCode": ("authorizationUrl", "tokenUrl", "scopes"),
@@ -569,17 +572,7 @@ class _CardReader:
             scopes=scopes or {},
             pkce_required=read.boolean(obj, "pkceRequired", pointer) if kind == "authorizationCode" else None,
             pointer=pointer,
-            extra=self.extra(
-                obj,
-                {
-                    "authorizationUrl",
-                    "tokenUrl",
-                    "refreshUrl",
-                    "deviceAuthorizationUrl",
-                    "scopes",
-                    "pkceRequired",
-                },
-            ),
+            extra=self.extra(obj, set(FLOW_KEYS)),
         )
 
     def legacy_authentication_schemes(self) -> dict[str, SecurityScheme]:

@@ -40,7 +40,8 @@ Locator = Callable[..., tuple[int, int]]
 def locate_all(findings: list[Finding], file: str, locate: Locator) -> list[Diagnostic]:
     """Turn findings into diagnostics with ``locate(pointer, at_key=...) -> (line, column)``."""
     result = []
-    for finding in findings:
+    # A member read twice (e.g. v0.2 ``authentication`` for schemes and requirements) is reported once.
+    for finding in dict.fromkeys(findings):
         line, column = locate(finding.pointer, at_key=finding.at_key)
         result.append(
             Diagnostic(

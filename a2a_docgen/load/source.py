@@ -65,6 +65,22 @@ _SCALAR = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|true
 _CONSTANTS = frozenset({"NaN", "Infinity", "-Infinity"})
 
 
+MAX_POINTER_CHARS = 4096
+"""Pointers are not indexed beyond this length: values below a huge member name or nesting thousands deep
+are located at their deepest indexed ancestor. Building every pointer would be quadratic in the file size."""
+
+
+def _child(base: str, token: str | int) -> str:
+    """``base`` extended by ``token``, or ``base`` itself once it is longer than ``MAX_POINTER_CHARS``."""
+    return base if len(base) > MAX_POINTER_CHARS else join_pointer(base, token)
+
+
+def line_col(text: str, offset: int) -> tuple[int, int]:
+    """1-based line and column (in characters) of one offset, without indexing the document."""
+    line_start = text.rfind("\n", 0, offset) + 1
+    return text.count("\n", 0, offset) + 1, offset - line_start + 1
+
+
 @dataclass(slots=True)
 class PositionIndex:
     """Offsets of every value and member name in a JSON text, keyed by JSON Pointer."""
@@ -125,6 +141,7 @@ class PositionIndex:
                 if char in "{[":
                     if len(stack) + 1 > max_depth and self.too_deep is None:
                         self.too_deep = (pointer, pos)
+                        return  # only the first too-deep container is wanted; the rest could be huge
                     stack.append((pointer, char == "{", [0], set()))
                     pos = _WS.match(text, pos + 1).end()  # type: ignore[union-attr]
                     if pos < n and text[pos] in "}]":
@@ -133,7 +150,7 @@ class PositionIndex:
                         expect_value = False
                         continue
                     if char == "[":
-                        pointer = pointer + "/0"
+                        pointer = _child(pointer, 0)
                         continue
                     expect_value = False
                     pos, pointer = self._member_name(stack[-1], pos)
@@ -163,7 +180,7 @@ class PositionIndex:
                         return
                 else:
                     frame[2][0] += 1
-                    pointer = join_pointer(frame[0], frame[2][0])
+                    pointer = _child(frame[0], frame[2][0])
                 expect_value = True
             elif text[pos] in "}]":
                 stack.pop()
@@ -180,12 +197,13 @@ class PositionIndex:
             name = json.loads(match.group())
         except ValueError:
             return -1, ""
-        pointer = join_pointer(frame[0], name)
+        pointer = _child(frame[0], name)
         if name in frame[3]:
             self.duplicates.append((pointer, pos))
         else:
             frame[3].add(name)
-            self.keys[pointer] = pos
+            if pointer != frame[0]:
+                self.keys[pointer] = pos
         after = _WS.match(self.text, match.end()).end()  # type: ignore[union-attr]
         if after >= len(self.text) or self.text[after] != ":":
             return -1, ""
