@@ -1,49 +1,595 @@
-"""The card rules. Each rule is a function ``(card, report, limits) -> None``; CARD_RULES lists them."""
+"""The card rules. Each rule is a function ``(card, report, limits) -> None``; CARD_RULES lists them.
+
+Rules read the normalised model and, where a pointer has to name the member the card really uses (a
+snake_case alias, a v0.3 name, an array index after skipped elements), the raw JSON kept in
+``card.source.raw``. No rule raises on any card: the model holds ``None`` for anything of the wrong type.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import difflib
+from collections.abc import Callable, Iterator, Sequence
 
 from a2a_docgen.limits import Limits
+from a2a_docgen.load.normalize import (
+    CARD_KEYS_LEGACY,
+    CARD_KEYS_V1,
+    FLOW_KEYS,
+    FLOW_KINDS,
+    SCHEME_WRAPPERS,
+    SKILL_KEYS,
+)
+from a2a_docgen.load.reader import quote, snake_case
 from a2a_docgen.load.report import Report
-from a2a_docgen.load.source import PositionIndex
-from a2a_docgen.model import AgentCard, Diagnostic
+from a2a_docgen.load.source import PositionIndex, join_pointer, pointer_tokens
+from a2a_docgen.model import (
+    AgentCard,
+    AgentInterface,
+    APIKeySecurityScheme,
+    Diagnostic,
+    HTTPAuthSecurityScheme,
+    OAuth2SecurityScheme,
+    OpenIdConnectSecurityScheme,
+    SecurityRequirement,
+)
+from a2a_docgen.validate.formats import (
+    Problem,
+    check_binding,
+    check_media_type,
+    check_protocol_version,
+    check_uri,
+    check_url,
+)
+from a2a_docgen.validate.text import identity, invisible_characters, suspicious_phrases
+
+__all__ = ["CARD_RULES", "Rule", "catalog_rules"]
 
 Rule = Callable[[AgentCard, Report, Limits], None]
 
+_MISSING = object()
+
+
+# -- locating members in the raw JSON ---------------------------------------------------------------------------
+
+
+def _resolve(card: AgentCard, pointer: str) -> object:
+    """The raw value at ``pointer``, or ``_MISSING``."""
+    value: object = card.source.raw
+    for token in pointer_tokens(pointer):
+        if isinstance(value, dict) and token in value:
+            value = value[token]
+        elif isinstance(value, list) and token.isdigit() and int(token) < len(value):
+            value = value[int(token)]
+        else:
+            return _MISSING
+    return value
+
+
+def _member(card: AgentCard, base: str, *names: str) -> str:
+    """Pointer of the first of ``names`` (or its snake_case alias) present in the object at ``base``."""
+    obj = _resolve(card, base)
+    if isinstance(obj, dict):
+        for name in names:
+            for key in (name, snake_case(name)):
+                if key in obj:
+                    return join_pointer(base, key)
+    return join_pointer(base, names[0])
+
+
+def _string_pointers(card: AgentCard, pointer: str, values: Sequence[str]) -> list[tuple[str, str]]:
+    """``(pointer, value)`` for the model's strings of the array at ``pointer`` (non-strings were skipped)."""
+    raw = _resolve(card, pointer)
+    if not isinstance(raw, list):
+        return [(join_pointer(pointer, i), v) for i, v in enumerate(values)]
+    indices = [i for i, item in enumerate(raw) if isinstance(item, str)]
+    return [(join_pointer(pointer, i), v) for i, v in zip(indices, values, strict=False)]
+
+
+def _raise(report: Report, pointer: str, problem: Problem | None) -> None:
+    if problem is None:
+        return
+    if problem.severity == "error":
+        report.error(problem.code, pointer, problem.message)
+    else:
+        report.warning(problem.code, pointer, problem.message)
+
+
+def _did_you_mean(name: str, candidates: Sequence[str]) -> str:
+    close = difflib.get_close_matches(name, candidates, n=1, cutoff=0.75)
+    if not close:
+        folded = {c.casefold(): c for c in candidates}
+        close = [folded[name.casefold()]] if name.casefold() in folded else []
+    return f' (did you mean "{close[0]}"?)' if close else ""
+
+
+# -- skills ---------------------------------------------------------------------------------------------------
+
 
 def duplicate_skill_ids(card: AgentCard, report: Report, limits: Limits) -> None:
-    seen: dict[str, str] = {}
+    """Skill ids must be unique; ids equal once invisible characters go are duplicates; case twins warn."""
+    exact: dict[str, str] = {}
+    same_looking: dict[str, str] = {}
+    folded: dict[str, str] = {}
     for skill in card.skills:
-        if skill.id is None:
+        if skill.id is None or not skill.id.strip():
             continue
-        if skill.id in seen:
+        pointer = _member(card, skill.pointer, "id")
+        seen = identity(skill.id)
+        if skill.id in exact:
             report.error(
                 "duplicate-skill-id",
-                skill.pointer + "/id",
-                f'skill id "{skill.id}" is already used by {seen[skill.id]}; skill ids must be unique in a card',
+                pointer,
+                f"skill id {quote(skill.id)} is already used by {exact[skill.id]}; skill ids must be unique in a "
+                "card: rename one",
+            )
+        elif seen in same_looking:
+            report.error(
+                "duplicate-skill-id",
+                pointer,
+                f"skill id {quote(skill.id)} looks the same as the id of {same_looking[seen]} (they differ only by "
+                "invisible characters or Unicode normalisation); give the skills visibly different ids",
+            )
+        elif seen.casefold() in folded:
+            report.warning(
+                "skill-id-case-twin",
+                pointer,
+                f"skill id {quote(skill.id)} differs from the id of {folded[seen.casefold()]} only by letter case; "
+                "links and file names derived from ids can collide on case-insensitive systems: rename one",
+            )
+        exact.setdefault(skill.id, skill.pointer)
+        same_looking.setdefault(seen, skill.pointer)
+        folded.setdefault(seen.casefold(), skill.pointer)
+
+
+# -- security ---------------------------------------------------------------------------------------------------
+
+
+def _requirement_entries(card: AgentCard, requirement: SecurityRequirement) -> Iterator[tuple[str, str, str]]:
+    """``(scheme name, pointer of its entry, pointer of its scope list)`` for each scheme named."""
+    raw = _resolve(card, requirement.pointer)
+    base = requirement.pointer
+    if isinstance(raw, dict) and isinstance(raw.get("schemes"), dict) and len(raw) == 1:
+        base = join_pointer(base, "schemes")
+    for name in requirement.schemes:
+        entry = join_pointer(base, name)
+        scopes = join_pointer(entry, "list") if isinstance(_resolve(card, entry), dict) else entry
+        yield name, entry, scopes
+
+
+def _all_requirements(card: AgentCard) -> Iterator[SecurityRequirement]:
+    if not card.security_requirements_pointer.startswith("/authentication"):
+        yield from card.security_requirements
+    for skill in card.skills:
+        yield from skill.security_requirements or ()
+
+
+def security_references(card: AgentCard, report: Report, limits: Limits) -> None:
+    """Requirements must name declared schemes, and only scopes the named OAuth2 scheme declares."""
+    declared = list(card.security_schemes)
+    for requirement in _all_requirements(card):
+        for name, entry, scopes_pointer in _requirement_entries(card, requirement):
+            scheme = card.security_schemes.get(name)
+            if scheme is None:
+                where = 'in "securitySchemes"' if declared else '(the card has no "securitySchemes")'
+                report.error(
+                    "undeclared-scheme",
+                    entry,
+                    f"security requirement names scheme {quote(name)}, which is not declared {where}"
+                    f"{_did_you_mean(name, declared)}: declare it or correct the name",
+                    at_key=True,
+                )
+                continue
+            if not isinstance(scheme, OAuth2SecurityScheme) or not scheme.flows:
+                continue
+            known = scheme.scopes
+            pointers = _string_pointers(card, scopes_pointer, requirement.schemes[name])
+            for scope_pointer, scope in pointers:
+                if scope not in known:
+                    listed = ", ".join(quote(s) for s in known[:10]) or "none"
+                    report.error(
+                        "undeclared-scope",
+                        scope_pointer,
+                        f"scope {quote(scope)} is not declared by any flow of OAuth2 scheme {quote(name)} "
+                        f'(declared: {listed}){_did_you_mean(scope, known)}: add it to the flow\'s "scopes" or '
+                        "remove it here",
+                    )
+
+
+def oauth_flows(card: AgentCard, report: Report, limits: Limits) -> None:
+    """Deprecated flows, several flows in one v1.0 scheme, and flow members no version defines."""
+    for name, scheme in card.security_schemes.items():
+        if not isinstance(scheme, OAuth2SecurityScheme):
+            continue
+        for flow in scheme.flows:
+            if flow.deprecated:
+                better = '"authorizationCode" with PKCE ("pkceRequired": true)'
+                if flow.kind == "password":
+                    better += ', or "deviceCode" for clients without a browser' if card.era == "1.0" else ""
+                report.warning(
+                    "oauth-flow-deprecated",
+                    flow.pointer,
+                    f'the "{flow.kind}" flow of scheme {quote(name)} is deprecated (A2A v1.0, OAuth 2.0 Security '
+                    f"Best Current Practice): use {better}",
+                    at_key=True,
+                )
+        if card.era == "1.0" and len(scheme.flows) > 1:
+            kinds = ", ".join(f.kind for f in scheme.flows)
+            report.error(
+                "oauth-multiple-flows",
+                scheme.flows[1].pointer,
+                f'scheme {quote(name)} declares {len(scheme.flows)} flows ({kinds}); in v1.0 "flows" holds exactly '
+                "one (it is a oneof): keep one, and declare a separate scheme for each other flow",
+                at_key=True,
+            )
+        flows_pointer = _member(card, scheme.pointer, "flows")
+        flows_raw = _resolve(card, flows_pointer)
+        if isinstance(flows_raw, dict):
+            known = set(FLOW_KINDS) | {snake_case(k) for k in FLOW_KINDS}
+            for key in sorted(k for k in flows_raw if k not in known):
+                report.error(
+                    "oauth-flow-unknown",
+                    join_pointer(flows_pointer, key),
+                    f'"flows" has no member {quote(key)}{_did_you_mean(key, FLOW_KINDS)}; the flows are '
+                    "authorizationCode, clientCredentials, deviceCode (v1.0), implicit and password",
+                    at_key=True,
+                )
+
+
+_API_KEY_LOCATIONS = ("header", "query", "cookie")
+_HTTP_SCHEMES = (
+    "Basic",
+    "Bearer",
+    "Concealed",
+    "Digest",
+    "DPoP",
+    "GNAP",
+    "HOBA",
+    "Mutual",
+    "Negotiate",
+    "OAuth",
+    "PrivateToken",
+    "SCRAM-SHA-1",
+    "SCRAM-SHA-256",
+    "vapid",
+)
+"""The IANA HTTP Authentication Scheme Registry."""
+
+
+def scheme_fields(card: AgentCard, report: Report, limits: Limits) -> None:
+    """API key locations and HTTP authentication scheme names."""
+    for name, scheme in card.security_schemes.items():
+        location = scheme.location if isinstance(scheme, APIKeySecurityScheme) else None
+        if location and location.strip() and location not in _API_KEY_LOCATIONS:
+            lower = location.strip().lower()
+            fix = (
+                f'write "{lower}" (lower case)'
+                if lower in _API_KEY_LOCATIONS
+                else 'use "header", "query" or "cookie"'
+            )
+            report.error(
+                "apikey-location-invalid",
+                _member(card, scheme.pointer, "location", "in"),
+                f"API key scheme {quote(name)} is sent in {quote(location)}: {fix}",
+            )
+        if isinstance(scheme, HTTPAuthSecurityScheme) and scheme.scheme and scheme.scheme.strip():
+            pointer = _member(card, scheme.pointer, "scheme")
+            value = scheme.scheme
+            registered = {s.casefold(): s for s in _HTTP_SCHEMES}
+            if value.casefold() in registered:
+                continue
+            if value.strip().casefold() == "jwt":
+                hint = 'write "Bearer" and put "JWT" in "bearerFormat"'
+            elif value.strip().casefold() in ("apikey", "api-key", "api_key"):
+                hint = "declare an apiKey scheme instead"
+            else:
+                hint = 'use a registered scheme such as "Bearer" or "Basic"'
+            report.warning(
+                "http-scheme-unknown",
+                pointer,
+                f"HTTP authentication scheme {quote(value)} is not in the IANA registry, so clients will not know "
+                f"how to send it: {hint}",
+            )
+
+
+# -- URLs, media types, versions, interfaces ----------------------------------------------------------------------
+
+
+def _interface_pointers(card: AgentCard, interface: AgentInterface) -> tuple[str, str | None, str]:
+    """Pointers of an interface's url, binding (None when defaulted) and protocol version."""
+    if interface.pointer == "/url":  # v0.3: the card-level url + preferredTransport
+        binding = "/preferredTransport" if _resolve(card, "/preferredTransport") is not _MISSING else None
+        return "/url", binding, "/protocolVersion"
+    binding_pointer = _member(card, interface.pointer, "protocolBinding", "transport")
+    version = _member(card, interface.pointer, "protocolVersion") if card.era == "1.0" else "/protocolVersion"
+    return _member(card, interface.pointer, "url"), binding_pointer, version
+
+
+def _url_fields(card: AgentCard) -> Iterator[tuple[str, str, str, bool]]:
+    """``(pointer, value, what, required)`` for every http(s) URL field of the card (not interfaces)."""
+    if card.provider is not None and card.provider.url is not None:
+        yield _member(card, card.provider.pointer, "url"), card.provider.url, "provider URL", True
+    if card.documentation_url is not None:
+        yield _member(card, "", "documentationUrl"), card.documentation_url, "documentation URL", False
+    if card.icon_url is not None:
+        yield _member(card, "", "iconUrl"), card.icon_url, "icon URL", False
+    for scheme in card.security_schemes.values():
+        if isinstance(scheme, OAuth2SecurityScheme):
+            if scheme.oauth2_metadata_url is not None:
+                pointer = _member(card, scheme.pointer, "oauth2MetadataUrl")
+                yield pointer, scheme.oauth2_metadata_url, "OAuth2 metadata URL", False
+            for flow in scheme.flows:
+                for key, value in (
+                    ("authorizationUrl", flow.authorization_url),
+                    ("tokenUrl", flow.token_url),
+                    ("refreshUrl", flow.refresh_url),
+                    ("deviceAuthorizationUrl", flow.device_authorization_url),
+                ):
+                    if value is not None:
+                        yield _member(card, flow.pointer, key), value, key, key != "refreshUrl"
+        elif isinstance(scheme, OpenIdConnectSecurityScheme) and scheme.open_id_connect_url is not None:
+            pointer = _member(card, scheme.pointer, "openIdConnectUrl")
+            yield pointer, scheme.open_id_connect_url, "OpenID Connect discovery URL", True
+    for signature in card.signatures:
+        jku = (signature.protected_header or {}).get("jku")
+        if isinstance(jku, str):
+            yield (
+                _member(card, signature.pointer, "protected"),
+                jku,
+                '"jku" (JWK set URL) of the signature',
+                True,
+            )
+
+
+def _empty_optional(report: Report, pointer: str, what: str) -> None:
+    report.warning("empty-value", pointer, f"the {what} is empty; omit the member or give a value")
+
+
+def url_fields(card: AgentCard, report: Report, limits: Limits) -> None:
+    """Every URL field is an absolute http(s) URL (gRPC interfaces may be ``host:port``), https outside localhost."""
+    for interface in card.interfaces:
+        if interface.url is None or not interface.url.strip():
+            continue  # required-missing / required-empty already said so
+        pointer, _, _ = _interface_pointers(card, interface)
+        grpc = (interface.protocol_binding or "").strip().upper() == "GRPC"
+        _raise(report, pointer, check_url(interface.url, what="interface URL", grpc=grpc))
+    for pointer, value, what, required in _url_fields(card):
+        if not value.strip():
+            if not required:
+                _empty_optional(report, pointer, what)
+            continue
+        _raise(report, pointer, check_url(value, what=what))
+    for extension in card.capabilities.extensions:
+        if extension.uri is None:
+            continue
+        pointer = _member(card, extension.pointer, "uri")
+        if not extension.uri.strip():
+            if card.era == "1.0":
+                _empty_optional(report, pointer, "extension URI")
+            continue
+        _raise(report, pointer, check_uri(extension.uri, what="extension URI"))
+
+
+def media_types(card: AgentCard, report: Report, limits: Limits) -> None:
+    """Input and output modes are media types (``type/subtype``), each listed once."""
+    lists = [
+        (_member(card, "", "defaultInputModes"), card.default_input_modes),
+        (_member(card, "", "defaultOutputModes"), card.default_output_modes),
+    ]
+    for skill in card.skills:
+        for modes in (skill.effective_input_modes, skill.effective_output_modes):
+            if modes.origin == "skill":
+                lists.append((modes.pointer, modes.modes))
+    for list_pointer, modes_list in lists:
+        seen: set[str] = set()
+        for pointer, mode in _string_pointers(card, list_pointer, modes_list):
+            _raise(report, pointer, check_media_type(mode))
+            key = mode.strip().lower()
+            if key in seen:
+                report.warning(
+                    "duplicate-media-type", pointer, f"media type {quote(mode)} is listed twice; remove one"
+                )
+            seen.add(key)
+
+
+def protocol_versions(card: AgentCard, report: Report, limits: Limits) -> None:
+    """v1.0 interfaces carry ``Major.Minor``; a v0.x card-level ``protocolVersion`` may add a patch."""
+    if card.era != "1.0":
+        declared = _resolve(card, "/protocolVersion")
+        if isinstance(declared, str) and declared.strip():
+            _raise(report, "/protocolVersion", check_protocol_version(declared, allow_patch=True))
+        return
+    for interface in card.interfaces:
+        version = interface.protocol_version
+        if version is None or not version.strip():
+            continue
+        _, _, pointer = _interface_pointers(card, interface)
+        _raise(report, pointer, check_protocol_version(version, allow_patch=False))
+
+
+def interfaces(card: AgentCard, report: Report, limits: Limits) -> None:
+    """Bindings are core names or URIs; one (url, binding) pair is declared once."""
+    seen: dict[tuple[str, str], str] = {}
+    for interface in card.interfaces:
+        _, binding_pointer, _ = _interface_pointers(card, interface)
+        binding = interface.protocol_binding
+        if binding is not None and binding.strip() and binding_pointer is not None:
+            _raise(report, binding_pointer, check_binding(binding))
+        if interface.url is None or binding is None:
+            continue
+        key = (interface.url.strip(), binding.strip().upper())
+        if key in seen:
+            report.warning(
+                "duplicate-interface",
+                interface.pointer,
+                f"interface {quote(interface.url)} with binding {quote(binding)} is already declared at {seen[key]}; "
+                "remove the repeat",
             )
         else:
-            seen[skill.id] = skill.pointer
+            seen[key] = interface.pointer
 
 
-CARD_RULES: tuple[Rule, ...] = (duplicate_skill_ids,)
+# -- unknown members ------------------------------------------------------------------------------------------------
+
+_INTERFACE_KEYS = ("url", "protocolBinding", "protocolVersion", "tenant")
+_SCHEME_KEYS = {
+    "apiKey": ("description", "location", "name"),
+    "http": ("description", "scheme", "bearerFormat"),
+    "oauth2": ("description", "flows", "oauth2MetadataUrl"),
+    "openIdConnect": ("description", "openIdConnectUrl"),
+    "mutualTLS": ("description",),
+    "unknown": ("description",),
+}
+
+
+def _extras(card: AgentCard) -> Iterator[tuple[str, str, Sequence[str], str]]:
+    """``(object pointer, unknown member, members it may have meant, what the object is)``."""
+    card_keys = CARD_KEYS_V1 if card.era == "1.0" else CARD_KEYS_V1 + CARD_KEYS_LEGACY
+    yield from (("", key, card_keys, "the card") for key in card.extra)
+    if card.provider is not None:
+        yield from (
+            (card.provider.pointer, k, ("organization", "url"), "the provider") for k in card.provider.extra
+        )
+    for interface in card.interfaces:
+        yield from ((interface.pointer, k, _INTERFACE_KEYS, "an interface") for k in interface.extra)
+    capabilities = card.capabilities
+    capability_keys = ("streaming", "pushNotifications", "extendedAgentCard", "extensions")
+    for key in capabilities.extra:
+        if key != "stateTransitionHistory":
+            yield capabilities.pointer, key, capability_keys, "the capabilities"
+    for extension in capabilities.extensions:
+        extension_keys = ("uri", "description", "required", "params")
+        yield from ((extension.pointer, k, extension_keys, "an extension") for k in extension.extra)
+    for scheme in card.security_schemes.values():
+        yield from ((scheme.pointer, k, _SCHEME_KEYS[scheme.kind], "a security scheme") for k in scheme.extra)
+        if isinstance(scheme, OAuth2SecurityScheme):
+            for flow in scheme.flows:
+                yield from ((flow.pointer, k, FLOW_KEYS, "an OAuth flow") for k in flow.extra)
+    for skill in card.skills:
+        yield from ((skill.pointer, k, SKILL_KEYS, "a skill") for k in skill.extra)
+    for signature in card.signatures:
+        keys = ("protected", "signature", "header")
+        yield from ((signature.pointer, k, keys, "a signature") for k in signature.extra)
+
+
+def unknown_fields(card: AgentCard, report: Report, limits: Limits) -> None:
+    """Members no version of the spec defines: clients ignore them, so they are usually typos."""
+    for base, key, candidates, what in _extras(card):
+        report.warning(
+            "unknown-field",
+            join_pointer(base, key),
+            f"{what} has no member {quote(key)}{_did_you_mean(key, candidates)}; clients ignore it: fix the name "
+            "or remove it",
+            at_key=True,
+        )
+    # A v1.0 scheme object holds exactly its one wrapper member.
+    for scheme in card.security_schemes.values():
+        parent, _, last = scheme.pointer.rpartition("/")
+        outer = _resolve(card, parent) if last in SCHEME_WRAPPERS else None
+        if isinstance(outer, dict):
+            for key in sorted(k for k in outer if k != last):
+                report.warning(
+                    "unknown-field",
+                    join_pointer(parent, key),
+                    f'a v1.0 security scheme holds only its "{last}" member; move {quote(key)} inside it or '
+                    "remove it",
+                    at_key=True,
+                )
+    if card.era == "1.0" and "stateTransitionHistory" in card.capabilities.extra:
+        report.warning(
+            "legacy-field",
+            join_pointer(card.capabilities.pointer, "stateTransitionHistory"),
+            '"stateTransitionHistory" was removed in v1.0 and clients ignore it: remove it',
+            at_key=True,
+        )
+
+
+# -- deceptive text -----------------------------------------------------------------------------------------------------
+
+
+def _text_fields(card: AgentCard) -> Iterator[tuple[str, str, str]]:
+    """``(pointer, label, value)`` of every text a reader sees: names, ids, tags, descriptions, examples."""
+    for key, value in (("name", card.name), ("description", card.description), ("version", card.version)):
+        if value is not None:
+            yield _member(card, "", key), key, value
+    if card.provider is not None and card.provider.organization is not None:
+        yield _member(card, card.provider.pointer, "organization"), "organization", card.provider.organization
+    for extension in card.capabilities.extensions:
+        if extension.description is not None:
+            yield _member(card, extension.pointer, "description"), "description", extension.description
+    for scheme in card.security_schemes.values():
+        if scheme.description is not None:
+            yield _member(card, scheme.pointer, "description"), "description", scheme.description
+        if isinstance(scheme, OAuth2SecurityScheme):
+            for flow in scheme.flows:
+                scopes = _member(card, flow.pointer, "scopes")
+                for scope, text in flow.scopes.items():
+                    yield join_pointer(scopes, scope), f"description of scope {quote(scope)}", text
+    for skill in card.skills:
+        for key, value in (("id", skill.id), ("name", skill.name), ("description", skill.description)):
+            if value is not None:
+                yield _member(card, skill.pointer, key), key, value
+        tags = _member(card, skill.pointer, "tags")
+        for pointer, tag in _string_pointers(card, tags, skill.tags):
+            yield pointer, "tag", tag
+        for example in skill.examples:
+            yield example.pointer, "example", example.text
+
+
+def deceptive_text(card: AgentCard, report: Report, limits: Limits) -> None:
+    """Invisible or bidi characters, and sentences addressed to a model reading the card."""
+    for pointer, label, value in _text_fields(card):
+        found = invisible_characters(value)
+        if found:
+            names = list(dict.fromkeys(name for _, name in found))
+            shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+            report.warning(
+                "invisible-characters",
+                pointer,
+                f"the {label} contains {len(found)} invisible or text-reordering character(s) ({shown}, first at "
+                f"character {found[0][0] + 1}); they can make the text read differently from what it is: remove them",
+            )
+        phrases = suspicious_phrases(value)
+        if phrases:
+            report.warning(
+                "suspicious-instructions",
+                pointer,
+                f"the {label} contains instructions aimed at a model reading the card "
+                f"({', '.join(quote(p) for p in phrases[:3])}); describe the agent to people instead",
+            )
+
+
+CARD_RULES: tuple[Rule, ...] = (
+    duplicate_skill_ids,
+    security_references,
+    oauth_flows,
+    scheme_fields,
+    url_fields,
+    media_types,
+    protocol_versions,
+    interfaces,
+    unknown_fields,
+    deceptive_text,
+)
+
+
+# -- across cards ---------------------------------------------------------------------------------------------------
 
 
 def catalog_rules(cards: Sequence[AgentCard]) -> list[Diagnostic]:
+    """Agent names must be unique in a catalogue (compared as a reader sees them, ignoring case)."""
     by_name: dict[str, AgentCard] = {}
     result = []
     for card in sorted(cards, key=lambda c: c.source.path):
         if card.name is None:
             continue
-        key = card.name.strip().casefold()
+        key = identity(card.name).strip().casefold()
         if key in by_name:
             line, column = PositionIndex.build(card.source.text).locate("/name")
             result.append(
                 Diagnostic(
                     severity="error",
                     code="duplicate-agent-name",
-                    message=f'agent name "{card.name}" is also used by {by_name[key].source.path}; agents are '
+                    message=f"agent name {quote(card.name)} is also used by {by_name[key].source.path}; agents are "
                     "matched by name, so each card in a catalogue needs its own",
                     file=card.source.path,
                     line=line,

@@ -1,0 +1,258 @@
+"""Format checks for card strings: URLs, media types, protocol versions and bindings.
+
+Each check returns ``None`` when the value is fine, or a ``Problem`` (severity, code, message) that the
+rules attach to the value's pointer. Messages say what to write instead.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from dataclasses import dataclass
+from urllib.parse import SplitResult, urlsplit
+
+from a2a_docgen.load.reader import quote
+from a2a_docgen.model import Severity
+
+__all__ = [
+    "CORE_BINDINGS",
+    "Problem",
+    "check_binding",
+    "check_media_type",
+    "check_protocol_version",
+    "check_uri",
+    "check_url",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    severity: Severity
+    code: str
+    message: str
+
+
+# -- URLs ---------------------------------------------------------------------------------------------------
+
+_PLACEHOLDER = re.compile(r"<[^<>]*>|\{[^{}]*\}|\$\{|%[A-Z_]+%|\bYOUR[_-][A-Z_]+\b")
+_URI_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+_WHITESPACE_OR_CONTROL = re.compile(r"[\x00-\x20\x7f-\x9f]")
+_HOST_PORT = re.compile(r"^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?):(\d{1,5})$")
+_HOST_LABELS = re.compile(r"^[A-Za-z0-9_](?:[A-Za-z0-9_.-]*[A-Za-z0-9_])?$")
+
+
+def _placeholder(value: str) -> Problem | None:
+    match = _PLACEHOLDER.search(value)
+    if match is None:
+        return None
+    return Problem(
+        "error",
+        "url-invalid",
+        f"{quote(value)} looks like a template placeholder ({match.group()}) that was never filled in; "
+        "write the real URL",
+    )
+
+
+def is_local_host(host: str) -> bool:
+    """``localhost``, ``*.localhost`` and loopback addresses: plain http is normal there."""
+    host = host.lower().rstrip(".")
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def check_url(value: str, *, what: str = "URL", grpc: bool = False) -> Problem | None:
+    """An absolute http(s) URL (or, when ``grpc``, also ``host:port``); plain http only for local hosts."""
+    placeholder = _placeholder(value)
+    if placeholder is not None:
+        return placeholder
+    if _WHITESPACE_OR_CONTROL.search(value):
+        return Problem(
+            "error",
+            "url-invalid",
+            f"the {what} {quote(value)} contains spaces or control characters; remove them "
+            "(percent-encode a space inside a path as %20)",
+        )
+    if grpc and _HOST_PORT.match(value):
+        port = int(_HOST_PORT.match(value).group(1))  # type: ignore[union-attr]
+        if 0 < port < 65536:
+            return None
+    parts = _split(value)
+    if parts is None:
+        return Problem(
+            "error", "url-invalid", f"the {what} {quote(value)} is not a valid URL (bad host or port)"
+        )
+    scheme = parts.scheme.lower()
+    expected = 'an absolute URL such as "https://agent.example.com/a2a"'
+    if grpc:
+        expected += ' or, for gRPC, "host:port" such as "grpc.example.com:443"'
+    if scheme not in ("http", "https") or not parts.netloc:
+        hint = ""
+        if not _URI_SCHEME.match(value) and not grpc:
+            hint = ' (it has no scheme: add "https://")' if "." in value.split("/", maxsplit=1)[0] else ""
+        return Problem("error", "url-invalid", f"the {what} {quote(value)} must be {expected}{hint}")
+    host = parts.hostname or ""
+    if not host or not (_HOST_LABELS.match(host) or _is_ip(host)):
+        return Problem("error", "url-invalid", f"the {what} {quote(value)} has no valid host name")
+    if scheme == "http" and not is_local_host(host):
+        return Problem(
+            "warning",
+            "url-not-https",
+            f"the {what} {quote(value)} uses plain http; use https so the traffic is encrypted and the "
+            "server authenticated",
+        )
+    return None
+
+
+def _split(value: str) -> SplitResult | None:
+    """``urlsplit`` with the port parsed (it raises for a bad port or IPv6 literal), or None."""
+    try:
+        parts = urlsplit(value)
+        _ = parts.port
+    except ValueError:
+        return None
+    return parts
+
+
+def _is_ip(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return True
+
+
+def check_uri(value: str, *, what: str = "URI") -> Problem | None:
+    """An absolute URI of any scheme (``https:``, ``urn:`` ...), as identifiers such as extension URIs are."""
+    placeholder = _placeholder(value)
+    if placeholder is not None:
+        return placeholder
+    if _WHITESPACE_OR_CONTROL.search(value) or not _URI_SCHEME.match(value):
+        return Problem(
+            "error",
+            "url-invalid",
+            f'the {what} {quote(value)} must be an absolute URI such as "https://example.com/ext/v1" or '
+            '"urn:example:ext"',
+        )
+    if value.split(":", 1)[0].lower() in ("http", "https"):
+        parts = _split(value)
+        if parts is None:
+            return Problem("error", "url-invalid", f"the {what} {quote(value)} has an invalid host or port")
+        if not parts.hostname:
+            return Problem("error", "url-invalid", f"the {what} {quote(value)} has no host name")
+    return None
+
+
+# -- media types (RFC 6838 section 4.2, parameters per RFC 9110 section 8.3.1) ------------------------------------
+
+_NAME = r"[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}"
+_PARAM_CHARS = r"[!#$%&'*+.^_`|~0-9A-Za-z-]+"
+_QUOTED = r'"(?:[^"\\\x00-\x1f\x7f]|\\.)*"'
+_MEDIA_TYPE = re.compile(
+    rf"^(?:{_NAME}/{_NAME}|{_NAME}/\*|\*/\*)(?:[ \t]*;[ \t]*{_PARAM_CHARS}=(?:{_PARAM_CHARS}|{_QUOTED}))*$"
+)
+_BARE_HINTS = {
+    "text": "text/plain",
+    "txt": "text/plain",
+    "string": "text/plain",
+    "plain": "text/plain",
+    "json": "application/json",
+    "data": "application/json",
+    "html": "text/html",
+    "markdown": "text/markdown",
+    "md": "text/markdown",
+    "csv": "text/csv",
+    "pdf": "application/pdf",
+    "file": "application/octet-stream",
+    "binary": "application/octet-stream",
+    "image": "image/png",
+    "png": "image/png",
+    "jpeg": "image/jpeg",
+    "jpg": "image/jpeg",
+    "audio": "audio/mpeg",
+    "video": "video/mp4",
+}
+
+
+def check_media_type(value: str) -> Problem | None:
+    """``type/subtype`` with optional parameters (``text/plain; charset=utf-8``); ``*/*`` ranges allowed."""
+    if _MEDIA_TYPE.match(value):
+        return None
+    hint = _BARE_HINTS.get(value.strip().lower())
+    suggestion = f' (did you mean "{hint}"?)' if hint else ' such as "text/plain" or "application/json"'
+    if value != value.strip() and _MEDIA_TYPE.match(value.strip()):
+        suggestion = f": remove the surrounding spaces ({quote(value.strip())})"
+    return Problem(
+        "error",
+        "media-type-invalid",
+        f"{quote(value)} is not a media type; write type/subtype{suggestion}",
+    )
+
+
+# -- protocol versions and bindings -------------------------------------------------------------------------
+
+_MAJOR_MINOR = re.compile(r"^\d+\.\d+$")
+_MAJOR_MINOR_PATCH = re.compile(r"^(\d+\.\d+)\.\d+$")
+
+
+def check_protocol_version(value: str, *, allow_patch: bool) -> Problem | None:
+    """v1.0 interfaces: ``Major.Minor`` (a patch is tolerated with a warning). v0.3 cards: patch allowed."""
+    if _MAJOR_MINOR.match(value):
+        return None
+    patch = _MAJOR_MINOR_PATCH.match(value)
+    if patch and allow_patch:
+        return None
+    if patch:
+        return Problem(
+            "warning",
+            "protocol-version-format",
+            f"protocol version {quote(value)} has a patch number, which cards SHOULD NOT carry (A2A section 3.6): "
+            f'write "{patch.group(1)}"',
+        )
+    expected = (
+        '"Major.Minor" or "Major.Minor.Patch", e.g. "0.3.0"' if allow_patch else '"Major.Minor", e.g. "1.0"'
+    )
+    return Problem("error", "protocol-version-format", f"protocol version {quote(value)} must be {expected}")
+
+
+CORE_BINDINGS = ("JSONRPC", "GRPC", "HTTP+JSON")
+_BINDING_HINTS = {
+    "JSON-RPC": "JSONRPC",
+    "JSON_RPC": "JSONRPC",
+    "JSONRPC2": "JSONRPC",
+    "JSON-RPC2": "JSONRPC",
+    "JSON-RPC-2.0": "JSONRPC",
+    "HTTP": "HTTP+JSON",
+    "HTTPS": "HTTP+JSON",
+    "REST": "HTTP+JSON",
+    "HTTP_JSON": "HTTP+JSON",
+    "HTTP-JSON": "HTTP+JSON",
+    "HTTPJSON": "HTTP+JSON",
+    "HTTP/JSON": "HTTP+JSON",
+    "G-RPC": "GRPC",
+}
+
+
+def check_binding(value: str) -> Problem | None:
+    """One of the core bindings, or a URI naming a custom one (A2A section 5.8)."""
+    if value in CORE_BINDINGS:
+        return None
+    upper = value.strip().upper()
+    hint = upper if upper in CORE_BINDINGS else _BINDING_HINTS.get(upper)
+    if hint is not None:
+        return Problem(
+            "warning",
+            "binding-unknown",
+            f'unknown protocol binding {quote(value)}: the core bindings are case-sensitive; write "{hint}"',
+        )
+    if _URI_SCHEME.match(value) and not _WHITESPACE_OR_CONTROL.search(value):
+        return None
+    return Problem(
+        "warning",
+        "binding-unknown",
+        f'unknown protocol binding {quote(value)}: use "JSONRPC", "GRPC" or "HTTP+JSON", or a URI for a custom '
+        "binding (A2A section 5.8)",
+    )

@@ -1,0 +1,74 @@
+"""Deceptive text in card strings: invisible and bidirectional characters, and instructions to a reader model.
+
+Cards are read by people in a browser and, more and more, by language models choosing an agent. Characters
+that do not show (zero-width spaces, bidi overrides, Unicode tag characters) can make two ids look equal or
+hide text from the person reviewing a card; sentences such as "ignore previous instructions" are aimed at a
+model that reads the card. Both are reported as warnings: the text is still documented, escaped.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from a2a_docgen.render import escape
+
+__all__ = ["code_point_name", "identity", "invisible_characters", "suspicious_phrases"]
+
+_ALLOWED_CONTROLS = frozenset("\t\n\r")
+
+
+def code_point_name(char: str) -> str:
+    """``U+202E RIGHT-TO-LEFT OVERRIDE``."""
+    return f"U+{ord(char):04X} {unicodedata.name(char, 'CONTROL CHARACTER')}"
+
+
+def invisible_characters(text: str) -> list[tuple[int, str]]:
+    """``(index, "U+XXXX NAME")`` of every character that does not show or reorders text.
+
+    The characters the renderer marks (``render.escape.invisible_characters``: zero-width, bidi controls,
+    tag characters; joiners inside emoji and subdivision flags excepted), plus control characters other
+    than tab and line breaks, which the renderer drops.
+    """
+    found = escape.invisible_characters(text)
+    controls = [
+        (index, code_point_name(char))
+        for index, char in enumerate(text)
+        if unicodedata.category(char) == "Cc" and char not in _ALLOWED_CONTROLS
+    ]
+    return sorted(found + controls) if controls else found
+
+
+def identity(text: str) -> str:
+    """What a reader sees: NFC, with every invisible character removed (for comparing ids)."""
+    visible = escape.strip_invisible(text)
+    return unicodedata.normalize("NFC", "".join(c for c in visible if unicodedata.category(c) != "Cc"))
+
+
+_PHRASES = re.compile(
+    r"\b(?:"
+    r"(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+|your\s+)*"
+    r"(?:previous|prior|above|earlier|preceding|other|system)\s+"
+    r"(?:instructions?|prompts?|messages?|rules|directions|context)"
+    r"|ignore\s+all\s+prior"
+    r"|do\s+not\s+(?:tell|inform|reveal\s+to|mention\s+(?:this\s+)?to)\s+the\s+user"
+    r"|don'?t\s+(?:tell|inform)\s+the\s+user"
+    r"|system\s+prompt\b"
+    r"|you\s+are\s+now\b"
+    r"|new\s+instructions\s*:"
+    r")",
+    re.IGNORECASE,
+)
+
+
+def suspicious_phrases(text: str) -> list[str]:
+    """Phrases in ``text`` that address a model reading the card rather than a person, in order.
+
+    The text is compared after NFKC folding with invisible characters removed, so full-width letters or
+    zero-width spaces inside a phrase do not hide it.
+    """
+    folded = unicodedata.normalize("NFKC", identity(text))
+    seen: dict[str, None] = {}
+    for match in _PHRASES.finditer(folded):
+        seen.setdefault(" ".join(match.group().lower().split()), None)
+    return list(seen)
