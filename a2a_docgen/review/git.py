@@ -1,0 +1,219 @@
+"""The base side of a review, read from a git revision through the same loader as the working tree.
+
+``a2a-docgen diff --base-ref origin/main cards/`` compares ``cards/`` in the working tree with ``cards/`` at
+``origin/main``. The files at the revision are chosen like ``discover`` chooses them on disk (``*.json``
+below a directory, minus sidecars and skipped directories; a file argument as it is), and get the same
+display paths, so a card is matched to itself and annotations name the path a reviewer knows.
+
+git runs with a fixed argument list (never a shell), literal pathspecs, and blobs are read by object id
+through one ``git cat-file --batch``, so no path or revision can be taken for an option or a pattern.
+Symbolic links at the revision are not followed (their target may not exist there).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+from a2a_docgen.errors import UsageError
+from a2a_docgen.limits import DEFAULT_LIMITS, Limits
+from a2a_docgen.load import SIDECAR_SUFFIX, SKIPPED_DIRS, load_card_bytes
+from a2a_docgen.model import AgentCard, Catalog, Diagnostic
+
+__all__ = ["GitRevision", "RevisionFile", "load_catalog_at_revision"]
+
+_SYMLINK_MODE = "120000"
+
+
+@dataclass(frozen=True, slots=True)
+class RevisionFile:
+    """A card file at a revision."""
+
+    argument: str
+    """The path argument it was found under."""
+    display: str
+    """The path as ``discover`` would show it in the working tree."""
+    relpath: str
+    """Path below ``argument`` with ``/`` separators (the file name when the argument is the file)."""
+    oid: str
+    size: int
+
+
+class GitRevision:
+    """One commit of the repository that contains ``cwd``."""
+
+    def __init__(self, revision: str, *, cwd: str | os.PathLike[str] | None = None) -> None:
+        if not revision or revision.startswith("-"):
+            raise UsageError(f"--base-ref: {revision!r} is not a revision")
+        self.cwd = os.path.realpath(cwd if cwd is not None else os.getcwd())
+        top = self._git(["rev-parse", "--show-toplevel"], cwd=self.cwd, what="find the git repository")
+        self.top = os.path.realpath(top.decode("utf-8", "surrogateescape").strip())
+        commit = self._git(
+            ["rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}"],
+            what=f"resolve --base-ref {revision!r}",
+        )
+        self.revision = revision
+        self.commit = commit.decode("ascii").strip()
+
+    def _git(
+        self, argv: list[str], *, cwd: str | None = None, what: str, stdin: bytes | None = None
+    ) -> bytes:
+        try:
+            result = subprocess.run(
+                ["git", "--literal-pathspecs", *argv],
+                cwd=cwd or self.top,
+                input=stdin,
+                capture_output=True,
+                check=False,
+                timeout=300,
+            )
+        except FileNotFoundError as exc:
+            raise UsageError("--base-ref needs git, which is not installed or not on PATH") from exc
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            raise UsageError(f"cannot {what}: {exc}") from exc
+        if result.returncode != 0:
+            detail = result.stderr.decode("utf-8", "replace").strip().splitlines()
+            reason = detail[-1] if detail else f"git exited with {result.returncode}"
+            if "resolve" in what and not detail:
+                reason = "no such revision (fetch it first, e.g. git fetch origin main)"
+            raise UsageError(f"cannot {what}: {reason}")
+        return result.stdout
+
+    def repo_path(self, path: str) -> str:
+        """``path`` (relative to ``cwd``) as a path from the repository root, ``""`` for the root."""
+        absolute = os.path.realpath(os.path.join(self.cwd, path))
+        relative = os.path.relpath(absolute, self.top)
+        if relative == os.pardir or relative.startswith(os.pardir + os.sep):
+            raise UsageError(f"{path}: outside the git repository {self.top}")
+        return "" if relative == os.curdir else PurePosixPath(*relative.split(os.sep)).as_posix()
+
+    def files(self, paths: Sequence[str]) -> list[RevisionFile]:
+        """The card files under ``paths`` at this revision, in ``discover`` order (each argument, by path)."""
+        found: list[RevisionFile] = []
+        seen: set[str] = set()
+        for argument in paths:
+            prefix = self.repo_path(argument)
+            listing = self._git(
+                [
+                    "ls-tree",
+                    "-r",
+                    "-l",
+                    "-z",
+                    "--full-tree",
+                    self.commit,
+                    "--",
+                    *([prefix] if prefix else []),
+                ],
+                what=f"list {argument} at {self.revision}",
+            )
+            entries = []
+            for record in listing.split(b"\0"):
+                if not record:
+                    continue
+                meta, _, raw_path = record.partition(b"\t")
+                mode, kind, oid, size = meta.decode("ascii").split()
+                path = os.fsdecode(raw_path)
+                if kind != "blob" or mode == _SYMLINK_MODE or path in seen:
+                    continue
+                if path == prefix:
+                    entries.append((path, os.path.basename(path), oid, size, True))
+                elif not prefix or path.startswith(prefix + "/"):
+                    entries.append((path, path[len(prefix) + 1 :] if prefix else path, oid, size, False))
+            for path, below, oid, size, is_argument in sorted(entries, key=lambda e: e[1]):
+                if not is_argument and not _is_card_path(below):
+                    continue
+                seen.add(path)
+                display = argument if is_argument else os.path.join(argument, *below.split("/"))
+                found.append(RevisionFile(argument, display, below, oid, int(size)))
+        return found
+
+    def read(self, files: Sequence[RevisionFile], limits: Limits) -> dict[str, bytes]:
+        """The contents of the files no larger than the limit, keyed by object id."""
+        wanted = sorted({f.oid for f in files if f.size <= limits.max_file_bytes})
+        if not wanted:
+            return {}
+        output = self._git(
+            ["cat-file", "--batch"],
+            what=f"read the cards at {self.revision}",
+            stdin="".join(f"{oid}\n" for oid in wanted).encode("ascii"),
+        )
+        blobs: dict[str, bytes] = {}
+        position = 0
+        for oid in wanted:
+            end = output.index(b"\n", position)
+            header = output[position:end].decode("ascii").split()
+            size = int(header[2])
+            blobs[oid] = output[end + 1 : end + 1 + size]
+            position = end + 1 + size + 1
+        return blobs
+
+    def load(self, files: Sequence[RevisionFile], *, limits: Limits = DEFAULT_LIMITS) -> Catalog:
+        """Read ``files`` into a catalogue, exactly as ``load_catalog`` reads files on disk."""
+        from a2a_docgen.validate import validate_catalog
+
+        blobs = self.read(files, limits)
+        cards: list[AgentCard] = []
+        diagnostics: list[Diagnostic] = []
+        excluded: list[str] = []
+        for file in files:
+            if file.oid not in blobs:
+                card, found = None, [_too_large(file, limits)]
+            else:
+                card, found = load_card_bytes(
+                    blobs[file.oid],
+                    display=file.display,
+                    root=file.argument,
+                    relpath=file.relpath,
+                    limits=limits,
+                )
+            diagnostics.extend(found)
+            if card is None:
+                excluded.append(file.display)
+            else:
+                cards.append(card)
+        cards.sort(key=lambda c: ((c.name or "").casefold(), c.name or "", c.source.path))
+        diagnostics.extend(validate_catalog(cards))
+        diagnostics.sort(key=Diagnostic.sort_key)
+        return Catalog(cards=tuple(cards), diagnostics=tuple(diagnostics), excluded=tuple(excluded))
+
+
+def _is_card_path(below: str) -> bool:
+    parts = below.split("/")
+    return (
+        parts[-1].endswith(".json")
+        and not parts[-1].endswith(SIDECAR_SUFFIX)
+        and not any(part in SKIPPED_DIRS for part in parts[:-1])
+    )
+
+
+def _too_large(file: RevisionFile, limits: Limits) -> Diagnostic:
+    return Diagnostic(
+        severity="error",
+        code="file-too-large",
+        message=f"the file has {file.size} bytes at the base revision, more than the limit of "
+        f"{limits.max_file_bytes} (limit max_file_bytes, raise it with {Limits.option_name('max_file_bytes')}); "
+        "it is not read",
+        file=file.display,
+        line=1,
+        column=1,
+        pointer="",
+    )
+
+
+def load_catalog_at_revision(
+    paths: Sequence[str],
+    revision: str,
+    *,
+    limits: Limits = DEFAULT_LIMITS,
+    cwd: str | os.PathLike[str] | None = None,
+) -> Catalog:
+    """The catalogue ``load_catalog(paths)`` would have read at ``revision`` (paths relative to ``cwd``).
+
+    Paths that do not exist at the revision contribute nothing (every card under them is new). Raises
+    ``UsageError`` outside a git repository, for an unknown revision or a path outside the repository.
+    """
+    revision_at = GitRevision(revision, cwd=cwd)
+    return revision_at.load(revision_at.files(paths), limits=limits)
