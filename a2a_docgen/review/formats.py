@@ -77,8 +77,13 @@ def format_text(changes: Sequence[Change]) -> str:
 
 
 def format_json(changes: Sequence[Change]) -> str:
-    """A JSON array of change objects (``[]`` when nothing changed), with a final newline."""
-    return printable(json.dumps([c.to_json() for c in changes], ensure_ascii=False, indent=2)) + "\n"
+    """A JSON array of change objects (``[]`` when nothing changed), with a final newline.
+
+    Non-ASCII text stays readable; control, bidi and other invisible characters are ``\\uXXXX`` escapes.
+    """
+    text = json.dumps([c.to_json() for c in changes], ensure_ascii=False, indent=2)
+    # json.dumps escapes line breaks inside strings, so every raw "\n" is layout and stays.
+    return "\n".join(printable(line) for line in text.split("\n")) + "\n"
 
 
 def _github_data(value: str) -> str:
@@ -157,7 +162,8 @@ def format_markdown(changes: Sequence[Change], *, site_url: str | None = None) -
         + f" · {agents} {'agent' if agents == 1 else 'agents'}",
         "",
     ]
-    budget = _Budget(MARKDOWN_BUDGET - sum(len(line) + 1 for line in out))
+    # Headings and the notes of what was left out come on top of the rows and lists counted here.
+    budget = _Budget(MARKDOWN_BUDGET - 1_000 - sum(len(line) + 1 for line in out))
     breaking = [c for c in changes if c.severity == "breaking"]
     if breaking:
         out += ["#### Breaking changes", ""]

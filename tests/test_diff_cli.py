@@ -1,0 +1,396 @@
+"""``a2a-docgen diff`` end to end: exit codes, the four formats, hostile card text, and ``--base-ref``."""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from a2a_docgen.cli import main
+from a2a_docgen.review.diff import Change
+from a2a_docgen.review.formats import COMMENT_MARKER, MARKDOWN_BUDGET, format_markdown, page_url
+from a2a_docgen.review.git import load_catalog_at_revision
+from tests.support.markdown_tokens import html_tokens, links, table_rows
+
+DATA = Path(__file__).parent / "data" / "diff"
+BASE, HEAD, ERA = DATA / "base", DATA / "head", DATA / "era"
+
+GITHUB_COMMAND = re.compile(
+    r"^::(error|warning|notice) file=[^,:\n]+,line=[1-9]\d*,col=[1-9]\d*,title=[^,:\n]+::[^\r\n]+$"
+)
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: object) -> tuple[int, str, str]:
+    code = main(["diff", *map(str, argv)])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def weather() -> dict[str, Any]:
+    card: dict[str, Any] = json.loads((BASE / "weather.json").read_text(encoding="utf-8"))
+    return card
+
+
+def write(path: Path, card: dict[str, Any]) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(card, indent=2), encoding="utf-8")
+    return path
+
+
+# -- exit codes ------------------------------------------------------------------------------------------
+
+
+def test_identical_inputs_exit_0_with_an_empty_array(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, BASE, BASE, "--format", "json")
+    assert code == 0
+    assert json.loads(out) == []
+
+
+def test_breaking_changes_exit_1(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, BASE, HEAD)
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[-1] == "9 changes: 4 breaking, 3 non-breaking, 2 info."
+    assert f"{BASE / 'fax.json'}:1: breaking: Fax Gateway: the agent is gone [agent-removed]" in lines
+    assert len(lines) == 10
+
+
+@pytest.mark.parametrize(
+    ("base", "head", "fail_on", "expected"),
+    [
+        (BASE, HEAD, "never", 0),
+        (BASE, HEAD, "breaking", 1),
+        (ERA / "v0.3.json", ERA / "v1.0.json", "breaking", 0),
+        (ERA / "v0.3.json", ERA / "v1.0.json", "non-breaking", 0),
+        (ERA / "v0.3.json", ERA / "v1.0.json", "info", 1),
+        (BASE / "weather.json", BASE / "weather.json", "info", 0),
+    ],
+)
+def test_fail_on(
+    capsys: pytest.CaptureFixture[str], base: Path, head: Path, fail_on: str, expected: int
+) -> None:
+    assert run(capsys, base, head, "--fail-on", fail_on)[0] == expected
+
+
+def test_non_breaking_change_fails_only_from_non_breaking(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    head = weather()
+    head["capabilities"]["pushNotifications"] = True
+    changed = write(tmp_path / "weather.json", head)
+    assert run(capsys, BASE / "weather.json", changed)[0] == 0
+    assert run(capsys, BASE / "weather.json", changed, "--fail-on", "non-breaking")[0] == 1
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        ([BASE], "give BASE and HEAD"),
+        ([BASE, HEAD, HEAD], "give BASE and HEAD"),
+        ([BASE, DATA / "missing"], "no such file or directory"),
+        (["--base-ref", "HEAD"], "--base-ref needs HEAD"),
+        ([BASE, HEAD, "--site-url", "javascript:alert(1)"], "--site-url"),
+    ],
+)
+def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str], argv: list[object], message: str) -> None:
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert message in err
+    assert out == ""
+    assert "Traceback" not in err
+
+
+def test_unknown_format_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(capsys, BASE, HEAD, "--format", "yaml")[0] == 2
+
+
+def test_invalid_cards_are_reported_and_the_rest_is_compared(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    head = tmp_path / "head"
+    shutil.copytree(HEAD, head)
+    (head / "weather.json").write_text('{"name": "Weather Agent", "skills": [', encoding="utf-8")
+    code, out, err = run(capsys, BASE, head, "--format", "json")
+    assert code == 1
+    assert "a2a-docgen diff: head cards with errors (1 not read):" in err
+    assert re.search(r"weather\.json:1:\d+: error ", err)
+    assert "Traceback" not in err
+    changes = json.loads(out)
+    removed = [c for c in changes if c["code"] == "agent-removed"]
+    assert {c["agent"] for c in removed} == {"Fax Gateway", "Weather Agent"}
+    assert any(c["code"] == "agent-added" and c["agent"] == "Maps Agent" for c in changes)
+
+
+# -- formats ---------------------------------------------------------------------------------------------
+
+
+def test_json_objects_carry_every_field(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, err = run(capsys, BASE, HEAD, "--format", "json")
+    changes = json.loads(out)
+    assert err.strip() == "a2a-docgen diff: 9 changes: 4 breaking, 3 non-breaking, 2 info"
+    required = {"agent", "skill", "severity", "code", "message", "pointer", "before", "after", "file", "line"}
+    assert all(required <= set(c) for c in changes)
+    forecast = next(c for c in changes if c["code"] == "input-mode-removed")
+    assert forecast | {"message": ""} == {
+        "agent": "Weather Agent",
+        "skill": "forecast",
+        "severity": "breaking",
+        "code": "input-mode-removed",
+        "message": "",
+        "pointer": "/skills/0/inputModes",
+        "before": "application/json",
+        "after": None,
+        "side": "head",
+        "file": str(HEAD / "weather.json"),
+        "line": 30,
+        "column": 21,
+    }
+
+
+def test_github_annotations_follow_the_workflow_command_syntax(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, BASE, HEAD, "--format", "github")
+    lines = out.splitlines()
+    assert len(lines) == 9
+    assert all(GITHUB_COMMAND.match(line) for line in lines), lines
+    levels = [line.split(" ", 1)[0] for line in lines]
+    assert levels.count("::error") == 4
+    assert levels.count("::warning") == 3
+    assert levels.count("::notice") == 2
+    removed = next(line for line in lines if "agent-removed" in line)
+    assert removed.startswith(
+        f"::error file={BASE / 'fax.json'},line=1,col=1,title=Breaking change%3A agent-removed::"
+    )
+
+
+def test_markdown_comment(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, BASE, HEAD, "--format", "markdown", "--site-url", "https://docs.example.com/")
+    lines = out.splitlines()
+    assert lines[0] == COMMENT_MARKER
+    assert lines[1] == "### ❌ 4 breaking changes to A2A agent cards"
+    assert "**4** breaking · **3** non-breaking · **2** info · 3 agents" in lines
+    rows = table_rows(out)
+    assert rows[0] == ["Agent", "Skill", "Change", "Code"]
+    assert len(rows) == 5  # the head and four breaking changes
+    assert rows[1][:2] == ["Fax Gateway", "(agent)"]
+    assert any(row[1] == "forecast" and row[3] == "input-mode-removed" for row in rows)
+    hrefs = links(out)
+    assert page_url("https://docs.example.com", "Weather Agent", "forecast") in hrefs
+    assert page_url("https://docs.example.com", "Weather Agent").startswith(
+        "https://docs.example.com/agents/weather-agent-"
+    )
+    assert "#skill-forecast-" in page_url("https://docs.example.com", "Weather Agent", "forecast")
+    assert out.index("#### Breaking changes") < out.index("#### Other changes")
+    assert "<details>" not in out
+
+
+def test_markdown_without_changes(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, BASE, BASE, "--format", "markdown")
+    assert out.splitlines() == [COMMENT_MARKER, "### ✅ No changes to A2A agent cards"]
+
+
+def test_markdown_without_breaking_changes_lists_the_rest_plainly(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    _, out, _ = run(capsys, ERA / "v0.3.json", ERA / "v1.0.json", "--format", "markdown")
+    assert "### ✅ No breaking changes to A2A agent cards" in out
+    assert "#### Breaking changes" not in out
+    assert "<details>" not in out
+    assert (
+        "- info · `era-changed` · the card is now written in the v1&#46;0 shape &#40;was v0&#46;3&#41;" in out
+    )
+
+
+HOSTILE_NAME = "<img src=x onerror=alert(1)> | **bold** [x](javascript:alert(1))"
+
+
+def test_hostile_card_text_stays_inert(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    base = weather()
+    base["name"] = HOSTILE_NAME
+    base["skills"][0]["id"] = "`code` <script>x</script> | cell"
+    head = copy.deepcopy(base)
+    head["skills"].pop(0)
+    head["name"] = HOSTILE_NAME + "\n::error::injected"
+    b, h = write(tmp_path / "b" / "x.json", base), write(tmp_path / "h" / "x.json", head)
+    _, out, _ = run(capsys, b, h, "--format", "markdown", "--site-url", "https://docs.example.com")
+    assert [t.content.strip() for t in html_tokens(out)] == [COMMENT_MARKER]
+    assert all(len(row) == 4 for row in table_rows(out))
+    assert all(href.startswith("https://docs.example.com/agents/") for href in links(out))
+    assert "<img" not in out
+    assert "<script" not in out
+
+    _, out, _ = run(capsys, b, h, "--format", "github")
+    lines = out.splitlines()
+    assert [line.split("title=")[1].split("::")[0] for line in lines] == [
+        "Breaking change%3A version-not-bumped",
+        "Card change%3A agent-renamed",
+        "Breaking change%3A skill-removed",
+    ]
+    assert all(GITHUB_COMMAND.match(line) for line in lines)
+    assert all("\n::error::injected" not in line for line in lines)
+
+    _, out, _ = run(capsys, b, h, "--format", "text")
+    assert len(out.splitlines()) == 4
+    assert not any(line.startswith("::") for line in out.splitlines())
+
+
+# -- --base-ref --------------------------------------------------------------------------------------------
+
+
+def git(repo: Path, *argv: str) -> None:
+    subprocess.run(
+        ["git", "-c", "user.name=Test", "-c", "user.email=test@example.com", *argv],
+        cwd=repo,
+        check=True,
+        capture_output=True,
+    )
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A repository whose first commit has cards/weather.json, cards/fax.json and files that are not cards."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    git(tmp_path, "init", "-q")
+    cards = tmp_path / "cards"
+    cards.mkdir()
+    shutil.copy(BASE / "weather.json", cards / "weather.json")
+    shutil.copy(BASE / "fax.json", cards / "fax.json")
+    (cards / "weather.fetch.json").write_text("{}", encoding="utf-8")
+    write(cards / "node_modules" / "x.json", {"name": "not scanned"})
+    (tmp_path / "README.md").write_text("cards\n", encoding="utf-8")
+    git(tmp_path, "add", ".")
+    git(tmp_path, "commit", "-q", "-m", "cards")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_base_ref_compares_the_working_tree_with_a_revision(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shutil.copy(HEAD / "weather.json", repo / "cards" / "weather.json")
+    (repo / "cards" / "fax.json").unlink()
+    shutil.copy(HEAD / "maps.json", repo / "cards" / "maps.json")
+    code, out, err = run(capsys, "--base-ref", "HEAD", "cards", "--format", "json")
+    assert code == 1, err
+    changes = json.loads(out)
+    by_code = {(c["agent"], c["code"]): c for c in changes}
+    assert by_code["Fax Gateway", "agent-removed"]["file"] == str(Path("cards", "fax.json"))
+    assert by_code["Maps Agent", "agent-added"]["file"] == str(Path("cards", "maps.json"))
+    assert by_code["Weather Agent", "skill-added"]["file"] == str(Path("cards", "weather.json"))
+    assert len(changes) == 9
+    assert "not scanned" not in out
+
+
+def test_base_ref_reads_the_same_catalogue_as_the_working_tree(repo: Path) -> None:
+    from a2a_docgen.load import load_catalog
+
+    at_revision = load_catalog_at_revision(["cards"], "HEAD")
+    on_disk = load_catalog(["cards"])
+    assert at_revision == on_disk
+    assert [c.source.path for c in at_revision.cards] == [c.source.path for c in on_disk.cards]
+
+
+def test_base_ref_with_a_file_argument_and_from_a_subdirectory(
+    repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    head = weather()
+    head["skills"].pop()
+    write(repo / "cards" / "weather.json", head)
+    code, out, _ = run(capsys, "--base-ref", "HEAD", "cards/weather.json", "--format", "json")
+    assert code == 1
+    assert {c["code"] for c in json.loads(out)} == {"skill-removed", "version-not-bumped"}
+    monkeypatch.chdir(repo / "cards")
+    code, out, _ = run(capsys, "--base-ref", "HEAD", ".", "--format", "json")
+    assert {(c["code"], c["file"]) for c in json.loads(out)} == {
+        ("skill-removed", os.path.join(".", "weather.json")),
+        ("version-not-bumped", os.path.join(".", "weather.json")),
+    }
+
+
+def test_base_ref_when_the_directory_is_gone(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    shutil.rmtree(repo / "cards")
+    code, out, _ = run(capsys, "--base-ref", "HEAD", "cards", "--format", "json")
+    assert code == 1
+    assert sorted(c["agent"] for c in json.loads(out)) == ["Fax Gateway", "Weather Agent"]
+
+
+def test_base_ref_when_the_cards_are_new(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (repo / "new").mkdir()
+    shutil.copy(HEAD / "maps.json", repo / "new" / "maps.json")
+    code, out, _ = run(capsys, "--base-ref", "HEAD", "new", "--format", "json")
+    assert code == 0
+    assert [c["code"] for c in json.loads(out)] == ["agent-added"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--base-ref", "no-such-branch", "cards"], "cannot resolve --base-ref 'no-such-branch'"),
+        (["--base-ref=--upload-pack=x", "cards"], "is not a revision"),
+        (["--base-ref", "HEAD", "nowhere"], "nowhere: no such file or directory, here or at HEAD"),
+        (["--base-ref", "HEAD", "/"], "outside the git repository"),
+    ],
+)
+def test_base_ref_usage_errors(
+    repo: Path, capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    code, _, err = run(capsys, *argv)
+    assert code == 2
+    assert message in err
+
+
+def test_base_ref_outside_a_repository(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    outside = tmp_path / "plain"
+    write(outside / "cards" / "x.json", weather())
+    monkeypatch.chdir(outside)
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))
+    code, _, err = run(capsys, "--base-ref", "HEAD", "cards")
+    assert code == 2
+    assert "cannot find the git repository" in err
+
+
+def _change(agent: str, index: int, severity: str = "info") -> Change:
+    return Change(
+        agent=agent,
+        skill=f"s{index}",
+        severity=severity,  # type: ignore[arg-type]
+        code="description-changed" if severity == "info" else "skill-removed",
+        message=f"change number {index} " + "x" * 200,
+        pointer=f"/skills/{index}",
+        before=None,
+        after=None,
+        side="head",
+        file="cards/a.json",
+        line=index + 1,
+        column=1,
+    )
+
+
+def test_markdown_folds_long_lists_per_agent() -> None:
+    changes = [_change("Alpha", i) for i in range(8)] + [_change("Beta", i) for i in range(4)]
+    out = format_markdown(changes)
+    tokens = [t.content.strip() for t in html_tokens(out)]
+    assert tokens.count("</details>") == 2
+    assert "<details><summary><b>Alpha</b> (8 info)</summary>" in tokens
+    assert out.count("- info · `description-changed` · ") == 12
+
+
+def test_markdown_stays_under_the_comment_limit() -> None:
+    changes = [_change("Alpha", i, "breaking") for i in range(400)] + [_change("Beta", i) for i in range(400)]
+    out = format_markdown(changes)
+    assert len(out) <= MARKDOWN_BUDGET
+    assert "more breaking changes; see the job log." in out
+    assert out.endswith("more changes; see the job log.\n")
+    rows = table_rows(out)
+    assert 10 < len(rows) < 401
