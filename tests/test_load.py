@@ -226,3 +226,19 @@ def test_huge_member_name_is_located_in_linear_time() -> None:
     assert time.perf_counter() - start < 5  # was minutes and gigabytes: one pointer string per value
     unknown = [d for d in diagnostics if d.code == "unknown-field"]
     assert [(d.line, d.column) for d in unknown] == [(1, 15)]
+
+
+@pytest.mark.parametrize(
+    ("members", "era"),
+    [
+        ({"supportedInterfaces": []}, "1.0"),
+        ({"protocolVersion": "0.3.0", "url": "https://a.example.com"}, "0.3"),
+        ({"protocolVersion": "0.2.9", "preferredTransport": "JSONRPC"}, "0.3"),
+        ({"protocolVersion": "0.2.5", "url": "https://a.example.com"}, "0.2"),
+        ({"url": "https://a.example.com", "authentication": {"schemes": ["Bearer"]}}, "0.2"),
+    ],
+)
+def test_era_follows_the_shape(members: dict[str, Any], era: str) -> None:
+    from a2a_docgen.load import detect_era
+
+    assert detect_era({"name": "x", **members}) == era

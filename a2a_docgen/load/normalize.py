@@ -128,13 +128,11 @@ def detect_era(raw: JSONObject) -> Era:
     """The shape the card is written in (see the module docstring)."""
     if "supportedInterfaces" in raw or "securityRequirements" in raw or "supported_interfaces" in raw:
         return "1.0"
+    if "preferredTransport" in raw or "additionalInterfaces" in raw:
+        return "0.3"  # even when it claims 0.2.9, as the v0.3.0 spec sample does
     declared = raw.get("protocolVersion")
     version = major_minor(declared) if isinstance(declared, str) else None
-    if version is not None:
-        return "0.3" if version >= (0, 3) else "0.2"
-    if "preferredTransport" in raw or "additionalInterfaces" in raw:
-        return "0.3"
-    return "0.2"
+    return "0.3" if version is not None and version >= (0, 3) else "0.2"
 
 
 def normalize(raw: JSONObject, source: CardSource, report: Report, limits: Limits) -> AgentCard:

@@ -471,14 +471,24 @@ def _extras(card: AgentCard) -> Iterator[tuple[str, str, Sequence[str], str]]:
         yield from ((signature.pointer, k, keys, "a signature") for k in signature.extra)
 
 
+_MISPLACED = {
+    ("", "supportsExtendedAgentCard"): ' (an extended card is declared as "capabilities.extendedAgentCard")',
+    ("", "extendedAgentCard"): ' (it belongs in "capabilities")',
+    ("", "streaming"): ' (it belongs in "capabilities")',
+    ("", "pushNotifications"): ' (it belongs in "capabilities")',
+    ("", "extensions"): ' (extensions are declared in "capabilities.extensions")',
+    ("", "securityRequirement"): ' (did you mean "securityRequirements"?)',
+}
+
+
 def unknown_fields(card: AgentCard, report: Report, limits: Limits) -> None:
     """Members no version of the spec defines: clients ignore them, so they are usually typos."""
     for base, key, candidates, what in _extras(card):
+        hint = _MISPLACED.get((base, key)) or _did_you_mean(key, candidates)
         report.warning(
             "unknown-field",
             join_pointer(base, key),
-            f"{what} has no member {quote(key)}{_did_you_mean(key, candidates)}; clients ignore it: fix the name "
-            "or remove it",
+            f"{what} has no member {quote(key)}{hint}; clients ignore it: fix the name or remove it",
             at_key=True,
         )
     # A v1.0 scheme object holds exactly its one wrapper member.

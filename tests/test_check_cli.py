@@ -1,0 +1,219 @@
+"""``a2a-docgen check``: output formats, exit codes, usage errors, limits and hostile text."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from a2a_docgen import cli
+from a2a_docgen.commands import check
+from a2a_docgen.errors import UsageError
+from a2a_docgen.model import Diagnostic
+from a2a_docgen.report_formats import format_github, format_json, format_text, printable, summary
+
+DATA = Path(__file__).parent / "data" / "cards"
+REPO = Path(__file__).resolve().parents[1]
+TREE = str(DATA / "tree")
+BROKEN = str(DATA / "broken")
+LINE = re.compile(
+    r"^(?P<file>[^:]+):(?P<line>\d+):(?P<col>\d+): (?P<severity>error|warning) (?P<code>[a-z0-9-]+) (?P<message>.+)$"
+)
+
+
+@pytest.fixture(autouse=True)
+def only_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Build the parser with ``check`` alone, so these tests do not depend on the other commands."""
+    monkeypatch.setattr(cli, "COMMANDS", ("check",))
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = cli.main(["check", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_clean_tree_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, str(DATA / "tree" / ".well-known"))
+    assert (code, out, err) == (0, "", "1 file, 0 errors, 0 warnings\n")
+
+
+def test_text_format(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, TREE, BROKEN)
+    assert code == 1
+    lines = out.splitlines()
+    parsed = [LINE.match(line) for line in lines]
+    assert all(parsed), lines
+    found = [
+        (Path(m["file"]).name, int(m["line"]), int(m["col"]), m["severity"], m["code"]) for m in parsed if m
+    ]
+    assert found == [
+        ("trailing-comma.json", 4, 1, "error", "json-syntax"),
+        ("undeclared.json", 9, 41, "error", "undeclared-scheme"),
+        ("agent.json", 5, 10, "warning", "url-not-https"),
+    ]
+    assert lines[0].startswith(os.path.join(BROKEN, "trailing-comma.json") + ":")
+    assert err == "4 files, 2 errors, 1 warning\n"
+
+
+def test_json_format_is_sorted_and_deterministic(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--format", "json", BROKEN, TREE)
+    assert code == 1
+    items = json.loads(out)
+    assert [set(item) for item in items] == [
+        {"file", "line", "column", "pointer", "severity", "code", "message"}
+    ] * 3
+    assert items == sorted(items, key=lambda i: (i["file"], i["line"], i["column"], i["code"], i["message"]))
+    assert items[1] == {
+        "file": os.path.join(BROKEN, "undeclared.json"),
+        "line": 9,
+        "column": 41,
+        "pointer": "/securityRequirements/0/schemes/oauth",
+        "severity": "error",
+        "code": "undeclared-scheme",
+        "message": items[1]["message"],
+    }
+    assert run(capsys, "--format", "json", BROKEN, TREE)[1] == out
+
+
+def test_github_format(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--format", "github", TREE)
+    assert code == 0
+    path = os.path.join(TREE, "legacy", ".well-known", "agent.json")
+    assert out.startswith(f"::warning file={path},line=5,col=10,title=url-not-https::the interface URL ")
+    assert out.count("\n") == 1
+
+
+def test_github_escaping() -> None:
+    diagnostic = Diagnostic(
+        severity="error",
+        code="x",
+        message="50% done\r\nnext: a,b",
+        file="odd,name:1%.json",
+        line=3,
+        column=7,
+        pointer="",
+    )
+    assert format_github([diagnostic]) == (
+        "::error file=odd%2Cname%3A1%25.json,line=3,col=7,title=x::50%25 done%0D%0Anext: a,b\n"
+    )
+
+
+def test_hostile_text_cannot_reach_the_terminal_raw() -> None:
+    diagnostic = Diagnostic(
+        severity="warning",
+        code="x",
+        message='name "\u202eexe.txt" \x1b[31mred\x1b[0m\nfake.json:1:1: error',
+        file="a\nb.json",
+        line=1,
+        column=1,
+        pointer="/name",
+    )
+    for output in (format_text([diagnostic]), format_json([diagnostic]), format_github([diagnostic])):
+        assert "\u202e" not in output
+        assert "\x1b" not in output
+    assert format_text([diagnostic]).count("\n") == 1
+    assert "\\u202e" in format_text([diagnostic])
+    assert json.loads(format_json([diagnostic]))[0]["message"] == diagnostic.message
+    assert printable("Café ☕") == "Café ☕"
+
+
+def test_strict_fails_on_warnings(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(capsys, TREE)[0] == 0
+    assert run(capsys, "--strict", TREE)[0] == 1
+
+
+def test_missing_path_is_a_usage_error(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, err = run(capsys, TREE, str(tmp_path / "nope"))
+    assert (code, out) == (2, "")
+    assert "no such file or directory" in err
+    assert "Traceback" not in err
+
+
+def test_empty_directory_is_a_usage_error(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, _, err = run(capsys, str(tmp_path))
+    assert code == 2
+    assert "no card files" in err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["--format", "xml", TREE], ["--max-file-bytes", "0", TREE], ["--max-depth", "many", TREE], ["--bogus"]],
+)
+def test_bad_options_are_usage_errors(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    code, out, _ = run(capsys, *argv)
+    assert (code, out) == (2, "")
+
+
+def test_limit_options_reach_the_loader(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "--max-file-bytes", "100", "--format", "json", TREE)
+    assert code == 1
+    assert {item["code"] for item in json.loads(out)} == {"file-too-large"}
+    assert err.startswith("2 files, 2 errors")
+    code, out, _ = run(capsys, "--max-label-chars", "5", "--format", "json", str(DATA / "minimal-v1.json"))
+    assert code == 1
+    assert "--max-label-chars" in json.loads(out)[0]["message"]
+
+
+def test_one_bad_file_does_not_stop_the_others(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    (tmp_path / "a.json").write_bytes(b"\xff\xfe\x00\x00")
+    (tmp_path / "b.json").write_text("[]")
+    (tmp_path / "c.json").write_text((DATA / "minimal-v1.json").read_text(encoding="utf-8"))
+    code, out, err = run(capsys, "--format", "json", str(tmp_path))
+    assert code == 1
+    assert [(Path(i["file"]).name, i["code"]) for i in json.loads(out)] == [
+        ("a.json", "encoding"),
+        ("b.json", "not-an-object"),
+    ]
+    assert err == "3 files, 2 errors, 0 warnings\n"
+
+
+def test_without_path_the_example_catalogue_is_checked(capsys: pytest.CaptureFixture[str]) -> None:
+    examples = REPO / "examples" / "cards"
+    if not any(examples.glob("*.json")):
+        pytest.skip("examples/cards is empty in this checkout")
+    code, _, err = run(capsys)
+    assert code == 0
+    assert err.startswith(f"{len(list(examples.glob('*.json')))} files, 0 errors")
+
+
+def test_without_path_and_without_examples(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def missing() -> Path:
+        raise UsageError(
+            "no PATH given and the example catalogue (examples/cards) is not installed; give a PATH"
+        )
+
+    monkeypatch.setattr(check, "default_catalogue", missing)
+    code, _, err = run(capsys)
+    assert code == 2
+    assert "example catalogue" in err
+
+
+def test_summary_wording() -> None:
+    assert summary(0, []) == "0 files, 0 errors, 0 warnings"
+
+
+def test_real_entry_point_never_prints_a_traceback(tmp_path: Path) -> None:
+    (tmp_path / "deep.json").write_text('{"a": ' + "[" * 50_000 + "]" * 50_000 + "}")
+    (tmp_path / "bidi.json").write_text(json.dumps({"name": "\u202eevil", "skills": 3}))
+    result = subprocess.run(
+        [sys.executable, "-m", "a2a_docgen", "check", "--format", "json", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=REPO,
+    )
+    assert result.returncode == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    assert {i["code"] for i in json.loads(result.stdout)} >= {
+        "too-deep",
+        "invisible-characters",
+        "wrong-type",
+    }
