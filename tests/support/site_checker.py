@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import html
 import importlib.util
 import json
 import re
@@ -498,13 +497,6 @@ def check_search_index(path: Path, *, display: str | None = None) -> list[Violat
                         f"docs[{number}].{key} ({location!r}): {problem}",
                     )
                 )
-            scheme_values = re.findall(r"(?:href|src)\s*=\s*[\"']?([^\"'\s>]+)", html.unescape(value))
-            for url in scheme_values:
-                scheme = url_scheme(url)
-                if scheme is not None and scheme not in SAFE_SCHEMES:
-                    violations.append(
-                        Violation(display, line, column, "search-index", f"docs[{number}].{key}: URL {url!r}")
-                    )
     return violations
 
 

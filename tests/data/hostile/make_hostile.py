@@ -298,7 +298,7 @@ def card(
                 "id": skill_id,
                 "name": payload or f"empty {n}",
                 "description": payload,
-                "tags": [payload, f"tag-{family}-{n}"],
+                "tags": [payload],
                 "examples": [payload, json.dumps({"query": payload, "n": n})],
                 "inputModes": [payload if "/" in payload else "text/plain"],
                 "outputModes": ["text/plain", text(n + 1)],
