@@ -394,3 +394,45 @@ def test_markdown_stays_under_the_comment_limit() -> None:
     assert out.endswith("more changes; see the job log.\n")
     rows = table_rows(out)
     assert 10 < len(rows) < 401
+
+
+# -- the documented workflow and the pre-commit hook ---------------------------------------------------
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def test_documented_workflow_runs_check_and_diff() -> None:
+    yaml = pytest.importorskip("yaml")
+    text = (REPO / "docs" / "review.md").read_text(encoding="utf-8")
+    block = text.split("# .github/workflows/agent-cards.yml\n", 1)[1].split("```", 1)[0]
+    workflow = yaml.safe_load(block)
+    steps = workflow["jobs"]["review"]["steps"]
+    scripts = "\n".join(step.get("run", "") for step in steps)
+    assert "a2a-docgen check --format github cards/" in scripts
+    assert 'a2a-docgen diff --base-ref "origin/$BASE_REF" --format markdown' in scripts
+    assert "${{" not in scripts  # expressions reach scripts through the environment only
+    assert any(step.get("uses", "").startswith("actions/github-script") for step in steps)
+    assert steps[-1]["if"] == "${{ !cancelled() && steps.review.outputs.exit != '0' }}"
+
+
+@pytest.mark.parametrize(
+    ("path", "checked"),
+    [
+        (".well-known/agent-card.json", True),
+        ("public/.well-known/agent.json", True),
+        ("services/x/agent-card.json", True),
+        ("weather.a2a.json", True),
+        ("cards/weather.json", True),
+        ("examples/agent-cards/deep/weather.json", True),
+        ("cards/weather.fetch.json", False),
+        ("package.json", False),
+        ("scorecards/x.json", False),
+    ],
+)
+def test_pre_commit_hook_selects_card_files(path: str, checked: bool) -> None:
+    yaml = pytest.importorskip("yaml")
+    [hook] = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    assert hook["id"] == "a2a-docgen-check"
+    assert hook["entry"] == "a2a-docgen check"
+    selected = re.search(hook["files"], path) is not None and re.search(hook["exclude"], path) is None
+    assert selected is checked
