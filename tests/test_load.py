@@ -242,3 +242,19 @@ def test_era_follows_the_shape(members: dict[str, Any], era: str) -> None:
     from a2a_docgen.load import detect_era
 
     assert detect_era({"name": "x", **members}) == era
+
+
+@pytest.mark.parametrize(
+    ("text", "hint", "position"),
+    [
+        ('{"name": "x",\n}', "remove the trailing comma", (2, 1)),
+        ('{"tags": ["a",]}', "remove the trailing comma", (1, 15)),
+        ('{\n  // the name\n  "name": "x"\n}', "no comments", (2, 3)),
+        ("{'name': 'x'}", "double quotes", (1, 2)),
+    ],
+)
+def test_syntax_errors_say_the_usual_cause(text: str, hint: str, position: tuple[int, int]) -> None:
+    d = single(load(text.encode())[1])
+    assert d.code == "json-syntax"
+    assert hint in d.message
+    assert (d.line, d.column) == position

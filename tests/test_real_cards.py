@@ -92,7 +92,7 @@ EXPECTED: dict[str, Expected] = {
         (10, 5, "error", "required-missing", "/skills/0/id"),
         (10, 5, "error", "required-missing", "/skills/0/tags"),
     ],
-    # The v0.2.0 spec sample is not JSON (a comment-like stray member).
+    # The v0.2.0 spec sample is not JSON: a trailing comma after openIdConnectUrl.
     "real/a2aproject--a2a--spec-v0.2.0-sample-geospatial.json": [(20, 5, "error", "json-syntax", "")],
     # The v1.0.1 spec sample still carries the v0.3 "security": warned, with the fix, no error.
     "spec/spec-v1.0.1-sample-card.json": [
@@ -183,6 +183,9 @@ def test_pinned_messages_say_what_to_do() -> None:
     fix = message("spec/spec-v1.0.1-sample-card.json", "/security", "legacy-field")
     assert '"securityRequirements"' in fix
     assert '{"schemes": {"<scheme>": {"list": ["<scope>"]}}}' in fix
+    assert "remove the trailing comma" in message(
+        "real/a2aproject--a2a--spec-v0.2.0-sample-geospatial.json", "", "json-syntax"
+    )
     assert "without quotes" in message(
         "real/a2aproject--a2a--reimbursement-agent.json", "/capabilities/streaming", "wrong-type"
     )

@@ -307,7 +307,8 @@ def parse_text(text: str, limits: Limits) -> JSONObject:
             parse_float=_finite_float,
         )
     except json.JSONDecodeError as exc:
-        raise SourceError(SourceProblem("json-syntax", f"invalid JSON: {exc.msg}", exc.pos), text) from None
+        message = f"invalid JSON: {exc.msg}{_syntax_hint(text, exc.pos)}"
+        raise SourceError(SourceProblem("json-syntax", message, exc.pos), text) from None
     except _Duplicate as exc:
         index = PositionIndex.build(text)
         pointer, offset = index.duplicates[0] if index.duplicates else ("", 0)
@@ -363,6 +364,19 @@ def parse_text(text: str, limits: Limits) -> JSONObject:
             text,
         )
     return value
+
+
+def _syntax_hint(text: str, pos: int) -> str:
+    """The usual cause of a JSON syntax error at ``pos``, as advice."""
+    rest = text[pos : pos + 2]
+    if rest in ("//", "/*") or rest[:1] == "#":
+        return "; JSON has no comments: remove it"
+    if rest[:1] == "'":
+        return "; JSON strings and names use double quotes"
+    before = text[:pos].rstrip()
+    if before.endswith(",") and rest[:1] in ("}", "]"):
+        return "; remove the trailing comma before it"
+    return ""
 
 
 def depth_exceeds(value: JSONValue, max_depth: int) -> bool:
