@@ -232,3 +232,21 @@ def test_committed_site_src_is_up_to_date(
         f"site_src/ does not match examples/cards ({len(stale)} files differ, e.g. {stale[:3]}); "
         "run `a2a-docgen build` from the repository root and commit site_src/"
     )
+
+
+def test_a_failing_render_leaves_the_previous_output_intact(
+    tmp_path: Path, cards: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out"
+    build(capsys, str(cards), "-o", str(out))
+    before = {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in sorted(out.rglob("*")) if p.is_file()}
+    (cards / "unit-converter.json").unlink()
+    overrides = tmp_path / "templates"
+    overrides.mkdir()
+    (overrides / "excluded.md.jinja").write_text("# Excluded\n{% if %}\n")
+    code, _, err = build(capsys, str(cards), "-o", str(out), "--templates", str(overrides))
+    assert code == 2
+    assert "template" in err
+    after = {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in sorted(out.rglob("*")) if p.is_file()}
+    assert after == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cards", "out", "templates"]
