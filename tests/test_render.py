@@ -17,7 +17,7 @@ from a2a_docgen.errors import UsageError
 from a2a_docgen.load import load_card_bytes, load_catalog
 from a2a_docgen.model import Catalog
 from a2a_docgen.render import NAV, render_catalog
-from a2a_docgen.render.env import CardText, UnescapedOutputError, builtin_templates_dir
+from a2a_docgen.render.env import CardText, UnescapedOutputError, builtin_templates_dir, relative_path
 from a2a_docgen.render.pages import taint
 from a2a_docgen.render.site import RenderedSite
 from a2a_docgen.render.slug import anchor, slug
@@ -522,3 +522,24 @@ def test_taint_marks_every_card_string() -> None:
 def test_templates_name_their_context() -> None:
     for template in sorted(builtin_templates_dir().glob("*.md.jinja")):
         assert template.read_text().startswith("{#-"), template.name
+
+
+def test_relative_path_matches_posixpath() -> None:
+    pages = ["index.md", "tags/index.md", "tags/a-1.md", "agents/x-1/index.md", "agents/y-2/index.md"]
+    targets = [*pages, "agents/x-1/card.json", "agents/y-2/index.md#skill-z-3", "#skill-q-4"]
+    for page in pages:
+        for target in targets:
+            path, hash_, fragment = target.partition("#")
+            expected = (
+                posixpath.relpath(path, posixpath.dirname(page) or ".") + hash_ + fragment if path else target
+            )
+            assert relative_path(target, page) == expected, (target, page)
+
+
+def test_real_cards_render_to_well_formed_pages(shared_dir: Path) -> None:
+    catalog = load_catalog([shared_dir / "cards" / "real", shared_dir / "cards" / "spec"])
+    assert len(catalog.cards) > 40
+    site = render_catalog(catalog)
+    assert len([p for p in site.pages if p.startswith("agents/")]) == len(catalog.cards)
+    for path, text in site.pages.items():
+        check_page(path, text, site)

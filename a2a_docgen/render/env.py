@@ -12,7 +12,6 @@ the wheel as ``a2a_docgen/templates``), so a site can override one page and keep
 
 from __future__ import annotations
 
-import posixpath
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -28,6 +27,7 @@ __all__ = [
     "UnescapedOutputError",
     "builtin_templates_dir",
     "make_env",
+    "relative_path",
 ]
 
 # ``clean`` returns readable, unencoded text and ``md_table_row`` expects encoded cells: neither is a context
@@ -84,15 +84,24 @@ def _join_encoded(items: Iterable[str], separator: str = ", ") -> str:
     return separator.join(parts) if parts else EMPTY
 
 
-@jinja2.pass_context
-def _relative(context: jinja2.runtime.Context, target: str) -> str:
-    """``target`` (a path from the docs root, maybe with ``#fragment``) relative to the page being rendered."""
-    here = str(context["page_path"])
+def relative_path(target: str, page: str) -> str:
+    """``target`` (a path from the docs root, maybe with ``#fragment``) as a link from ``page``."""
     path, hash_, fragment = target.partition("#")
     if not path:
         return target
-    rel = posixpath.relpath(path, posixpath.dirname(here) or ".")
+    here = page.split("/")[:-1]
+    there = path.split("/")
+    common = 0
+    while common < len(here) and common < len(there) - 1 and here[common] == there[common]:
+        common += 1
+    rel = "/".join([".."] * (len(here) - common) + there[common:])
     return rel + hash_ + fragment
+
+
+@jinja2.pass_context
+def _relative(context: jinja2.runtime.Context, target: str) -> str:
+    """``rel(target)`` in templates: ``target`` relative to the page being rendered (``page_path``)."""
+    return relative_path(target, str(context["page_path"]))
 
 
 def make_env(overrides: str | Path | None = None) -> jinja2.Environment:

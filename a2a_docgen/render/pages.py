@@ -463,6 +463,10 @@ def _media_types(refs: Sequence[SkillRef]) -> tuple[MediaTypeView, ...]:
 
 
 def _scope_rows(agents: Sequence[AgentPage], refs: Sequence[SkillRef]) -> tuple[ScopeRow, ...]:
+    """One row per (agent, scheme, scope) declared by a flow or required by a skill, sorted by scope."""
+    refs_by_agent: dict[str, list[SkillRef]] = {}
+    for ref in refs:
+        refs_by_agent.setdefault(ref.agent.path, []).append(ref)
     rows: list[ScopeRow] = []
     for agent in agents:
         declared: dict[tuple[str, str], str | None] = {}
@@ -471,14 +475,12 @@ def _scope_rows(agents: Sequence[AgentPage], refs: Sequence[SkillRef]) -> tuple[
                 for scope in flow.scopes:
                     declared.setdefault((view.name, scope.name), scope.description)
         needed: dict[tuple[str, str], list[SkillRef]] = {}
-        for ref in refs:
-            if ref.agent is not agent:
-                continue
+        for ref in refs_by_agent.get(agent.path, ()):
             for requirement in ref.skill.security.requirements:
                 for use in requirement.uses:
                     for scope in use.scopes:
                         skills = needed.setdefault((use.name, scope.name), [])
-                        if ref not in skills:
+                        if not skills or skills[-1] is not ref:
                             skills.append(ref)
                         declared.setdefault((use.name, scope.name), scope.description)
         for scheme_name, scope_name in sorted(declared):
@@ -508,8 +510,11 @@ def build_views(catalog: Catalog, *, site_url: str | None = None) -> SiteViews:
     """Every view the site needs, from a catalogue (tainted here, so callers pass the model as loaded)."""
     cards = [taint(card) for card in catalog.cards]
     diagnostics = taint(catalog.diagnostics)
+    by_file: dict[str, list[Diagnostic]] = {}
+    for diagnostic in diagnostics:
+        by_file.setdefault(diagnostic.file, []).append(diagnostic)
     agents = tuple(
-        agent_page(card, agent_slug, [d for d in diagnostics if d.file == card.source.path], site_url)
+        agent_page(card, agent_slug, by_file.get(card.source.path, []), site_url)
         for card, agent_slug in zip(cards, agent_slugs(cards), strict=True)
     )
     refs = [
@@ -519,10 +524,7 @@ def build_views(catalog: Catalog, *, site_url: str | None = None) -> SiteViews:
     for agent in agents:
         for scheme in agent.schemes:
             by_kind.setdefault(scheme.kind_label, []).append(SchemeRow(agent, scheme))
-    excluded = tuple(
-        ExcludedFile(CardText(path), tuple(d for d in diagnostics if d.file == path))
-        for path in catalog.excluded
-    )
+    excluded = tuple(ExcludedFile(CardText(path), tuple(by_file.get(path, ()))) for path in catalog.excluded)
     return SiteViews(
         agents=agents,
         tags=_tag_pages(refs),
