@@ -793,3 +793,33 @@ def test_generated_pairs_mirror_each_other(one: Card, two: Card) -> None:
         if removed in ("agent-removed", "security-required", "security-scope-required"):
             there, back = [(t[0], "") for t in there], [(b[0], "") for b in back]
         assert there == back, removed
+
+
+def test_extension_required_flag_and_description() -> None:
+    optional = edited(
+        _set("capabilities/extensions", [{"uri": "https://ext.example.com/pay", "description": "Pay"}])
+    )
+    required = edited(_set("capabilities/extensions/0/required", True), optional)
+    assert found(diff(optional, required)) == {("extension-made-required", None, "breaking")}
+    assert found(diff(required, optional)) == {("extension-made-optional", None, "non-breaking")}
+    described = edited(_set("capabilities/extensions/0/params", {"currency": "EUR"}), optional)
+    assert found(diff(optional, described)) == {("extension-changed", None, "info")}
+
+
+def test_skill_that_stops_declaring_requirements_takes_the_cards() -> None:
+    inherits = edited(_set("skills/1/securityRequirements", _DELETE))
+    changes = [c for c in diff(travel_card(), inherits) if c.skill == "book"]
+    assert {(c.code, c.severity) for c in changes} == {
+        ("security-scope-required", "breaking"),
+        ("security-scope-no-longer-required", "non-breaking"),
+    }
+    assert all("no longer declares requirements and takes the card's" in c.message for c in changes)
+    assert all(c.pointer == "/securityRequirements" for c in changes)
+
+
+def test_removed_card_file_is_named_in_the_message() -> None:
+    base = catalog(travel_card(), prefix="cards/")
+    head = Catalog(cards=(), diagnostics=(), excluded=("cards/card0.json",))
+    [change] = diff_catalogs(base, head)
+    assert change.code == "agent-removed"
+    assert "no longer loads" in change.message
