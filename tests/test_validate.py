@@ -391,6 +391,10 @@ def test_url_placeholders_and_http() -> None:
         ("https://agent example.com/", "JSONRPC", "url-invalid"),
         ("https://agent.example.com:70000/", "JSONRPC", "url-invalid"),
         ("http://127.0.0.1:9999/", "JSONRPC", None),
+        ("https://b\u00fccher.example/a2a", "JSONRPC", None),
+        ("https://-bad.example.com/", "JSONRPC", "url-invalid"),
+        ("https://exa\u200bmple.com/a2a", "JSONRPC", "url-invalid"),
+        ("https://example.com/\u202efdp.exe", "JSONRPC", "url-invalid"),
     ],
 )
 def test_interface_url(url: str, binding: str, code: str | None) -> None:
@@ -398,7 +402,7 @@ def test_interface_url(url: str, binding: str, code: str | None) -> None:
     found = [d for d in diagnostics if d.code in ("url-invalid", "url-not-https")]
     assert [d.code for d in found] == ([code] if code else [])
     if code:
-        assert_at(found[0], "error", "/supportedInterfaces/0/url", text, json.dumps(url))
+        assert_at(found[0], "error", "/supportedInterfaces/0/url", text, json.dumps(url, ensure_ascii=False))
 
 
 def test_v03_url_fields_and_oauth_urls() -> None:

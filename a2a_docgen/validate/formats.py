@@ -13,6 +13,7 @@ from urllib.parse import SplitResult, urlsplit
 
 from a2a_docgen.load.reader import quote
 from a2a_docgen.model import Severity
+from a2a_docgen.validate.text import invisible_characters
 
 __all__ = [
     "CORE_BINDINGS",
@@ -69,13 +70,9 @@ def check_url(value: str, *, what: str = "URL", grpc: bool = False) -> Problem |
     placeholder = _placeholder(value)
     if placeholder is not None:
         return placeholder
-    if _WHITESPACE_OR_CONTROL.search(value):
-        return Problem(
-            "error",
-            "url-invalid",
-            f"the {what} {quote(value)} contains spaces or control characters; remove them "
-            "(percent-encode a space inside a path as %20)",
-        )
+    hidden = _hidden_characters(value, what)
+    if hidden is not None:
+        return hidden
     if grpc and _HOST_PORT.match(value):
         port = int(_HOST_PORT.match(value).group(1))  # type: ignore[union-attr]
         if 0 < port < 65536:
@@ -95,7 +92,7 @@ def check_url(value: str, *, what: str = "URL", grpc: bool = False) -> Problem |
             hint = ' (it has no scheme: add "https://")' if "." in value.split("/", maxsplit=1)[0] else ""
         return Problem("error", "url-invalid", f"the {what} {quote(value)} must be {expected}{hint}")
     host = parts.hostname or ""
-    if not host or not (_HOST_LABELS.match(host) or _is_ip(host)):
+    if not _valid_host(host):
         return Problem("error", "url-invalid", f"the {what} {quote(value)} has no valid host name")
     if scheme == "http" and not is_local_host(host):
         return Problem(
@@ -117,6 +114,44 @@ def _split(value: str) -> SplitResult | None:
     return parts
 
 
+def _hidden_characters(value: str, what: str) -> Problem | None:
+    """Spaces, control characters and invisible ones (zero-width, bidi) have no place in a URL."""
+    invisible = invisible_characters(value)
+    if invisible:
+        return Problem(
+            "error",
+            "url-invalid",
+            f"the {what} {quote(value)} contains an invisible character ({invisible[0][1]}) that can make it "
+            "look like another address; remove it",
+        )
+    if _WHITESPACE_OR_CONTROL.search(value):
+        return Problem(
+            "error",
+            "url-invalid",
+            f"the {what} {quote(value)} contains spaces or control characters; remove them "
+            "(percent-encode a space inside a path as %20)",
+        )
+    return None
+
+
+def _valid_host(host: str) -> bool:
+    """A DNS name (internationalised names included: ``bücher.example``) or an IP address."""
+    if _is_ip(host):
+        return True
+    labels = host.removesuffix(".").split(".")
+    if not all(label and not label.startswith("-") and not label.endswith("-") for label in labels):
+        return False
+    if _HOST_LABELS.match(host):
+        return True
+    if not all(c.isalnum() or c in ".-" for c in host):
+        return False
+    try:
+        host.encode("idna")
+    except UnicodeError:
+        return False
+    return True
+
+
 def _is_ip(host: str) -> bool:
     try:
         ipaddress.ip_address(host)
@@ -130,7 +165,10 @@ def check_uri(value: str, *, what: str = "URI") -> Problem | None:
     placeholder = _placeholder(value)
     if placeholder is not None:
         return placeholder
-    if _WHITESPACE_OR_CONTROL.search(value) or not _URI_SCHEME.match(value):
+    hidden = _hidden_characters(value, what)
+    if hidden is not None:
+        return hidden
+    if not _URI_SCHEME.match(value):
         return Problem(
             "error",
             "url-invalid",
