@@ -393,10 +393,16 @@ def sentinel_card(m: Markers) -> dict[str, Any]:
         "description": m.text(),
         "version": m.text(),
         "supportedInterfaces": [
-            {"url": m.url(), "protocolBinding": "JSONRPC", "protocolVersion": "1.0", "tenant": m.text()},
+            {
+                "url": m.url(),
+                "protocolBinding": "JSONRPC",
+                "protocolVersion": "1.0",
+                "tenant": m.text(),
+                m.word(): m.text(),
+            },
             {"url": m.url(), "protocolBinding": m.text(), "protocolVersion": m.text()},
         ],
-        "provider": {"organization": m.text(), "url": m.url()},
+        "provider": {"organization": m.text(), "url": m.url(), m.word(): [m.text()]},
         "documentationUrl": m.url(),
         "iconUrl": m.url(),
         "capabilities": {

@@ -220,6 +220,9 @@ class AgentPage:
     security: SecurityView
     signatures: tuple[SignatureView, ...]
     skills: tuple[SkillView, ...]
+    nested_extra: Mapping[str, Mapping[str, JSONValue]]
+    """Unknown members of nested objects that have no section of their own, by JSON pointer (the card's own,
+    its schemes' and its skills' are shown in place)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -387,6 +390,16 @@ def _skill_anchors(skills: Sequence[AgentSkill], agent_slug: str) -> list[str]:
     return anchors
 
 
+def nested_extra(card: AgentCard) -> dict[str, Mapping[str, JSONValue]]:
+    """``extra`` of the provider, interfaces, capabilities, extensions, OAuth flows and signatures."""
+    owners: list[Any] = [card.provider, *card.interfaces, card.capabilities, *card.capabilities.extensions]
+    for scheme in card.security_schemes.values():
+        if isinstance(scheme, OAuth2SecurityScheme):
+            owners.extend(scheme.flows)
+    owners.extend(card.signatures)
+    return {owner.pointer: owner.extra for owner in owners if owner is not None and owner.extra}
+
+
 def agent_page(
     card: AgentCard, agent_slug: str, diagnostics: Sequence[Diagnostic], site_url: str | None
 ) -> AgentPage:
@@ -427,6 +440,7 @@ def agent_page(
         security=SecurityView("card", tuple(_requirement(r, card) for r in card.security_requirements)),
         signatures=tuple(_signature(n, s) for n, s in enumerate(card.signatures, start=1)),
         skills=tuple(skills),
+        nested_extra=nested_extra(card),
     )
 
 
