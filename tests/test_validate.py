@@ -724,7 +724,7 @@ def test_full_cards_are_clean() -> None:
     assert diagnose(FULL_V03)[1] == []
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(target=st.sampled_from(FUZZ_TARGETS), value=json_values)
 def test_any_value_in_any_field_never_raises(target: tuple[Card, tuple[str | int, ...]], value: Any) -> None:
     base, path = target
@@ -767,3 +767,10 @@ def test_every_code_is_documented() -> None:
     assert len(emitted) >= 40
     assert emitted <= documented, sorted(emitted - documented)
     assert documented == emitted, sorted(documented ^ emitted)
+
+
+def test_a_scheme_declared_with_the_wrong_type_is_reported_once() -> None:
+    card = v1_card(securitySchemes={"key": "X-API-Key"}, securityRequirements=[{"schemes": {"key": {}}}])
+    text, diagnostics = diagnose(card)
+    assert [(d.code, d.pointer) for d in diagnostics] == [("wrong-type", "/securitySchemes/key")]
+    assert (diagnostics[0].line, diagnostics[0].column) == position(text, '"X-API-Key"')

@@ -166,9 +166,12 @@ def _all_requirements(card: AgentCard) -> Iterator[SecurityRequirement]:
 def security_references(card: AgentCard, report: Report, limits: Limits) -> None:
     """Requirements must name declared schemes, and only scopes the named OAuth2 scheme declares."""
     declared = list(card.security_schemes)
+    written = _resolve(card, _member(card, "", "securitySchemes"))
     for requirement in _all_requirements(card):
         for name, entry, scopes_pointer in _requirement_entries(card, requirement):
             scheme = card.security_schemes.get(name)
+            if scheme is None and isinstance(written, dict) and name in written:
+                continue  # declared, but not as an object: reported as wrong-type where it is declared
             if scheme is None:
                 where = 'in "securitySchemes"' if declared else '(the card has no "securitySchemes")'
                 report.error(
