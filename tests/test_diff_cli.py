@@ -186,6 +186,9 @@ def test_markdown_comment(capsys: pytest.CaptureFixture[str]) -> None:
         "https://docs.example.com/agents/weather-agent-"
     )
     assert "#skill-forecast-" in page_url("https://docs.example.com", "Weather Agent", "forecast")
+    # what the change adds has no page on the published site yet
+    assert not [h for h in hrefs if "maps-agent" in h or "#skill-alerts-" in h]
+    assert "Maps Agent" in out
     assert out.index("#### Breaking changes") < out.index("#### Other changes")
     assert "<details>" not in out
 

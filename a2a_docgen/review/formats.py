@@ -124,16 +124,29 @@ def page_url(site_url: str, agent: str, skill: str | None = None) -> str:
     return url + f"#{anchor(skill, agent_slug, prefix='skill')}" if skill is not None else url
 
 
-def _agent_cell(change: Change, site_url: str | None) -> str:
-    return md_link(change.agent, page_url(site_url, change.agent)) if site_url else md_inline(change.agent)
+class _Names:
+    """Agent and skill names as Markdown, linked to their pages on the published site when it has them.
 
+    ``--site-url`` is the site built from the base branch, so agents and skills the change adds have no
+    page there yet and are not linked.
+    """
 
-def _skill_cell(change: Change, site_url: str | None) -> str:
-    if change.skill is None:
-        return "(agent)"
-    if site_url:
-        return md_link(change.skill, page_url(site_url, change.agent, change.skill))
-    return md_inline(change.skill)
+    def __init__(self, site_url: str | None, changes: Sequence[Change]) -> None:
+        self.site_url = site_url
+        self.new_agents = {c.agent for c in changes if c.code == "agent-added"}
+        self.new_skills = {(c.agent, c.skill) for c in changes if c.code == "skill-added"}
+
+    def agent(self, agent: str) -> str:
+        if self.site_url is None or agent in self.new_agents:
+            return md_inline(agent)
+        return md_link(agent, page_url(self.site_url, agent))
+
+    def skill(self, agent: str, skill: str | None) -> str:
+        if skill is None:
+            return "(agent)"
+        if self.site_url is None or agent in self.new_agents or (agent, skill) in self.new_skills:
+            return md_inline(skill)
+        return md_link(skill, page_url(self.site_url, agent, skill))
 
 
 def _message(change: Change) -> str:
@@ -163,13 +176,14 @@ def format_markdown(changes: Sequence[Change], *, site_url: str | None = None) -
         "",
     ]
     # Headings and the notes of what was left out come on top of the rows and lists counted here.
+    names = _Names(site_url, changes)
     budget = _Budget(MARKDOWN_BUDGET - 1_000 - sum(len(line) + 1 for line in out))
     breaking = [c for c in changes if c.severity == "breaking"]
     if breaking:
         out += ["#### Breaking changes", ""]
         rows = [md_table_row(["Agent", "Skill", "Change", "Code"]), md_table_row(["---"] * 4)]
         rows += [
-            md_table_row([_agent_cell(c, site_url), _skill_cell(c, site_url), _message(c), f"`{c.code}`"])
+            md_table_row([names.agent(c.agent), names.skill(c.agent, c.skill), _message(c), f"`{c.code}`"])
             for c in breaking
         ]
         out += budget.take(rows, len(breaking) + 2, "breaking changes")
@@ -181,7 +195,7 @@ def format_markdown(changes: Sequence[Change], *, site_url: str | None = None) -
         shown = 0
         for agent in sorted({c.agent for c in rest}, key=lambda a: (a.casefold(), a)):
             mine = [c for c in rest if c.agent == agent]
-            block = _agent_block(agent, mine, site_url, fold=fold)
+            block = _agent_block(agent, mine, names, fold=fold)
             if not budget.fits(block):
                 out += [f"… and {len(rest) - shown} more changes; see the job log.", ""]
                 break
@@ -190,18 +204,19 @@ def format_markdown(changes: Sequence[Change], *, site_url: str | None = None) -
     return "\n".join(out).rstrip("\n") + "\n"
 
 
-def _agent_block(agent: str, changes: Sequence[Change], site_url: str | None, *, fold: bool) -> list[str]:
-    title = md_link(agent, page_url(site_url, agent)) if site_url else md_inline(agent)
+def _agent_block(agent: str, changes: Sequence[Change], names: _Names, *, fold: bool) -> list[str]:
+    title = names.agent(agent)
     items = []
     for c in changes:
-        where = f"{_skill_cell(c, site_url)}: " if c.skill is not None else ""
+        where = f"{names.skill(c.agent, c.skill)}: " if c.skill is not None else ""
         items.append(f"- {c.severity} · `{c.code}` · {where}{_message(c)}")
     if not fold:
         return [f"**{title}**", "", *items, ""]
     numbers = counts(changes)
     label = ", ".join(f"{numbers[s]} {s}" for s in SEVERITIES if numbers[s])
     # The summary is raw HTML: the agent name is md_inline text, which is also valid, fully escaped HTML.
-    link = [f"Page: {title}", ""] if site_url else []
+    linked = names.site_url is not None and agent not in names.new_agents
+    link = [f"Page: {title}", ""] if linked else []
     return [
         f"<details><summary><b>{md_inline(agent)}</b> ({label})</summary>",
         "",
