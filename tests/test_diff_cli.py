@@ -439,3 +439,18 @@ def test_pre_commit_hook_selects_card_files(path: str, checked: bool) -> None:
     assert hook["entry"] == "a2a-docgen check"
     selected = re.search(hook["files"], path) is not None and re.search(hook["exclude"], path) is None
     assert selected is checked
+
+
+def test_json_escapes_invisible_characters_and_round_trips(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    base = weather()
+    base["name"] = "Weather \u202eAgent\u0085"
+    head = copy.deepcopy(base)
+    head["skills"].pop()
+    b, h = write(tmp_path / "b.json", base), write(tmp_path / "h.json", head)
+    _, out, _ = run(capsys, b, h, "--format", "json")
+    assert "\u202e" not in out
+    assert "\u0085" not in out
+    assert "\\u202e" in out
+    assert {c["agent"] for c in json.loads(out)} == {"Weather \u202eAgent\u0085"}

@@ -82,8 +82,7 @@ def format_json(changes: Sequence[Change]) -> str:
     Non-ASCII text stays readable; control, bidi and other invisible characters are ``\\uXXXX`` escapes.
     """
     text = json.dumps([c.to_json() for c in changes], ensure_ascii=False, indent=2)
-    # json.dumps escapes line breaks inside strings, so every raw "\n" is layout and stays.
-    return "\n".join(printable(line) for line in text.split("\n")) + "\n"
+    return printable(text, keep_newlines=True) + "\n"  # raw newlines are layout: strings have them escaped
 
 
 def _github_data(value: str) -> str:
