@@ -101,9 +101,9 @@ def write_files(files: Mapping[str, bytes], out_dir: str | os.PathLike[str]) -> 
     out = Path(os.path.realpath(out_dir))
     if out.exists() and not out.is_dir():
         raise SiteWriteError(f"{os.fspath(out_dir)} exists and is not a directory")
-    previous = read_manifest(out)
+    previous = set(read_manifest(out))
     new_paths = sorted(files)
-    stale = sorted(set(previous) - set(files))
+    stale = sorted(previous - set(files))
 
     changed: list[str] = []
     unchanged: list[str] = []
