@@ -774,3 +774,17 @@ def test_a_scheme_declared_with_the_wrong_type_is_reported_once() -> None:
     text, diagnostics = diagnose(card)
     assert [(d.code, d.pointer) for d in diagnostics] == [("wrong-type", "/securitySchemes/key")]
     assert (diagnostics[0].line, diagnostics[0].column) == position(text, '"X-API-Key"')
+
+
+def test_invisible_characters_in_scheme_and_scope_names() -> None:
+    scheme = copy.deepcopy(OAUTH_V1["oauth"])
+    scheme["oauth2SecurityScheme"]["flows"]["authorizationCode"]["scopes"] = {"re\u200bad": "Read"}
+    text, diagnostics = diagnose(v1_card(securitySchemes={"o\u2066auth": scheme}))
+    found = sorted((d for d in diagnostics if d.code == "invisible-characters"), key=lambda d: d.line)
+    assert [d.pointer for d in found] == [
+        "/securitySchemes/o\u2066auth",
+        "/securitySchemes/o\u2066auth/oauth2SecurityScheme/flows/authorizationCode/scopes/re\u200bad",
+    ]
+    assert (found[0].line, found[0].column) == position(text, '"o\u2066auth":')
+    assert (found[1].line, found[1].column) == position(text, '"re\u200bad":')
+    assert "U+2066 LEFT-TO-RIGHT ISOLATE" in found[0].message

@@ -519,38 +519,47 @@ def unknown_fields(card: AgentCard, report: Report, limits: Limits) -> None:
 # -- deceptive text -----------------------------------------------------------------------------------------------------
 
 
-def _text_fields(card: AgentCard) -> Iterator[tuple[str, str, str]]:
-    """``(pointer, label, value)`` of every text a reader sees: names, ids, tags, descriptions, examples."""
+def _text_fields(card: AgentCard) -> Iterator[tuple[str, str, str, bool]]:
+    """``(pointer, label, value, is a member name)`` of every text a reader sees.
+
+    Names, ids, tags, descriptions and examples, and the member names shown as text: security scheme names
+    and scope names.
+    """
     for key, value in (("name", card.name), ("description", card.description), ("version", card.version)):
         if value is not None:
-            yield _member(card, "", key), key, value
+            yield _member(card, "", key), key, value, False
     if card.provider is not None and card.provider.organization is not None:
-        yield _member(card, card.provider.pointer, "organization"), "organization", card.provider.organization
+        organization = card.provider.organization
+        yield _member(card, card.provider.pointer, "organization"), "organization", organization, False
     for extension in card.capabilities.extensions:
         if extension.description is not None:
-            yield _member(card, extension.pointer, "description"), "description", extension.description
-    for scheme in card.security_schemes.values():
+            yield _member(card, extension.pointer, "description"), "description", extension.description, False
+    schemes_pointer = _member(card, "", "securitySchemes")
+    for name, scheme in card.security_schemes.items():
+        if not card.security_requirements_pointer.startswith("/authentication"):
+            yield join_pointer(schemes_pointer, name), "security scheme name", name, True
         if scheme.description is not None:
-            yield _member(card, scheme.pointer, "description"), "description", scheme.description
+            yield _member(card, scheme.pointer, "description"), "description", scheme.description, False
         if isinstance(scheme, OAuth2SecurityScheme):
             for flow in scheme.flows:
                 scopes = _member(card, flow.pointer, "scopes")
                 for scope, text in flow.scopes.items():
-                    yield join_pointer(scopes, scope), f"description of scope {quote(scope)}", text
+                    yield join_pointer(scopes, scope), "scope name", scope, True
+                    yield join_pointer(scopes, scope), f"description of scope {quote(scope)}", text, False
     for skill in card.skills:
         for key, value in (("id", skill.id), ("name", skill.name), ("description", skill.description)):
             if value is not None:
-                yield _member(card, skill.pointer, key), key, value
+                yield _member(card, skill.pointer, key), key, value, False
         tags = _member(card, skill.pointer, "tags")
         for pointer, tag in _string_pointers(card, tags, skill.tags):
-            yield pointer, "tag", tag
+            yield pointer, "tag", tag, False
         for example in skill.examples:
-            yield example.pointer, "example", example.text
+            yield example.pointer, "example", example.text, False
 
 
 def deceptive_text(card: AgentCard, report: Report, limits: Limits) -> None:
     """Invisible or bidi characters, and sentences addressed to a model reading the card."""
-    for pointer, label, value in _text_fields(card):
+    for pointer, label, value, at_key in _text_fields(card):
         found = invisible_characters(value)
         if found:
             names = list(dict.fromkeys(name for _, name in found))
@@ -560,6 +569,7 @@ def deceptive_text(card: AgentCard, report: Report, limits: Limits) -> None:
                 pointer,
                 f"the {label} contains {len(found)} invisible or text-reordering character(s) ({shown}, first at "
                 f"character {found[0][0] + 1}); they can make the text read differently from what it is: remove them",
+                at_key=at_key,
             )
         phrases = suspicious_phrases(value)
         if phrases:
@@ -568,6 +578,7 @@ def deceptive_text(card: AgentCard, report: Report, limits: Limits) -> None:
                 pointer,
                 f"the {label} contains instructions aimed at a model reading the card "
                 f"({', '.join(quote(p) for p in phrases[:3])}); describe the agent to people instead",
+                at_key=at_key,
             )
 
 
