@@ -258,6 +258,19 @@ def test_snippets_without_containment_warn(
         build_it()
 
 
+@pytest.mark.parametrize(("macros_options", "warns"), [({}, True), ({"render_by_default": False}, False)])
+def test_macros_rendering_every_page_warns(
+    project: Project, caplog: pytest.LogCaptureFixture, macros_options: dict[str, Any], warns: bool
+) -> None:
+    plugins = [{"macros": macros_options}, {"a2a-docgen": {"cards": "cards"}}]
+    if warns:
+        with pytest.raises(Abort, match="strict mode"):
+            project.build(plugins=plugins)
+        assert any("render_by_default: false" in r.getMessage() for r in caplog.records)
+    else:
+        project.build(plugins=plugins)
+
+
 def test_serve_watches_the_cards(project: Project) -> None:
     config = load_config(config_file=str(project.configure()))
     plugin = config.plugins["a2a-docgen"]
