@@ -788,3 +788,12 @@ def test_invisible_characters_in_scheme_and_scope_names() -> None:
     assert (found[0].line, found[0].column) == position(text, '"o\u2066auth":')
     assert (found[1].line, found[1].column) == position(text, '"re\u200bad":')
     assert "U+2066 LEFT-TO-RIGHT ISOLATE" in found[0].message
+
+
+def test_example_pointers_skip_elements_that_are_not_strings() -> None:
+    card = v1_card()
+    card["skills"][0]["examples"] = [7, "ok", '{"broken": }']
+    text, diagnostics = diagnose(card)
+    d = only(diagnostics, "example-json-invalid")
+    assert d.pointer == "/skills/0/examples/2"
+    assert (d.line, d.column) == position(text, json.dumps('{"broken": }'))

@@ -781,7 +781,15 @@ class _CardReader:
         if found is None:
             return ()
         texts, examples_pointer = found
-        return tuple(self.example(text, join_pointer(examples_pointer, i)) for i, text in enumerate(texts))
+        # Elements that are not strings were skipped: point at each text's index in the card.
+        items = obj.get(examples_pointer.rsplit("/", 1)[-1])
+        indices = (
+            [i for i, item in enumerate(items) if isinstance(item, str)] if isinstance(items, list) else []
+        )
+        return tuple(
+            self.example(text, join_pointer(examples_pointer, i))
+            for i, text in zip(indices, texts, strict=False)
+        )
 
     def example(self, text: str, pointer: str) -> Example:
         stripped = text.strip()
