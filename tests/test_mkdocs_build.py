@@ -319,6 +319,16 @@ def build_example(tmp_path: Path, *, theme: str, site_url: str | None) -> Path:
 THEME_IDS = ("__config", "__search", "__drawer", "__toc", "mkdocs-search-results")
 
 
+def resolves(site: Path, page: Path, href: str) -> bool:
+    """A relative link from ``page`` names a file of ``site`` (directory URLs mean their index.html)."""
+    if re.match(r"^[a-z][a-z0-9+.-]*:", href) or href.startswith("#"):
+        return True  # external, or an anchor on the same page
+    target = (page.parent / href.split("#", maxsplit=1)[0]).resolve()
+    if site.resolve() not in (target, *target.parents):
+        return False
+    return target.is_file() or (target / "index.html").is_file()
+
+
 def agent_pages(site: Path) -> list[Path]:
     return sorted(p for p in (site / "agents").rglob("index.html"))
 
@@ -346,6 +356,7 @@ def test_example_site_builds_strictly(tmp_path: Path, theme: str, site_url: str 
         for href in parsed.hrefs:
             # relative links only: nothing that leaves the sub-path by starting at the host root
             assert not href.startswith("/"), f"{page}: absolute href {href}"
+            assert resolves(site, page, href), f"{page}: {href} leads to no file of the site"
         for theme_id in THEME_IDS:
             assert parsed.ids.count(theme_id) <= 1, f"{page}: a heading took the theme's id {theme_id}"
     assert any(i.startswith("skill-") for i in all_ids), "no skill anchor on any agent page"
