@@ -332,6 +332,13 @@ def test_rendering_is_deterministic_and_independent_of_input_order() -> None:
     assert render_catalog(load_catalog(files)) == first
     assert render_catalog(load_catalog(list(reversed(files)))) == first
     assert render_catalog(load_catalog(files[1:] + files[:1])) == first
+    catalog = load_catalog(files)
+    shuffled = Catalog(
+        cards=tuple(reversed(catalog.cards)),
+        diagnostics=tuple(reversed(catalog.diagnostics)),
+        excluded=catalog.excluded,
+    )
+    assert render_catalog(shuffled) == first
 
 
 def test_same_agent_name_gets_distinct_pages() -> None:

@@ -4,7 +4,7 @@ Every string that comes from a card reaches a view as ``CardText`` (see ``env``)
 card before anything else looks at it, and text derived here from card text (a summary) is wrapped again. Paths
 and anchors are built from slugs (``[a-z0-9-]``) and are plain ``str``.
 
-Order, so two builds are byte-identical: agents as in the ``Catalog`` (by name, then source path); skills in
+Order, so two builds are byte-identical: agents by name, then source path (as ``Catalog`` keeps them); skills in
 card order (the author's order is meaningful, and a skill's anchor never depends on it); tags, media types,
 bindings and scopes sorted; rows in agent order, then skill order.
 """
@@ -41,7 +41,10 @@ from a2a_docgen.render.slug import anchor, slug, tag_key, tag_slug
 __all__ = [
     "AgentPage",
     "SiteViews",
+    "agent_slugs",
     "build_views",
+    "card_order",
+    "skill_anchors",
     "taint",
 ]
 
@@ -308,6 +311,11 @@ class SiteViews:
 # -- builders --------------------------------------------------------------------------------------------------
 
 
+def card_order(card: AgentCard) -> tuple[str, str, str]:
+    """The catalogue order: name case-insensitively, then name, then source path (as ``load_catalog`` sorts)."""
+    return ((card.name or "").casefold(), card.name or "", card.source.path)
+
+
 def agent_slugs(cards: Sequence[AgentCard]) -> list[str]:
     """``slug(name, "agent")`` per card; cards whose names share a slug are told apart by their source path."""
     plain = [slug(card.name or "", "agent") for card in cards]
@@ -379,7 +387,7 @@ def _examples(card: AgentCard, skill: AgentSkill) -> tuple[ExampleView, ...]:
     return tuple(views)
 
 
-def _skill_anchors(skills: Sequence[AgentSkill], agent_slug: str) -> list[str]:
+def skill_anchors(skills: Sequence[AgentSkill], agent_slug: str) -> list[str]:
     """``skill-<slug(id, agent)>``; a skill without an id, or repeating an id, is anchored by its position."""
     anchors: list[str] = []
     for index, skill in enumerate(skills):
@@ -400,6 +408,9 @@ def nested_extra(card: AgentCard) -> dict[str, Mapping[str, JSONValue]]:
     return {owner.pointer: owner.extra for owner in owners if owner is not None and owner.extra}
 
 
+_skill_anchors = skill_anchors  # the name a2a_docgen.render.exports imports
+
+
 def agent_page(
     card: AgentCard, agent_slug: str, diagnostics: Sequence[Diagnostic], site_url: str | None
 ) -> AgentPage:
@@ -407,7 +418,7 @@ def agent_page(
     path = f"agents/{agent_slug}/index.md"
     card_json = f"agents/{agent_slug}/card.json"
     skills = []
-    for skill, skill_anchor in zip(card.skills, _skill_anchors(card.skills, agent_slug), strict=True):
+    for skill, skill_anchor in zip(card.skills, skill_anchors(card.skills, agent_slug), strict=True):
         tags = {tag_key(t): t for t in reversed(skill.tags)}  # first spelling wins
         skills.append(
             SkillView(
@@ -522,8 +533,8 @@ def _binding_groups(agents: Sequence[AgentPage]) -> tuple[BindingGroup, ...]:
 
 def build_views(catalog: Catalog, *, site_url: str | None = None) -> SiteViews:
     """Every view the site needs, from a catalogue (tainted here, so callers pass the model as loaded)."""
-    cards = [taint(card) for card in catalog.cards]
-    diagnostics = taint(catalog.diagnostics)
+    cards = [taint(card) for card in sorted(catalog.cards, key=card_order)]
+    diagnostics = taint(tuple(sorted(catalog.diagnostics, key=Diagnostic.sort_key)))
     by_file: dict[str, list[Diagnostic]] = {}
     for diagnostic in diagnostics:
         by_file.setdefault(diagnostic.file, []).append(diagnostic)
@@ -538,7 +549,9 @@ def build_views(catalog: Catalog, *, site_url: str | None = None) -> SiteViews:
     for agent in agents:
         for scheme in agent.schemes:
             by_kind.setdefault(scheme.kind_label, []).append(SchemeRow(agent, scheme))
-    excluded = tuple(ExcludedFile(CardText(path), tuple(by_file.get(path, ()))) for path in catalog.excluded)
+    excluded = tuple(
+        ExcludedFile(CardText(path), tuple(by_file.get(path, ()))) for path in sorted(catalog.excluded)
+    )
     return SiteViews(
         agents=agents,
         tags=_tag_pages(refs),
