@@ -420,10 +420,15 @@ def test_v03_url_fields_and_oauth_urls() -> None:
 
 
 def test_extension_uri_may_be_a_urn_and_empty_optional_url_warns() -> None:
-    capabilities = {"extensions": [{"uri": "urn:example:ext:v1"}, {"uri": "my extension"}]}
+    capabilities = {
+        "extensions": [{"uri": "urn:example:ext:v1"}, {"uri": "my extension"}, {"uri": "javascript:alert(1)"}]
+    }
     text, diagnostics = diagnose(v1_card(capabilities=capabilities, iconUrl=""))
-    d = only(diagnostics, "url-invalid")
-    assert_at(d, "error", "/capabilities/extensions/1/uri", text, '"my extension"')
+    invalid = [d for d in diagnostics if d.code == "url-invalid"]
+    assert len(invalid) == 2
+    assert_at(invalid[0], "error", "/capabilities/extensions/1/uri", text, '"my extension"')
+    assert_at(invalid[1], "error", "/capabilities/extensions/2/uri", text, '"javascript:alert(1)"')
+    assert '"javascript:" scheme' in invalid[1].message
     empty = only(diagnostics, "empty-value")
     assert_at(empty, "warning", "/iconUrl", text, '""')
 

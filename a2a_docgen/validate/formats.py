@@ -160,6 +160,9 @@ def _is_ip(host: str) -> bool:
     return True
 
 
+_ACTIVE_SCHEMES = frozenset({"javascript", "vbscript", "data", "file", "blob", "about"})
+
+
 def check_uri(value: str, *, what: str = "URI") -> Problem | None:
     """An absolute URI of any scheme (``https:``, ``urn:`` ...), as identifiers such as extension URIs are."""
     placeholder = _placeholder(value)
@@ -175,7 +178,15 @@ def check_uri(value: str, *, what: str = "URI") -> Problem | None:
             f'the {what} {quote(value)} must be an absolute URI such as "https://example.com/ext/v1" or '
             '"urn:example:ext"',
         )
-    if value.split(":", 1)[0].lower() in ("http", "https"):
+    scheme = value.split(":", 1)[0].lower()
+    if scheme in _ACTIVE_SCHEMES:
+        return Problem(
+            "error",
+            "url-invalid",
+            f'the {what} {quote(value)} uses the "{scheme}:" scheme, which runs or embeds content; an identifier '
+            'is an "https:" or "urn:" URI',
+        )
+    if scheme in ("http", "https"):
         parts = _split(value)
         if parts is None:
             return Problem("error", "url-invalid", f"the {what} {quote(value)} has an invalid host or port")
