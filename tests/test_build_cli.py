@@ -250,3 +250,20 @@ def test_a_failing_render_leaves_the_previous_output_intact(
     after = {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in sorted(out.rglob("*")) if p.is_file()}
     assert after == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cards", "out", "templates"]
+
+
+def test_every_build_option_is_documented() -> None:
+    import argparse
+
+    from a2a_docgen.cli import build_parser
+
+    parser = build_parser()
+    subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    build_parser_ = subparsers.choices["build"]
+    text = (REPO / "docs" / "cli.md").read_text(encoding="utf-8")
+    section = text[text.index("\n## build") :]
+    options = [
+        o for action in build_parser_._actions for o in action.option_strings if o not in {"-h", "--help"}
+    ]
+    missing = [o for o in options if o not in section and not o.startswith("--max-")]
+    assert not missing, f"docs/cli.md, ## build, does not mention {missing}"

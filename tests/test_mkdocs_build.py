@@ -387,3 +387,12 @@ def test_repository_site_builds_from_the_root(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     assert agent_pages(tmp_path / "site")
+
+
+def test_every_plugin_option_is_documented() -> None:
+    from a2a_docgen.site.plugin import A2ADocgenPluginConfig
+
+    table = (REPO / "docs" / "plugin.md").read_text(encoding="utf-8")
+    names = [name for name, _ in A2ADocgenPluginConfig._schema]
+    assert names
+    assert [n for n in names if f"| `{n}` |" not in table] == []
