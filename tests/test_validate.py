@@ -647,6 +647,7 @@ def test_format_helpers() -> None:
     assert check_media_type("text/plain; charset") is not None
     assert check_protocol_version("10.12", allow_patch=False) is None
     assert check_binding("HTTP+JSON") is None
+    assert check_binding("javascript:alert(1)") is not None
     binding = check_binding("json-rpc")
     assert binding is not None
     assert '"JSONRPC"' in binding.message

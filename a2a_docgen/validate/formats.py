@@ -297,7 +297,8 @@ def check_binding(value: str) -> Problem | None:
             "binding-unknown",
             f'unknown protocol binding {quote(value)}: the core bindings are case-sensitive; write "{hint}"',
         )
-    if _URI_SCHEME.match(value) and not _WHITESPACE_OR_CONTROL.search(value):
+    custom_uri = _URI_SCHEME.match(value) and value.split(":", 1)[0].lower() not in _ACTIVE_SCHEMES
+    if custom_uri and not _WHITESPACE_OR_CONTROL.search(value):
         return None
     return Problem(
         "warning",
