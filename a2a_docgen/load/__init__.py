@@ -7,7 +7,7 @@ read as a card at all is listed in ``Catalog.excluded``.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,7 +18,7 @@ from a2a_docgen.load.report import Finding, Report, locate_all
 from a2a_docgen.load.source import SourceError, line_col, parse_bytes
 from a2a_docgen.model import AgentCard, CardSource, Catalog, Diagnostic
 
-__all__ = ["CardFile", "detect_era", "discover", "load_card_bytes", "load_catalog"]
+__all__ = ["CardFile", "assemble_catalog", "detect_era", "discover", "load_card_bytes", "load_catalog"]
 
 SKIPPED_DIRS = frozenset(
     {".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox", "site"}
@@ -95,16 +95,28 @@ def _walk(root: Path, argument: str) -> Iterator[CardFile]:
 
 def load_catalog(paths: Sequence[str | os.PathLike[str]], *, limits: Limits = DEFAULT_LIMITS) -> Catalog:
     """Read every card under ``paths`` into a ``Catalog`` (cards sorted by name, diagnostics by place)."""
+    return assemble_catalog(
+        (*load_card_file(card_file, limits), card_file.display) for card_file in discover(paths)
+    )
+
+
+def assemble_catalog(
+    loaded: Iterable[tuple[AgentCard | None, list[Diagnostic], str]],
+) -> Catalog:
+    """Build a ``Catalog`` from per-file results ``(card or None, diagnostics, display path)``.
+
+    Runs the cross-card rules and sorts, so every source of cards (files, a git revision) gives the same
+    catalogue for the same content.
+    """
     from a2a_docgen.validate import validate_catalog
 
     cards: list[AgentCard] = []
     diagnostics: list[Diagnostic] = []
     excluded: list[str] = []
-    for card_file in discover(paths):
-        card, file_diagnostics = load_card_file(card_file, limits)
+    for card, file_diagnostics, display in loaded:
         diagnostics.extend(file_diagnostics)
         if card is None:
-            excluded.append(card_file.display)
+            excluded.append(display)
         else:
             cards.append(card)
     cards.sort(key=lambda c: ((c.name or "").casefold(), c.name or "", c.source.path))

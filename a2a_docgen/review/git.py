@@ -20,7 +20,7 @@ from pathlib import PurePosixPath
 
 from a2a_docgen.errors import UsageError
 from a2a_docgen.limits import DEFAULT_LIMITS, Limits
-from a2a_docgen.load import SIDECAR_SUFFIX, SKIPPED_DIRS, load_card_bytes
+from a2a_docgen.load import SIDECAR_SUFFIX, SKIPPED_DIRS, assemble_catalog, load_card_bytes
 from a2a_docgen.model import AgentCard, Catalog, Diagnostic
 
 __all__ = ["GitRevision", "RevisionFile", "load_catalog_at_revision"]
@@ -152,32 +152,17 @@ class GitRevision:
 
     def load(self, files: Sequence[RevisionFile], *, limits: Limits = DEFAULT_LIMITS) -> Catalog:
         """Read ``files`` into a catalogue, exactly as ``load_catalog`` reads files on disk."""
-        from a2a_docgen.validate import validate_catalog
-
         blobs = self.read(files, limits)
-        cards: list[AgentCard] = []
-        diagnostics: list[Diagnostic] = []
-        excluded: list[str] = []
-        for file in files:
+
+        def load(file: RevisionFile) -> tuple[AgentCard | None, list[Diagnostic], str]:
             if file.oid not in blobs:
-                card, found = None, [_too_large(file, limits)]
-            else:
-                card, found = load_card_bytes(
-                    blobs[file.oid],
-                    display=file.display,
-                    root=file.argument,
-                    relpath=file.relpath,
-                    limits=limits,
-                )
-            diagnostics.extend(found)
-            if card is None:
-                excluded.append(file.display)
-            else:
-                cards.append(card)
-        cards.sort(key=lambda c: ((c.name or "").casefold(), c.name or "", c.source.path))
-        diagnostics.extend(validate_catalog(cards))
-        diagnostics.sort(key=Diagnostic.sort_key)
-        return Catalog(cards=tuple(cards), diagnostics=tuple(diagnostics), excluded=tuple(excluded))
+                return None, [_too_large(file, limits)], file.display
+            card, found = load_card_bytes(
+                blobs[file.oid], display=file.display, root=file.argument, relpath=file.relpath, limits=limits
+            )
+            return card, found, file.display
+
+        return assemble_catalog(load(file) for file in files)
 
 
 def _is_card_path(below: str) -> bool:
