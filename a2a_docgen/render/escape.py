@@ -1,0 +1,601 @@
+"""Context encoders: the only way card text reaches a generated page.
+
+Card text is untrusted and the pages are read by three engines: Python-Markdown inside MkDocs (with whatever
+extensions a site enables: attr_list, md_in_html, pymdownx.*, snippets, mkdocs-macros), CommonMark/GFM on GitHub,
+and people reviewing the generated ``.md`` in pull requests. Each function here takes plain text and returns a
+fragment that every one of those engines shows as that same text and never as structure: no raw HTML, no links we
+did not make, no attribute lists, no snippet includes, no Jinja.
+
+The one rule behind every encoder: ASCII punctuation is what starts syntax, so it is written as a decimal
+character reference (``&#60;``). Python-Markdown and CommonMark both keep references as text, and neither the
+snippets preprocessor nor Jinja sees ``--8<--`` or ``{{`` in them. Backslash escapes are never used: their set
+depends on the engine and its extensions (``\\<`` is not an escape in Python-Markdown).
+
+Every function is pure. Pick the encoder by context:
+
+=================  ================================================================
+``md_inline``      names, tags, table cells, link text (one line, everything encoded)
+``md_text``        descriptions (paragraphs and line breaks kept, readable source)
+``md_title``       headings and the page title (also safe in mkdocs-material ``<title>``)
+``md_code``        ids and media types as ``<code>``
+``md_link``        a link with a label; ``md_url`` a link showing its URL
+``json_fence``     a JSON value as a fenced block that round-trips through ``json.loads``
+``html_attr``      attribute values inside raw HTML that we write ourselves
+=================  ================================================================
+"""
+
+from __future__ import annotations
+
+import html
+import ipaddress
+import json
+import re
+import unicodedata
+from collections.abc import Callable, Iterator, Sequence
+from urllib.parse import SplitResult, urlsplit
+
+from a2a_docgen.model import JSONValue
+
+__all__ = [
+    "EMPTY",
+    "FILTERS",
+    "MAX_URL_LENGTH",
+    "clean_text",
+    "html_attr",
+    "invisible_characters",
+    "json_fence",
+    "md_code",
+    "md_inline",
+    "md_link",
+    "md_table_row",
+    "md_text",
+    "md_title",
+    "md_url",
+    "safe_url",
+    "strip_invisible",
+]
+
+EMPTY = "\u2014"
+"""What an encoder returns for empty text (an em dash): a table cell or heading is never blank."""
+
+MAX_URL_LENGTH = 2048
+
+# --------------------------------------------------------------------------------------------------------------
+# Step 0: clean_text
+
+_LINE_BREAKS = re.compile("\r\n|[\r\x0b\x0c\x85\u2028\u2029]")
+# C0 except TAB/LF (CR and VT/FF are line breaks, handled first), DEL, C1 except NEL, surrogates, U+FFFE/FFFF.
+_DROPPED = re.compile("[\x00-\x08\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff\ufffe\uffff]")
+
+# Invisible and direction-changing characters. They are shown as a marker, never deleted silently: a reader must
+# see that "Safe\u202egnp.exe" is not "Safeexe.png". Beyond the usual list this covers every invisible format
+# character (U+2065, U+206A-206F, U+FFF9-FFFB, U+1D173-1D17A) and the tag characters U+E0000-E007F, which can
+# smuggle whole invisible sentences.
+_INVISIBLE_CLASS = (
+    "\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb"
+    "\U0001d173-\U0001d17a\U000e0000-\U000e007f"
+)
+_INVISIBLE = re.compile(f"[{_INVISIBLE_CLASS}]")
+# Kept as they are: a subdivision flag (black flag, tag letters, cancel tag) such as England's.
+_FLAG_SEQUENCE = "\U0001f3f4[\U000e0020-\U000e007e]+\U000e007f"
+_INVISIBLE_OR_FLAG = re.compile(f"(?P<flag>{_FLAG_SEQUENCE})|[{_INVISIBLE_CLASS}]")
+_ZWJ = "\u200d"
+_EMOJI_MODIFIERS = frozenset("\ufe0f\U0001f3fb\U0001f3fc\U0001f3fd\U0001f3fe\U0001f3ff")
+
+_ELLIPSIS = "\u2026"
+_MARK_OPEN, _MARK_CLOSE = "\u27e8", "\u27e9"
+_MARKER = re.compile(f"{_MARK_OPEN}U\\+[0-9A-F]{{4,6}}{_MARK_CLOSE}")
+_MAX_MARKER = len(f"{_MARK_OPEN}U+E007F{_MARK_CLOSE}") + 1
+
+
+def _is_emoji(ch: str) -> bool:
+    return unicodedata.category(ch) == "So"
+
+
+def _zwj_in_emoji(s: str, i: int) -> bool:
+    """Whether the ZWJ at ``s[i]`` joins two emoji (family, profession, flag sequences)."""
+    before = i - 1
+    while before >= 0 and s[before] in _EMOJI_MODIFIERS:
+        before -= 1
+    return before >= 0 and i + 1 < len(s) and _is_emoji(s[before]) and _is_emoji(s[i + 1])
+
+
+def _invisible_positions(s: str) -> Iterator[int]:
+    """Indexes of the characters that ``clean_text`` marks."""
+    for m in _INVISIBLE_OR_FLAG.finditer(s):
+        if m.group("flag") is None and not (s[m.start()] == _ZWJ and _zwj_in_emoji(s, m.start())):
+            yield m.start()
+
+
+def _marker(ch: str) -> str:
+    return f"{_MARK_OPEN}U+{ord(ch):04X}{_MARK_CLOSE}"
+
+
+def _codepoint_label(ch: str) -> str:
+    name = unicodedata.name(ch, "")
+    return f"U+{ord(ch):04X} {name}" if name else f"U+{ord(ch):04X}"
+
+
+def invisible_characters(s: str) -> list[tuple[int, str]]:
+    """The invisible or bidi characters of ``s`` that ``clean_text`` would mark, as (index, description).
+
+    ``invisible_characters("a\\u202eb") == [(1, "U+202E RIGHT-TO-LEFT OVERRIDE")]``. Joiners inside emoji
+    sequences and subdivision flags are not reported.
+    """
+    return [(i, _codepoint_label(s[i])) for i in _invisible_positions(s)]
+
+
+def strip_invisible(s: str) -> str:
+    """``s`` without any invisible or bidi character (including joiners); used for identity, not display."""
+    return _INVISIBLE.sub("", s)
+
+
+def _mark_invisible(s: str) -> str:
+    positions = list(_invisible_positions(s))
+    if not positions:
+        return s
+    parts: list[str] = []
+    start = 0
+    for i in positions:
+        parts.append(s[start:i])
+        parts.append(_marker(s[i]))
+        start = i + 1
+    parts.append(s[start:])
+    return "".join(parts)
+
+
+def _truncate(s: str, max_len: int | None) -> str:
+    """Cut ``s`` to at most ``max_len`` characters, ending in an ellipsis, without splitting a marker."""
+    if max_len is not None and max_len < 1:
+        raise ValueError(f"max_len must be at least 1, not {max_len}")
+    if max_len is None or len(s) <= max_len:
+        return s
+    cut = s[: max_len - 1]
+    tail_start = max(0, len(cut) - _MAX_MARKER)
+    opening = cut.rfind(_MARK_OPEN, tail_start)
+    if opening != -1 and _MARK_CLOSE not in cut[opening:] and _MARKER.match(s, opening):
+        cut = cut[:opening]
+    return cut.rstrip() + _ELLIPSIS
+
+
+def clean_text(s: str, *, keep_newlines: bool = False, max_len: int | None = None) -> str:
+    """Step 0 for every card string: printable, NFC, with invisible characters made visible.
+
+    - line breaks (CRLF, CR, NEL, U+2028, U+2029, VT, FF) become ``\\n``, or a space unless ``keep_newlines``;
+    - C0/C1 controls, DEL, lone surrogates and U+FFFE/U+FFFF are dropped; TAB becomes a space;
+    - NFC normalisation;
+    - invisible and bidi characters are replaced by a visible marker such as ``⟨U+202E⟩`` (zero-width joiners
+      between emoji and subdivision-flag tag sequences are kept);
+    - at most ``max_len`` characters, the last one an ellipsis when text was cut.
+    """
+    text = _LINE_BREAKS.sub("\n", _require_str(s))
+    text = _DROPPED.sub("", text).replace("\t", " ")
+    text = unicodedata.normalize("NFC", text)
+    if not keep_newlines:
+        text = text.replace("\n", " ")
+    return _truncate(_mark_invisible(text), max_len)
+
+
+def _one_line(s: str | None, max_len: int | None) -> str:
+    """clean_text, all whitespace runs collapsed to one space, then cut."""
+    if s is None:
+        return ""
+    return _truncate(" ".join(clean_text(_require_str(s)).split()), max_len)
+
+
+def _require_str(s: object) -> str:
+    if not isinstance(s, str):
+        raise TypeError(f"expected text, got {type(s).__name__}")
+    return s
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Markdown text
+
+_PUNCTUATION = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
+_ENTITY_TABLE = {ord(c): f"&#{ord(c)};" for c in _PUNCTUATION}
+_DIGITS = frozenset("0123456789")
+_ALNUM = frozenset("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+
+
+def _encode_all(text: str) -> str:
+    return text.translate(_ENTITY_TABLE)
+
+
+def md_inline(s: str | None, *, max_len: int = 300) -> str:
+    """One line of inert Markdown: for names, tags, versions, table cells and link text.
+
+    Whitespace is collapsed and every ASCII punctuation character becomes ``&#NN;``, so nothing can start
+    syntax in any engine, and the result is also valid HTML text. (The first digit of a 40-hex-digit run is
+    encoded too, so magiclink does not turn it into a commit link.) ``None`` or blank text gives ``EMPTY`` (—).
+    """
+    text = _one_line(s, max_len)
+    return _break_commit_hashes(_encode_all(text)) if text else EMPTY
+
+
+# A run of 40 lower-case hex digits is a commit hash that pymdownx.magiclink links to the site's repository.
+_COMMIT_LIKE = re.compile(r"\b[0-9a-f](?=[0-9a-f]{39}\b)")
+_LEADING_WORD = re.compile(r"[A-Za-z0-9-]*")
+
+
+def _break_commit_hashes(encoded: str) -> str:
+    return _COMMIT_LIKE.sub(lambda m: f"&#{ord(m.group(0))};", encoded)
+
+
+def _prose_keeps(line: str, i: int, lead: int) -> bool:
+    """Whether the punctuation at ``line[i]`` may stay literal in ``md_text``; ``lead`` is the length of the
+    line's leading run of ASCII letters, digits and dashes.
+
+    Nothing at the start of a line stays (that is where every block syntax and the snippets marker start). The
+    rest is allowed only where no construct of CommonMark, GFM, Python-Markdown, the pymdownx extensions or
+    MkDocs can begin; everything not listed here is encoded. The reasons:
+
+    - ``, ' " ; %``: no inline syntax of their own (quotes only matter after ``](`` or inside tags, and ``[``,
+      ``<`` are always encoded; ``;`` cannot close a reference because ``&`` is always encoded);
+    - ``. ) :`` right after the line's first word: list markers (``1.``, ``1)``, fancylists ``a.``, ``iv)``)
+      and MkDocs meta lines (``title: …`` at the top of a page);
+    - ``.`` after ``www``: an autolink for GFM and magiclink;
+    - ``(``: smartsymbols turns ``(c)``, ``(r)``, ``(tm)`` into symbols;
+    - ``/``: smartsymbols fractions (``1/2``) and ``c/o``;
+    - ``-``: only between two ASCII letters or digits (``real-time``); lists, rules, setext underlines, arrows
+      ``-->`` and the snippets marker all need it elsewhere;
+    - ``: ! ?``: only before a space or the end of the line; emoji ``:name:``, URLs ``https:``, images ``![``,
+      magiclink ``!12``/``?12`` all need a character right after them.
+    """
+    ch = line[i]
+    if i == 0:
+        return False
+    if ch in ",'\";%":
+        return True
+    before, after = line[i - 1], line[i + 1 : i + 2]
+    if ch in ".):" and i <= lead:
+        return False
+    if ch in ".)":
+        return not (ch == "." and line[max(0, i - 3) : i].lower() == "www")
+    if ch == "(":
+        return not line[i : i + 4].lower().startswith(("(c)", "(r)", "(tm)"))
+    if ch == "/":
+        fraction = before in _DIGITS and after in _DIGITS
+        care_of = before in "cC" and after in ("o", "O")
+        return not (fraction or care_of)
+    if ch == "-":
+        return before in _ALNUM and after in _ALNUM
+    if ch in ":!?":
+        return after in ("", " ")
+    return False
+
+
+def _encode_prose(line: str) -> str:
+    first_word = _LEADING_WORD.match(line)
+    lead = first_word.end() if first_word else 0
+    out: list[str] = []
+    for i, ch in enumerate(line):
+        if ch in _PUNCTUATION and not _prose_keeps(line, i, lead):
+            out.append(f"&#{ord(ch)};")
+        else:
+            out.append(ch)
+    return _break_commit_hashes("".join(out))
+
+
+LINE_BREAK = "<br>"
+"""The hard line break ``md_text`` writes at the end of a line inside a paragraph."""
+
+
+def md_text(s: str | None, *, max_len: int = 20_000) -> str:
+    """Long prose (descriptions) as inert, readable Markdown paragraphs.
+
+    Blank lines separate paragraphs. A single newline inside a paragraph is kept as a hard line break
+    (``<br>`` at the end of the line): card descriptions are plain text, and an author who writes one item per
+    line means to see one item per line. ``<br>`` rather than two trailing spaces because editors and
+    pre-commit hooks strip trailing whitespace. Each line is stripped and its whitespace collapsed, so no line is
+    indented. A few punctuation characters stay literal where they cannot start syntax (see ``_prose_keeps``);
+    the rest are encoded as in ``md_inline``. ``None`` or blank text gives ``EMPTY``.
+    """
+    if s is None:
+        return EMPTY
+    text = clean_text(_require_str(s), keep_newlines=True, max_len=max_len)
+    paragraphs: list[list[str]] = [[]]
+    for raw_line in text.split("\n"):
+        line = " ".join(raw_line.split())
+        if line:
+            paragraphs[-1].append(_encode_prose(line))
+        elif paragraphs[-1]:
+            paragraphs.append([])
+    blocks = [(LINE_BREAK + "\n").join(lines) for lines in paragraphs if lines]
+    return "\n\n".join(blocks) if blocks else EMPTY
+
+
+_TITLE_LOOKALIKES = str.maketrans({"<": "\u2039", ">": "\u203a"})
+
+
+def md_title(s: str | None, *, max_len: int = 120) -> str:
+    """Heading or page-title text: ``md_inline`` after ``<`` → ``‹`` and ``>`` → ``›``.
+
+    mkdocs-material writes ``page.title | striptags`` into ``<title>``, and ``striptags`` decodes references:
+    an encoded ``&#60;/title&#62;`` would become a real tag there. Look-alike characters survive decoding.
+    """
+    if s is None:
+        return EMPTY
+    return md_inline(_require_str(s).translate(_TITLE_LOOKALIKES), max_len=max_len)
+
+
+def md_code(s: str | None, *, max_len: int = 300) -> str:
+    """An id or media type as ``<code>`` + ``md_inline(s)`` + ``</code>``; ``EMPTY`` (no code) when blank.
+
+    Not a backtick code span: spans cannot contain references (so a backtick in the text would close them)
+    and mkdocs-macros evaluates Jinja inside them.
+    """
+    text = md_inline(s, max_len=max_len)
+    return text if text == EMPTY else f"<code>{text}</code>"
+
+
+def md_table_row(cells: Sequence[str]) -> str:
+    """``| a | b |`` from cells that are already encoded; a blank cell becomes ``EMPTY``.
+
+    Raises ``ValueError`` for a cell holding a newline or ``|``: that is unencoded text, which would break the
+    row.
+    """
+    if not cells:
+        raise ValueError("a table row needs at least one cell")
+    out: list[str] = []
+    for cell in cells:
+        if "\n" in cell or "\r" in cell or "|" in cell:
+            raise ValueError(f"table cell is not encoded: {cell[:40]!r}")
+        out.append(cell.strip() or EMPTY)
+    return "| " + " | ".join(out) + " |"
+
+
+# --------------------------------------------------------------------------------------------------------------
+# URLs
+
+# Kept as they are in a URL; everything else is percent-encoded (``%`` itself only before two hex digits).
+_URL_KEEP = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#@!$&+,;=")
+_HEX = frozenset("0123456789abcdefABCDEF")
+# ``&lt;`` or ``&#106;`` in a URL: both Markdown engines decode them in a link destination, so the ``&`` is
+# encoded there and the href stays what the card says.
+_ENTITY_LIKE = re.compile(r"&(?:[A-Za-z][A-Za-z0-9]*|#[0-9]+|#[xX][0-9a-fA-F]+);")
+_HOST_LABEL = re.compile(r"[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?")
+_MAIL_LOCAL = re.compile(r"[A-Za-z0-9._+-]{1,64}")
+_URL_REJECTED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zs", "Zl", "Zp"})
+
+
+def _percent_encode(s: str) -> str:
+    entity_amps = {m.start() for m in _ENTITY_LIKE.finditer(s)}
+    out: list[str] = []
+    for i, ch in enumerate(s):
+        if ch == "%":
+            out.append("%" if s[i + 1 : i + 2] in _HEX and s[i + 2 : i + 3] in _HEX else "%25")
+        elif ch in _URL_KEEP and i not in entity_amps:
+            out.append(ch)
+        else:
+            out.append("".join(f"%{b:02X}" for b in ch.encode("utf-8")))
+    return "".join(out)
+
+
+def _normal_host(host: str) -> str | None:
+    """A lower-case ASCII DNS name (IDNA hosts punycoded), an IPv4 address, or None."""
+    if not host:
+        return None
+    try:
+        ascii_host = host.encode("idna").decode("ascii") if not host.isascii() else host
+    except UnicodeError:
+        return None
+    ascii_host = ascii_host.lower()
+    name = ascii_host[:-1] if ascii_host.endswith(".") else ascii_host
+    if not name or len(name) > 253 or not all(_HOST_LABEL.fullmatch(label) for label in name.split(".")):
+        return None
+    return ascii_host
+
+
+def _netloc(netloc: str) -> str | None:
+    """The validated ``host[:port]`` part of an http(s) URL, or None (userinfo is always refused)."""
+    if "@" in netloc:
+        return None
+    if netloc.startswith("["):
+        inner, bracket, rest = netloc[1:].partition("]")
+        try:
+            address = ipaddress.IPv6Address(inner)
+        except ValueError:
+            return None
+        if not bracket or address.scope_id is not None or (rest and not rest.startswith(":")):
+            return None
+        host, port = f"[{address.compressed}]", rest[1:]
+    else:
+        name, _, port = netloc.partition(":")
+        normal = _normal_host(name)
+        if normal is None:
+            return None
+        host = normal
+    if port and not (port.isascii() and port.isdigit() and int(port) <= 65535):
+        return None
+    return f"{host}:{int(port)}" if port else host
+
+
+def _safe_http(url: str, parts: SplitResult) -> str | None:
+    prefix = f"{parts.scheme}://"
+    if url[: len(prefix)].lower() != prefix or not parts.netloc:
+        return None
+    netloc = _netloc(parts.netloc)
+    if netloc is None:
+        return None
+    rest = url[len(prefix) + len(parts.netloc) :]
+    return prefix + netloc + _percent_encode(rest)
+
+
+def _safe_mailto(parts: SplitResult) -> str | None:
+    if parts.netloc or parts.query or parts.fragment or "?" in parts.path:
+        return None
+    local, at, domain = parts.path.partition("@")
+    if not at or not _MAIL_LOCAL.fullmatch(local) or local.startswith(".") or ".." in local:
+        return None
+    host = _normal_host(domain)
+    if host is None or "." not in host.strip("."):
+        return None
+    return f"mailto:{local}@{host}"
+
+
+def safe_url(url: object, *, allow_mailto: bool = False) -> str | None:
+    """The URL in a form safe for a Markdown link destination or an href, or None when it is refused.
+
+    Refused: anything that is not a ``str``; longer than ``MAX_URL_LENGTH``; any whitespace, control, bidi or
+    zero-width character; unparsable or a bad port; a scheme other than http/https (``mailto`` only with
+    ``allow_mailto``, for one plain address and nothing else); no host; userinfo (``https://trusted@evil/``).
+    The result has a lower-case scheme and host (IDNA hosts punycoded) and percent-encodes everything outside
+    ``A-Za-z0-9-._~:/?#@!$&+,;=%``, so it holds no quote, space, bracket, brace, backtick or ``<``/``>``.
+    """
+    if not isinstance(url, str) or not url or len(url) > MAX_URL_LENGTH:
+        return None
+    if any(unicodedata.category(ch) in _URL_REJECTED_CATEGORIES for ch in url):
+        return None
+    try:
+        parts = urlsplit(url)
+        _ = parts.port
+    except ValueError:
+        return None
+    if parts.scheme in ("http", "https"):
+        return _safe_http(url, parts)
+    if parts.scheme == "mailto" and allow_mailto:
+        return _safe_mailto(parts)
+    return None
+
+
+def _shown_value(value: object) -> str:
+    """How a refused URL value is shown: strings as they are, other JSON values as JSON."""
+    if isinstance(value, str):
+        return value
+    try:
+        return json.dumps(value, ensure_ascii=False, sort_keys=True)
+    except (TypeError, ValueError):
+        return type(value).__name__
+
+
+def _refused(label: str | None, value: object) -> str:
+    shown = md_code(_shown_value(value))
+    return f"{label} ({shown}, not a safe link)" if label else f"{shown} (not a safe link)"
+
+
+def md_link(text: str | None, url: object, *, allow_mailto: bool = False, show_host: bool = False) -> str:
+    """``[text](url)`` with both parts encoded, or, when ``safe_url`` refuses the URL, the text followed by the
+    URL shown inertly as code and the words "not a safe link". Never a link to a refused URL.
+
+    Without a URL (``None`` or ``""``) the text alone. Blank text falls back to ``md_url``. ``show_host`` adds the
+    host after the link, so a reader sees where a link with a friendly label goes.
+    """
+    if text is None or not _one_line(text, None):
+        return md_url(url, allow_mailto=allow_mailto)
+    label = md_inline(text)
+    if url is None or url == "":
+        return label
+    safe = safe_url(url, allow_mailto=allow_mailto)
+    if safe is None:
+        return _refused(label, url)
+    link = f"[{label}]({safe})"
+    if show_host and not safe.startswith("mailto:"):
+        return f"{link} ({md_inline(urlsplit(safe).hostname)})"
+    return link
+
+
+def md_url(url: object, *, allow_mailto: bool = False, max_len: int = 300) -> str:
+    """A link whose text is the URL itself (in its safe form; a mailto link shows the address).
+
+    A refused URL is shown as code followed by "not a safe link"; ``None`` or ``""`` give ``EMPTY``.
+    """
+    if url is None or url == "":
+        return EMPTY
+    safe = safe_url(url, allow_mailto=allow_mailto)
+    if safe is None:
+        return _refused(None, url)
+    shown = safe.removeprefix("mailto:")
+    return f"[{md_inline(shown, max_len=max_len)}]({safe})"
+
+
+# --------------------------------------------------------------------------------------------------------------
+# JSON
+
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_JINJA_DELIMITERS = re.compile(r"\{[{%#]|[}%#]\}")
+_SNIPPET_LINE = re.compile(r"^[ \t]*;*-+8<", re.MULTILINE)
+_JSON_ESCAPED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp", "Zs"})
+
+
+def _json_escape(ch: str) -> str:
+    code = ord(ch)
+    if code > 0xFFFF:
+        code -= 0x10000
+        return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+    return f"\\u{code:04x}"
+
+
+def _needs_json_escape(ch: str) -> bool:
+    return ch != " " and (
+        unicodedata.category(ch) in _JSON_ESCAPED_CATEGORIES
+        or ch in "\ufffe\uffff"
+        or bool(_INVISIBLE.match(ch))
+    )
+
+
+def _harden_json_string(m: re.Match[str]) -> str:
+    """One JSON string literal with braces that would form a Jinja delimiter, controls, separators and
+    invisible characters written as ``\\uXXXX`` escapes: the same value, inert text."""
+    token = m.group(0)
+    out: list[str] = []
+    for i, ch in enumerate(token):
+        if ch == "{" and token[i + 1 : i + 2] in ("{", "%", "#"):
+            out.append("\\u007b")
+        elif ch == "}" and token[i - 1 : i] in ("}", "%", "#"):
+            out.append("\\u007d")
+        elif _needs_json_escape(ch):
+            out.append(_json_escape(ch))
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def json_fence(value: JSONValue, *, indent: int = 2) -> str:
+    """A JSON value pretty-printed (key order kept) in a backtick fence with info ``json``, no trailing newline.
+
+    pymdownx.snippets and mkdocs-macros run before fences are parsed, so the JSON text itself is made inert
+    while ``json.loads`` of the fence content still gives ``value``: inside strings, braces that would form
+    ``{{ {% {# }} %} #}`` and every control, separator, invisible or bidi character are ``\\u`` escapes.
+    Pretty-printed JSON lines start with indentation and then a quote, bracket, brace, digit, ``-digit`` or
+    ``t/f/n``, so no line can be a snippets marker; both properties are checked. The fence is longer than any
+    backtick run inside. Put it on its own lines with a blank line before and after.
+
+    Raises ``ValueError`` for NaN or infinity (not JSON) and for a negative ``indent``.
+    """
+    if indent < 0:
+        raise ValueError("indent must be 0 or more (a compact dump could put }} between values)")
+    text = json.dumps(value, indent=indent, ensure_ascii=False, allow_nan=False)
+    text = _JSON_STRING.sub(_harden_json_string, text)
+    if _JINJA_DELIMITERS.search(text) or _SNIPPET_LINE.search(text):
+        raise RuntimeError("pretty-printed JSON still holds a template delimiter or snippets marker")
+    longest = max((len(run) for run in re.findall("`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}json\n{text}\n{fence}"
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Raw HTML we write ourselves
+
+_ATTR_EXTRA = str.maketrans({"{": "&#123;", "}": "&#125;", "\n": "&#10;", "\r": "&#13;", "\t": "&#9;"})
+
+
+def html_attr(s: str) -> str:
+    """An attribute value for raw HTML that we generate: ``html.escape(quote=True)``, braces (for macros) and
+    line breaks (so a blank line cannot end the HTML block) as references."""
+    return html.escape(_require_str(s), quote=True).translate(_ATTR_EXTRA)
+
+
+FILTERS: dict[str, Callable[..., str]] = {
+    "clean": clean_text,
+    "md_inline": md_inline,
+    "md_text": md_text,
+    "md_title": md_title,
+    "md_code": md_code,
+    "md_link": md_link,
+    "md_url": md_url,
+    "json_fence": json_fence,
+    "html_attr": html_attr,
+    "md_table_row": md_table_row,
+}
+"""The encoders under the names templates use (``{{ skill.name | md_inline }}``)."""

@@ -1,0 +1,145 @@
+"""File names and anchors derived from card ids, safe on every filesystem.
+
+A card id is hostile text: ``../../etc/passwd``, ``/abs``, ``CON``, ``a/b``, 300 characters, or two spellings
+of one name (NFC and NFD, with and without a zero-width space). The scheme::
+
+    identity_key(id) = NFC(id without invisible or bidi characters)        what "the same id" means
+    stem = NFKD(key) -> ASCII -> lower -> runs of [^a-z0-9] -> "-" -> strip "-" -> first 40 -> "x" if empty
+    slug = stem + "-" + sha256(namespace + "\\0" + key)[:10]
+
+A slug always matches ``[a-z0-9-]{3,51}``: no separator, dot, drive letter or hidden file; never a Windows device
+name (the hash suffix is always there); deterministic (no counters, so re-runs and diffs stay stable). The hash
+is over the case-preserving key while the stem is lower case, so ``Foo`` and ``foo`` get different slugs that do
+not collide on case-insensitive filesystems.
+
+Duplicates are rejected, not renamed: two ids with the same ``identity_key`` in one namespace would share a slug,
+and the validator reports them (``identity_duplicates``) instead of numbering one of them. Ids that differ only
+in case are legal but look the same to readers; ``case_twins`` finds them for a warning.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from collections.abc import Callable, Iterable
+
+from a2a_docgen.render.escape import strip_invisible
+
+__all__ = [
+    "SLUG_PATTERN",
+    "anchor",
+    "case_twins",
+    "heading_id",
+    "identity_duplicates",
+    "identity_key",
+    "is_case_twin",
+    "slug",
+    "tag_key",
+    "tag_slug",
+]
+
+SLUG_PATTERN = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,39}[a-z0-9])?-[0-9a-f]{10}")
+"""Every slug matches this (fully): a stem of 1-40 characters, a dash and ten hex digits."""
+
+_MAX_STEM = 40
+_HASH_CHARS = 10
+_NOT_SLUG = re.compile(r"[^a-z0-9]+")
+_ANCHOR_PREFIX = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
+
+
+def identity_key(s: str) -> str:
+    """What makes two ids the same: NFC after removing invisible and bidi characters (case is kept)."""
+    return unicodedata.normalize("NFC", strip_invisible(s))
+
+
+def _stem(key: str) -> str:
+    ascii_text = unicodedata.normalize("NFKD", key).encode("ascii", "ignore").decode("ascii")
+    stem = _NOT_SLUG.sub("-", ascii_text.lower()).strip("-")
+    return stem[:_MAX_STEM].rstrip("-") or "x"
+
+
+def slug(s: str, namespace: str = "") -> str:
+    """A file-name-safe, deterministic slug for ``s``, unique within ``namespace`` per ``identity_key``.
+
+    Namespace skills by their agent's slug and agents by their source, so equal ids in different cards do not
+    collide.
+    """
+    key = identity_key(s)
+    digest = hashlib.sha256(f"{namespace}\0{key}".encode("utf-8", "surrogatepass")).hexdigest()
+    return f"{_stem(key)}-{digest[:_HASH_CHARS]}"
+
+
+def anchor(s: str, namespace: str = "", *, prefix: str = "skill") -> str:
+    """An HTML id for ``s``: ``prefix-slug`` (``skill-search-1a2b3c4d5e``), never the raw id.
+
+    The prefix keeps generated ids apart from a theme's own (``__config``, ``mkdocs-search-results``).
+    """
+    if not _ANCHOR_PREFIX.fullmatch(prefix):
+        raise ValueError(f"anchor prefix must be lower-case letters, digits and inner dashes: {prefix!r}")
+    return f"{prefix}-{slug(s, namespace)}"
+
+
+def heading_id(value: str, separator: str = "-") -> str:
+    """Python-Markdown's toc ``slugify`` with an ``h-`` prefix, for ``toc: slugify:`` in mkdocs.yml.
+
+    Heading ids come from heading text, so a skill named ``__config`` or ``mkdocs search results`` would give
+    an id that clobbers one the theme's JavaScript looks up. With the prefix no heading id can equal a theme id::
+
+        markdown_extensions:
+          - toc:
+              slugify: !!python/name:a2a_docgen.render.slug.heading_id
+    """
+    ascii_text = unicodedata.normalize("NFKD", value).encode("ascii", "ignore").decode("ascii")
+    text = re.sub(r"[^\w\s-]", "", ascii_text).strip().lower()
+    text = re.sub(rf"[{re.escape(separator)}\s]+", separator, text)
+    return f"h{separator}{text}" if text else "h"
+
+
+def tag_key(tag: str) -> str:
+    """What makes two tags the same: ``identity_key``, whitespace collapsed, case folded.
+
+    Unlike ids, tags are labels for grouping: ``Search`` and ``search`` are one tag and share one page.
+    """
+    return " ".join(identity_key(tag).split()).casefold()
+
+
+def tag_slug(tag: str) -> str:
+    """The slug of a tag's page; the same for every spelling with the same ``tag_key``."""
+    return slug(tag_key(tag), namespace="tag")
+
+
+def is_case_twin(a: str, b: str) -> bool:
+    """Whether two ids are different but differ only in case (``Search`` / ``search``)."""
+    key_a, key_b = identity_key(a), identity_key(b)
+    return key_a != key_b and key_a.casefold() == key_b.casefold()
+
+
+def _group_by(values: Iterable[str], key_of: Callable[[str], str]) -> dict[str, list[str]]:
+    groups: dict[str, list[str]] = {}
+    for value in values:
+        groups.setdefault(key_of(value), []).append(value)
+    return groups
+
+
+def _folded_identity(value: str) -> str:
+    return identity_key(value).casefold()
+
+
+def identity_duplicates(values: Iterable[str]) -> list[tuple[str, ...]]:
+    """Groups of two or more values with the same ``identity_key`` (they would share a slug), each group in
+    input order, groups in order of first appearance. Equal strings count: ``["a", "a"]`` is a duplicate."""
+    return [tuple(group) for group in _group_by(values, identity_key).values() if len(group) > 1]
+
+
+def case_twins(values: Iterable[str]) -> list[tuple[str, ...]]:
+    """Groups of values whose identity keys differ only in case, one value per distinct key, in order of first
+    appearance. Exact duplicates are left to ``identity_duplicates``."""
+    found: list[tuple[str, ...]] = []
+    for group in _group_by(values, _folded_identity).values():
+        distinct: dict[str, str] = {}
+        for value in group:
+            distinct.setdefault(identity_key(value), value)
+        if len(distinct) > 1:
+            found.append(tuple(distinct.values()))
+    return found
