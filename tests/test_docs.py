@@ -1,0 +1,66 @@
+"""The documentation stays true: every command is documented, the README's Quick start is what CI runs."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from a2a_docgen.cli import COMMANDS, main
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_command_has_help(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([command, "--help"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"usage: a2a-docgen {command}")
+
+
+def test_top_level_help_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--help"]) == 0
+    out = capsys.readouterr().out
+    for command in COMMANDS:
+        assert re.search(rf"^\s+{command}\s", out, re.MULTILINE), command
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_command_is_in_readme_and_cli_docs(command: str) -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    cli_docs = (REPO / "docs" / "cli.md").read_text(encoding="utf-8")
+    assert f"a2a-docgen {command}" in readme
+    assert re.search(rf"^## {command}\b", cli_docs, re.MULTILINE), f"docs/cli.md has no '## {command}' section"
+
+
+def quick_start_commands() -> list[str]:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"```sh\n(.+?)\n```", section, re.DOTALL)
+
+
+def test_quick_start_has_exactly_two_one_line_commands() -> None:
+    commands = quick_start_commands()
+    assert len(commands) == 2
+    assert all("\n" not in c for c in commands)
+    assert "mkdocs build" in commands[0]
+    assert "pytest" in commands[1]
+
+
+def test_ci_runs_the_readme_test_command() -> None:
+    ci = (REPO / ".ci" / "run").read_text(encoding="utf-8")
+    assert quick_start_commands()[1] in ci
+
+
+def test_docs_links_resolve() -> None:
+    """Relative links between the Markdown documents point at files that exist."""
+    documents = [REPO / "README.md", REPO / "CONTRIBUTING.md", *sorted((REPO / "docs").glob("*.md"))]
+    broken = []
+    for document in documents:
+        for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", document.read_text(encoding="utf-8")):
+            if re.match(r"^[a-z][a-z0-9+.-]*:", target):
+                continue
+            if not (document.parent / target).exists():
+                broken.append(f"{document.relative_to(REPO)} -> {target}")
+    assert not broken, broken
