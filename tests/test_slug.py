@@ -13,7 +13,6 @@ from a2a_docgen.render.slug import (
     SLUG_PATTERN,
     anchor,
     case_twins,
-    heading_id,
     identity_duplicates,
     identity_key,
     is_case_twin,
@@ -136,14 +135,6 @@ def test_tags_group_case_and_spacing_variants() -> None:
     assert tag_slug("search") != tag_slug("search engine")
     assert tag_slug("search") != slug("search")
     assert SLUG_PATTERN.fullmatch(tag_slug("<script>"))
-
-
-def test_heading_ids_never_equal_theme_ids() -> None:
-    assert heading_id("__config") == "h-__config"
-    assert heading_id("mkdocs search results") == "h-mkdocs-search-results"
-    assert heading_id("Caf\u00e9 & <b>Tea</b>") == "h-cafe-bteab"
-    assert heading_id("x y", "_") == "h_x_y"
-    assert heading_id("!!!") == "h"
 
 
 TEXT = st.one_of(st.text(), st.text(st.characters(codec="utf-8")), st.sampled_from(HOSTILE_IDS))

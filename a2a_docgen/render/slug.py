@@ -30,7 +30,6 @@ __all__ = [
     "SLUG_PATTERN",
     "anchor",
     "case_twins",
-    "heading_id",
     "identity_duplicates",
     "identity_key",
     "is_case_twin",
@@ -78,22 +77,6 @@ def anchor(s: str, namespace: str = "", *, prefix: str = "skill") -> str:
     if not _ANCHOR_PREFIX.fullmatch(prefix):
         raise ValueError(f"anchor prefix must be lower-case letters, digits and inner dashes: {prefix!r}")
     return f"{prefix}-{slug(s, namespace)}"
-
-
-def heading_id(value: str, separator: str = "-") -> str:
-    """Python-Markdown's toc ``slugify`` with an ``h-`` prefix, for ``toc: slugify:`` in mkdocs.yml.
-
-    Heading ids come from heading text, so a skill named ``__config`` or ``mkdocs search results`` would give
-    an id that clobbers one the theme's JavaScript looks up. With the prefix no heading id can equal a theme id::
-
-        markdown_extensions:
-          - toc:
-              slugify: !!python/name:a2a_docgen.render.slug.heading_id
-    """
-    ascii_text = unicodedata.normalize("NFKD", value).encode("ascii", "ignore").decode("ascii")
-    text = re.sub(r"[^\w\s-]", "", ascii_text).strip().lower()
-    text = re.sub(rf"[{re.escape(separator)}\s]+", separator, text)
-    return f"h{separator}{text}" if text else "h"
 
 
 def tag_key(tag: str) -> str:
