@@ -26,7 +26,7 @@ from a2a_docgen.render.escape import safe_url
 from a2a_docgen.render.pages import SiteViews, build_views
 from a2a_docgen.render.site import NavEntry, RenderedSite
 
-__all__ = ["NAV", "RenderedSite", "UnescapedOutputError", "render_catalog", "render_with_env"]
+__all__ = ["NAV", "RenderedSite", "UnescapedOutputError", "render_catalog"]
 
 NAV: tuple[NavEntry, ...] = (
     NavEntry("Home", "index.md"),
@@ -62,13 +62,7 @@ def render_catalog(
     """
     if site_url is not None and safe_url(site_url) is None:
         raise UsageError(f"site URL {site_url!r} is not an absolute http(s) URL")
-    return render_with_env(catalog, make_env(templates_dir), site_url=site_url)
-
-
-def render_with_env(
-    catalog: Catalog, env: jinja2.Environment, *, site_url: str | None = None
-) -> RenderedSite:
-    """``render_catalog`` with a ready environment (tests use this to inspect or instrument it)."""
+    env = make_env(templates_dir)
     views = build_views(catalog, site_url=site_url)
     pages: dict[str, str] = {}
     files: dict[str, bytes] = {}

@@ -12,7 +12,7 @@ the wheel as ``a2a_docgen/templates``), so a site can override one page and keep
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +20,7 @@ import jinja2
 
 import a2a_docgen
 from a2a_docgen.errors import UsageError
-from a2a_docgen.render.escape import EMPTY, FILTERS
+from a2a_docgen.render.escape import FILTERS
 
 __all__ = [
     "CardText",
@@ -33,7 +33,6 @@ __all__ = [
 # ``clean`` returns readable, unencoded text and ``md_table_row`` expects encoded cells: neither is a context
 # encoder a template may print directly.
 _ENCODERS = ("md_inline", "md_text", "md_title", "md_code", "md_link", "md_url", "json_fence", "html_attr")
-_JOINERS = frozenset({", ", " ", " · ", "; ", " and ", " or ", "<br>"})
 
 
 class CardText(str):
@@ -71,17 +70,6 @@ def _quote_block(text: str) -> str:
     if isinstance(text, CardText):
         raise UnescapedOutputError("quote_block takes encoded text: apply md_text first")
     return "\n".join(f"> {line}" if line else ">" for line in text.split("\n"))
-
-
-def _join_encoded(items: Iterable[str], separator: str = ", ") -> str:
-    """Join already encoded fragments with one of a few fixed separators; ``—`` when there are none."""
-    if separator not in _JOINERS:
-        raise ValueError(f"join_encoded separator must be one of {sorted(_JOINERS)}")
-    parts = list(items)
-    for part in parts:
-        if isinstance(part, CardText) or not isinstance(part, str):
-            raise UnescapedOutputError("join_encoded takes encoded fragments: apply an encoder to each item")
-    return separator.join(parts) if parts else EMPTY
 
 
 def relative_path(target: str, page: str) -> str:
@@ -125,6 +113,5 @@ def make_env(overrides: str | Path | None = None) -> jinja2.Environment:
     filters: Mapping[str, Any] = {name: FILTERS[name] for name in _ENCODERS}
     env.filters.update(filters)
     env.filters["quote_block"] = _quote_block
-    env.filters["join_encoded"] = _join_encoded
     env.globals["rel"] = _relative
     return env

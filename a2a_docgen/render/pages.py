@@ -523,7 +523,7 @@ def _binding_groups(agents: Sequence[AgentPage]) -> tuple[BindingGroup, ...]:
             groups.setdefault((binding, version), []).append(BindingRow(agent, view))
     return tuple(
         BindingGroup(
-            binding=CardText(binding) if binding else CardText(""),
+            binding=CardText(binding),
             version=CardText(version) if version else None,
             rows=tuple(rows),
         )
