@@ -247,6 +247,12 @@ def _reject_constant(name: str) -> JSONValue:
     raise _Constant(name)
 
 
+def _constant_message(token: str) -> str:
+    if token in _CONSTANTS:
+        return f"invalid JSON: {token} is not a JSON number"
+    return f"invalid JSON: {token} is too large for a number (it overflows a 64-bit float)"
+
+
 def _finite_float(literal: str) -> float:
     """Numbers like 1e400 overflow to infinity, which JSON cannot represent: reject them like NaN."""
     value = float(literal)
@@ -326,7 +332,7 @@ def parse_text(text: str, limits: Limits) -> JSONObject:
         index = PositionIndex.build(text)
         pointer, offset = index.constants[0] if index.constants else ("", 0)
         raise SourceError(
-            SourceProblem("json-syntax", f"invalid JSON: {exc} is not a finite JSON number", offset, pointer),
+            SourceProblem("json-syntax", _constant_message(str(exc)), offset, pointer),
             text,
         ) from None
     except RecursionError:
