@@ -190,15 +190,19 @@ class SiteBrowser:
         )
         return page, record
 
-    def open(self, path: str = "", *, settle_ms: int = 300) -> tuple[Page, PageRecord]:
-        """Open ``path`` (relative to the site root), wait for the load event and let timers run."""
+    def open(self, path: str = "", *, settle_ms: int = 300, interact: bool = True) -> tuple[Page, PageRecord]:
+        """Open ``path`` (relative to the site root), wait for the load event and let timers run.
+
+        With ``interact``, the mouse then moves over the page and it scrolls to the bottom, to trigger
+        payloads that wait for hover or visibility.
+        """
         page, record = self.new_page(path)
         page.goto(record.url, wait_until="load")
-        # payloads may fire on timers, focus or toggles: give them a moment, then hover/scroll the page
         page.wait_for_timeout(settle_ms)
-        page.mouse.move(VIEWPORT["width"] // 2, VIEWPORT["height"] // 2)
-        page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
-        page.wait_for_timeout(50)
+        if interact:
+            page.mouse.move(VIEWPORT["width"] // 2, VIEWPORT["height"] // 2)
+            page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+            page.wait_for_timeout(50)
         return page, record
 
 

@@ -1,7 +1,9 @@
-"""pytest fixtures for the browser tests (loaded from ``tests/conftest.py`` through ``pytest_plugins``).
+"""pytest fixtures for the built-site and browser tests (loaded from ``tests/conftest.py``).
 
-Without Chromium or Playwright the browser tests are skipped with the reason, unless
-``A2A_DOCGEN_REQUIRE_BROWSER=1`` (set in CI), which turns the skip into a failure.
+``sites`` builds the hostile corpus in three MkDocs configurations and the repository's example site,
+once per session, in parallel. ``chromium`` is one headless browser per session. Without Chromium or
+Playwright the browser tests are skipped with the reason, unless ``A2A_DOCGEN_REQUIRE_BROWSER=1`` (set in
+CI), which turns the skip into a failure.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from tests.support.browser import browser_unavailable_reason, launch_chromium
+from tests.support.hostile_sites import Sites, build_sites
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
@@ -36,3 +39,9 @@ def chromium() -> Iterator[Browser]:
     require_browser()
     with launch_chromium() as browser:
         yield browser
+
+
+@pytest.fixture(scope="session")
+def sites(tmp_path_factory: pytest.TempPathFactory) -> Sites:
+    """The hostile sites (``default``, ``material-ext``, ``material-macros``) and ``example``, built once."""
+    return build_sites(tmp_path_factory.mktemp("sites"))

@@ -10,7 +10,7 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
@@ -43,35 +43,39 @@ _LIMITED_MKDOCS = (
 
 
 def build_projects(
-    projects: Mapping[str, Path],
+    jobs: Mapping[str, tuple[Path, Path]],
     *,
-    site_dir: str = "site",
     env: Mapping[str, str] | None = None,
     timeout: float = 180,
-    extra_args: Sequence[str] = (),
 ) -> dict[str, Build]:
-    """``mkdocs build`` each ``project`` (a directory holding mkdocs.yml) into ``project/site_dir``, in parallel."""
+    """``mkdocs build -f CONFIG -d SITE`` for each ``name: (CONFIG, SITE)``, in parallel child processes.
+
+    Each build runs in the directory of its mkdocs.yml, under an address-space limit and a common timeout.
+    """
     environment = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **(env or {})}
     started = time.monotonic()
-    running: dict[str, tuple[subprocess.Popen[str], Path]] = {}
-    for name, project in projects.items():
-        site = project / site_dir
+    running: dict[str, subprocess.Popen[str]] = {}
+    for name, (config, site) in jobs.items():
         launcher = [sys.executable, "-c", _LIMITED_MKDOCS.format(limit=MEMORY_LIMIT)]
-        command = [*launcher, "build", "-f", str(project / "mkdocs.yml"), "-d", str(site), *extra_args]
-        process = subprocess.Popen(
-            command, cwd=project, env=environment, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        running[name] = subprocess.Popen(
+            [*launcher, "build", "-f", str(config), "-d", str(site)],
+            cwd=config.parent,
+            env=environment,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
         )
-        running[name] = (process, site)
     builds: dict[str, Build] = {}
-    for name, (process, site) in running.items():
+    for name, process in running.items():
         try:
             output, _ = process.communicate(timeout=max(1.0, timeout - (time.monotonic() - started)))
         except subprocess.TimeoutExpired:
             process.kill()
             output, _ = process.communicate()
             output += f"\n[killed after {timeout} s]"
+        config, site = jobs[name]
         builds[name] = Build(
-            name, projects[name], site, process.returncode, output, time.monotonic() - started
+            name, config.parent, site, process.returncode, output, time.monotonic() - started
         )
     return builds
 

@@ -1,0 +1,161 @@
+"""MkDocs projects around the hostile corpus, and the example site, built once per test session.
+
+Three configurations of the hostile catalogue: ``default`` (the built-in theme), ``material-ext``
+(mkdocs-material with the usual extensions, ``pymdownx.snippets`` included, with canary files beside
+mkdocs.yml) and ``material-macros`` (the same plus the mkdocs-macros plugin). Each project has an empty
+``docs_dir``: every page comes from the a2a-docgen plugin. Builds run in parallel child processes.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+import sys
+from pathlib import Path
+from types import ModuleType
+
+from tests.support.mkdocs_build import Build, build_projects, snapshot
+
+__all__ = [
+    "CONFIGS",
+    "CONFIG_CANARY",
+    "ENV_CANARY",
+    "HOSTILE",
+    "LEAK_MARKERS",
+    "REPO",
+    "Sites",
+    "build_sites",
+    "generator",
+    "html_pages",
+    "html_path",
+    "make_project",
+]
+
+REPO = Path(__file__).resolve().parents[2]
+HOSTILE = REPO / "tests" / "data" / "hostile"
+ENV_CANARY = "ENV-CANARY-5b1e0c2a"
+"""Set in the build's environment; an evaluated ``os.environ`` payload would publish it."""
+CONFIG_CANARY = "CONFIG-CANARY-90d4e7aa"
+"""In mkdocs.yml (a comment and ``extra``); an included or evaluated config would publish it."""
+
+
+def generator() -> ModuleType:
+    """``tests/data/hostile/make_hostile.py`` as a module (payload lists, canary, malformed names)."""
+    loaded = sys.modules.get("make_hostile")
+    if loaded is not None:
+        return loaded
+    spec = importlib.util.spec_from_file_location("make_hostile", HOSTILE / "make_hostile.py")
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot load {HOSTILE / 'make_hostile.py'}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["make_hostile"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+MATERIAL_EXTENSIONS = f"""
+markdown_extensions:
+  - abbr
+  - admonition
+  - attr_list
+  - def_list
+  - footnotes
+  - md_in_html
+  - tables
+  - toc:
+      permalink: true
+  - pymdownx.details
+  - pymdownx.superfences
+  - pymdownx.highlight
+  - pymdownx.inlinehilite
+  - pymdownx.snippets
+  - pymdownx.tabbed
+  - pymdownx.tasklist
+  - pymdownx.emoji:
+      emoji_index: !!python/name:material.extensions.emoji.twemoji
+      emoji_generator: !!python/name:material.extensions.emoji.to_svg
+  - pymdownx.magiclink
+  - pymdownx.mark
+  - pymdownx.tilde
+  - pymdownx.caret
+  - pymdownx.keys
+  - pymdownx.smartsymbols
+  - pymdownx.arithmatex
+extra:
+  canary: {CONFIG_CANARY}
+"""
+
+# font: false keeps the theme from loading Google Fonts, so any off-host request is the content's doing.
+MATERIAL_THEME = "theme:\n  name: material\n  font: false\n"
+PLUGINS = "plugins:\n  - search\n{macros}  - a2a-docgen:\n      cards: cards\n"
+
+CONFIGS = {
+    "default": PLUGINS.format(macros=""),
+    "material-ext": MATERIAL_THEME + PLUGINS.format(macros="") + MATERIAL_EXTENSIONS,
+    "material-macros": MATERIAL_THEME + PLUGINS.format(macros="  - macros\n") + MATERIAL_EXTENSIONS,
+}
+
+LEAK_MARKERS = (generator().CANARY, ENV_CANARY, CONFIG_CANARY, "root:x:0:0")
+
+
+def make_project(root: Path, name: str) -> Path:
+    """A project with the corpus in ``cards/``, an empty docs_dir and canary files beside mkdocs.yml."""
+    project = root / name
+    shutil.copytree(HOSTILE, project / "cards", ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+    (project / "docs").mkdir()
+    canary = generator().CANARY
+    (project / "secret.txt").write_text(f"{canary} secret.txt\n", encoding="utf-8")
+    (project / ".env").write_text(f"API_TOKEN={canary}-env\n", encoding="utf-8")
+    (project / "mkdocs.yml").write_text(
+        f"# {CONFIG_CANARY}\nsite_name: Hostile catalogue\ndocs_dir: docs\n{CONFIGS[name]}", encoding="utf-8"
+    )
+    return project
+
+
+class Sites:
+    """The builds of one session: hostile configurations and (when present) the repository's example site."""
+
+    def __init__(self, root: Path, builds: dict[str, Build], before: dict[str, bytes]) -> None:
+        self.root = root
+        self.builds = builds
+        self.before = before
+        """Every file under ``root`` before the builds."""
+        self.after = {
+            name: snapshot(build.project, exclude=build.site)
+            for name, build in builds.items()
+            if name in CONFIGS
+        }
+        """Every file of each hostile project after its build, its site excluded."""
+
+    def site(self, name: str) -> Path:
+        """The site directory of a successful build (fails the test with the build log otherwise)."""
+        build = self.builds[name]
+        if build.returncode != 0:
+            raise AssertionError(f"{name} build failed (exit {build.returncode}):\n{build.output[-4000:]}")
+        return build.site
+
+
+def build_sites(root: Path, *, example: bool = True) -> Sites:
+    """Make the hostile projects under ``root`` and build them (and the example site) in parallel."""
+    projects = {name: make_project(root / "projects", name) for name in CONFIGS}
+    before = snapshot(root)
+    jobs = {name: (project / "mkdocs.yml", project / "site") for name, project in projects.items()}
+    if example and (REPO / "mkdocs.yml").is_file():
+        jobs["example"] = (REPO / "mkdocs.yml", root / "example-site")
+    builds = build_projects(jobs, env={"A2A_ENV_CANARY": ENV_CANARY})
+    return Sites(root, builds, before)
+
+
+def html_path(markdown_path: str) -> str:
+    """Where MkDocs (``use_directory_urls``) writes the page of a Markdown source."""
+    stem = markdown_path.removesuffix(".md")
+    if stem == "index" or stem.endswith("/index"):
+        return stem + ".html"
+    return stem + "/index.html"
+
+
+def html_pages(site: Path) -> dict[str, str]:
+    """Every HTML page of a site, by path relative to it."""
+    return {
+        p.relative_to(site).as_posix(): p.read_text(encoding="utf-8") for p in sorted(site.rglob("*.html"))
+    }

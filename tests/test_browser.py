@@ -1,0 +1,183 @@
+"""The built sites in a real browser: nothing runs, nothing leaves the machine, and the pages work.
+
+Two sites, each served on 127.0.0.1: the hostile corpus built with mkdocs-material and the usual extensions,
+and the repository's example site (mkdocs.yml). On every agent page no dialog opens, no script error is
+thrown and no request goes to another host. On the example site, search finds a skill by one of its tags,
+a skill deep link opens scrolled to the skill, and a JSON example is shown pretty-printed.
+
+Screenshots go to ``tests/_artifacts/``. The README picture ``docs/images/agent-page.png`` is written when
+it is missing or with ``--update-golden``.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+from a2a_docgen.load import load_catalog
+from a2a_docgen.render.exports import AgentPaths, agent_paths
+from tests.support.browser import ARTIFACTS, SiteBrowser, browse_site, screenshot
+from tests.support.hostile_sites import HOSTILE, REPO, Sites
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+README_PICTURE = REPO / "docs" / "images" / "agent-page.png"
+EXAMPLE_CARDS = REPO / "examples" / "cards"
+CATALOGUE_PAGES = ("", "tags/", "security/", "bindings/", "media-types/", "excluded/")
+
+
+@pytest.fixture(scope="module")
+def hostile(sites: Sites, chromium: Browser) -> Iterator[SiteBrowser]:
+    with browse_site(sites.site("material-ext"), browser=chromium) as site:
+        yield site
+
+
+@pytest.fixture(scope="module")
+def example_site(sites: Sites) -> Path:
+    if "example" not in sites.builds:
+        pytest.skip("the repository has no mkdocs.yml (the example site)")
+    return sites.site("example")
+
+
+@pytest.fixture(scope="module")
+def example(example_site: Path, chromium: Browser) -> Iterator[SiteBrowser]:
+    with browse_site(example_site, browser=chromium) as site:
+        yield site
+
+
+@pytest.fixture(scope="module")
+def example_agents() -> list[AgentPaths]:
+    if not EXAMPLE_CARDS.is_dir():
+        pytest.skip("examples/cards is missing")
+    return agent_paths(load_catalog([EXAMPLE_CARDS]))
+
+
+def _hostile_agents() -> list[AgentPaths]:
+    return agent_paths(load_catalog([HOSTILE]))
+
+
+def _open_clean(site: SiteBrowser, path: str, shot: str) -> Page:
+    page, record = site.open(path)
+    screenshot(page, shot)
+    assert record.clean, record.summary()
+    return page
+
+
+@pytest.mark.parametrize("agent", _hostile_agents(), ids=lambda a: a.page_url.split("/")[1])
+def test_hostile_agent_page_runs_nothing(hostile: SiteBrowser, agent: AgentPaths) -> None:
+    page = _open_clean(hostile, agent.page_url, f"hostile-{agent.page_url.split('/')[1]}")
+    page.close()
+
+
+@pytest.mark.parametrize("path", CATALOGUE_PAGES)
+def test_hostile_catalogue_page_runs_nothing(hostile: SiteBrowser, path: str) -> None:
+    page = _open_clean(hostile, path, f"hostile-{path.strip('/') or 'index'}")
+    page.close()
+
+
+def _search(page: Page, query: str) -> list[str]:
+    """Type ``query`` into mkdocs-material's search box; the hrefs of the results."""
+    search_box = page.locator("input.md-search__input")
+    search_box.click()
+    page.keyboard.type(query, delay=10)
+    # the meta line reads "Type to start searching" until the worker has the index and has answered
+    page.wait_for_function(
+        "() => { const m = document.querySelector('.md-search-result__meta');"
+        " return m && /match|no matching/i.test(m.textContent); }",
+        timeout=15_000,
+    )
+    links = page.locator(".md-search-result__item a")
+    return [links.nth(i).get_attribute("href") or "" for i in range(links.count())]
+
+
+@pytest.mark.parametrize("query", ["<img src=x onerror=alert(1)>", "script alert", "javascript", "__config"])
+def test_hostile_search_results_run_nothing(hostile: SiteBrowser, query: str) -> None:
+    page, record = hostile.open("")
+    _search(page, query)
+    page.wait_for_timeout(200)
+    assert record.clean, record.summary()
+    page.close()
+
+
+def test_example_agent_pages_run_nothing(example: SiteBrowser, example_agents: list[AgentPaths]) -> None:
+    for agent in example_agents:
+        page = _open_clean(example, agent.page_url, f"example-{agent.page_url.split('/')[1]}")
+        page.close()
+
+
+def test_search_finds_a_skill_by_tag(example: SiteBrowser, example_agents: list[AgentPaths]) -> None:
+    candidates = sorted(
+        (
+            (tag, agent)
+            for agent in example_agents
+            for skill in agent.card.skills
+            for tag in skill.tags
+            if re.fullmatch(r"[a-z]{5,}", tag)
+        ),
+        key=lambda pair: (-len(pair[0]), pair[0]),
+    )
+    assert candidates, "no example card has a plain-word tag to search for"
+    tag, agent = candidates[0]
+    page, record = example.open("")
+    hrefs = _search(page, tag)
+    screenshot(page, "example-search")
+    assert any(agent.page_url in href for href in hrefs), f"searching {tag!r} gave {hrefs}"
+    assert record.clean, record.summary()
+    page.close()
+
+
+def test_skill_deep_link_scrolls_to_the_skill(example: SiteBrowser, example_agents: list[AgentPaths]) -> None:
+    agent = max(example_agents, key=lambda a: (len(a.skill_anchors), a.page_url))
+    anchor = agent.skill_anchors[-1]  # the last skill: the page has to scroll to show it
+    page, record = example.open(f"{agent.page_url}#{anchor}", interact=False)
+    page.wait_for_timeout(300)
+    box = page.evaluate(
+        "id => { const r = document.getElementById(id).getBoundingClientRect();"
+        " return {top: r.top, bottom: r.bottom, height: innerHeight, scrolled: scrollY}; }",
+        anchor,
+    )
+    screenshot(page, "example-deep-link")
+    assert 0 <= box["top"] < box["height"], box
+    if len(agent.skill_anchors) > 1:
+        assert box["scrolled"] > 0, box
+    assert record.clean, record.summary()
+    page.close()
+
+
+def test_json_example_is_pretty_printed_and_the_readme_picture(
+    example: SiteBrowser, example_agents: list[AgentPaths], update_golden: bool
+) -> None:
+    indented_key = re.compile(r'\n[ ]{2,}"[^"\n]+":')
+    for agent in example_agents:
+        page, record = example.open(agent.page_url)
+        blocks = page.locator("pre code")
+        for i in range(blocks.count()):
+            block = blocks.nth(i)
+            if indented_key.search(block.text_content() or ""):
+                block.scroll_into_view_if_needed()
+                assert block.is_visible()
+                screenshot(page, "example-json-example")
+                _readme_picture(example, agent, update_golden)
+                assert record.clean, record.summary()
+                return
+        page.close()
+    pytest.fail(f"no agent page shows a pretty-printed JSON example; screenshots in {ARTIFACTS}")
+
+
+def _readme_picture(example: SiteBrowser, agent: AgentPaths, update: bool) -> None:
+    """The top of an agent page, untouched (no scrolling: the header would be mid-transition)."""
+    page, _ = example.open(agent.page_url, settle_ms=800, interact=False)
+    shot = screenshot(page, "agent-page")
+    page.close()
+    if update or not README_PICTURE.exists():
+        README_PICTURE.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(shot, README_PICTURE)
+    assert README_PICTURE.stat().st_size < 300_000
