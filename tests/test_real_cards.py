@@ -42,7 +42,7 @@ def resolves(document: Any, pointer: str) -> bool:
     for token in pointer_tokens(pointer):
         if isinstance(value, dict) and token in value:
             value = value[token]
-        elif isinstance(value, list) and token.isdigit() and int(token) < len(value):
+        elif isinstance(value, list) and token.isdecimal() and int(token) < len(value):
             value = value[int(token)]
         else:
             return False

@@ -58,7 +58,7 @@ def _resolve(card: AgentCard, pointer: str) -> object:
     for token in pointer_tokens(pointer):
         if isinstance(value, dict) and token in value:
             value = value[token]
-        elif isinstance(value, list) and token.isdigit() and int(token) < len(value):
+        elif isinstance(value, list) and token.isdecimal() and int(token) < len(value):
             value = value[int(token)]
         else:
             return _MISSING
@@ -85,7 +85,8 @@ def _string_pointers(card: AgentCard, pointer: str, values: Sequence[str]) -> li
     return [(join_pointer(pointer, i), v) for i, v in zip(indices, values, strict=False)]
 
 
-def _raise(report: Report, pointer: str, problem: Problem | None) -> None:
+def _add(report: Report, pointer: str, problem: Problem | None) -> None:
+    """Report a format problem (if any) at ``pointer``."""
     if problem is None:
         return
     if problem.severity == "error":
@@ -256,6 +257,7 @@ _HTTP_SCHEMES = (
     "vapid",
 )
 """The IANA HTTP Authentication Scheme Registry."""
+_HTTP_SCHEMES_FOLDED = frozenset(s.casefold() for s in _HTTP_SCHEMES)
 
 
 def scheme_fields(card: AgentCard, report: Report, limits: Limits) -> None:
@@ -277,8 +279,7 @@ def scheme_fields(card: AgentCard, report: Report, limits: Limits) -> None:
         if isinstance(scheme, HTTPAuthSecurityScheme) and scheme.scheme and scheme.scheme.strip():
             pointer = _member(card, scheme.pointer, "scheme")
             value = scheme.scheme
-            registered = {s.casefold(): s for s in _HTTP_SCHEMES}
-            if value.casefold() in registered:
+            if value.casefold() in _HTTP_SCHEMES_FOLDED:
                 continue
             if value.strip().casefold() == "jwt":
                 hint = 'write "Bearer" and put "JWT" in "bearerFormat"'
@@ -354,13 +355,13 @@ def url_fields(card: AgentCard, report: Report, limits: Limits) -> None:
             continue  # required-missing / required-empty already said so
         pointer, _, _ = _interface_pointers(card, interface)
         grpc = (interface.protocol_binding or "").strip().upper() == "GRPC"
-        _raise(report, pointer, check_url(interface.url, what="interface URL", grpc=grpc))
+        _add(report, pointer, check_url(interface.url, what="interface URL", grpc=grpc))
     for pointer, value, what, required in _url_fields(card):
         if not value.strip():
             if not required:
                 _empty_optional(report, pointer, what)
             continue
-        _raise(report, pointer, check_url(value, what=what))
+        _add(report, pointer, check_url(value, what=what))
     for extension in card.capabilities.extensions:
         if extension.uri is None:
             continue
@@ -369,7 +370,7 @@ def url_fields(card: AgentCard, report: Report, limits: Limits) -> None:
             if card.era == "1.0":
                 _empty_optional(report, pointer, "extension URI")
             continue
-        _raise(report, pointer, check_uri(extension.uri, what="extension URI"))
+        _add(report, pointer, check_uri(extension.uri, what="extension URI"))
 
 
 def media_types(card: AgentCard, report: Report, limits: Limits) -> None:
@@ -385,7 +386,7 @@ def media_types(card: AgentCard, report: Report, limits: Limits) -> None:
     for list_pointer, modes_list in lists:
         seen: set[str] = set()
         for pointer, mode in _string_pointers(card, list_pointer, modes_list):
-            _raise(report, pointer, check_media_type(mode))
+            _add(report, pointer, check_media_type(mode))
             key = mode.strip().lower()
             if key in seen:
                 report.warning(
@@ -399,14 +400,14 @@ def protocol_versions(card: AgentCard, report: Report, limits: Limits) -> None:
     if card.era != "1.0":
         declared = _resolve(card, "/protocolVersion")
         if isinstance(declared, str) and declared.strip():
-            _raise(report, "/protocolVersion", check_protocol_version(declared, allow_patch=True))
+            _add(report, "/protocolVersion", check_protocol_version(declared, allow_patch=True))
         return
     for interface in card.interfaces:
         version = interface.protocol_version
         if version is None or not version.strip():
             continue
         _, _, pointer = _interface_pointers(card, interface)
-        _raise(report, pointer, check_protocol_version(version, allow_patch=False))
+        _add(report, pointer, check_protocol_version(version, allow_patch=False))
 
 
 def interfaces(card: AgentCard, report: Report, limits: Limits) -> None:
@@ -416,7 +417,7 @@ def interfaces(card: AgentCard, report: Report, limits: Limits) -> None:
         _, binding_pointer, _ = _interface_pointers(card, interface)
         binding = interface.protocol_binding
         if binding is not None and binding.strip() and binding_pointer is not None:
-            _raise(report, binding_pointer, check_binding(binding))
+            _add(report, binding_pointer, check_binding(binding))
         if interface.url is None or binding is None:
             continue
         key = (interface.url.strip(), binding.strip().upper())
