@@ -67,16 +67,12 @@ def is_local_host(host: str) -> bool:
 
 def check_url(value: str, *, what: str = "URL", grpc: bool = False) -> Problem | None:
     """An absolute http(s) URL (or, when ``grpc``, also ``host:port``); plain http only for local hosts."""
-    placeholder = _placeholder(value)
-    if placeholder is not None:
-        return placeholder
-    hidden = _hidden_characters(value, what)
-    if hidden is not None:
-        return hidden
-    if grpc and _HOST_PORT.match(value):
-        port = int(_HOST_PORT.match(value).group(1))  # type: ignore[union-attr]
-        if 0 < port < 65536:
-            return None
+    problem = _placeholder(value) or _hidden_characters(value, what)
+    if problem is not None:
+        return problem
+    host_port = _HOST_PORT.match(value) if grpc else None
+    if host_port is not None and 0 < int(host_port.group(1)) < 65536:
+        return None
     parts = _split(value)
     if parts is None:
         return Problem(
@@ -165,12 +161,9 @@ _ACTIVE_SCHEMES = frozenset({"javascript", "vbscript", "data", "file", "blob", "
 
 def check_uri(value: str, *, what: str = "URI") -> Problem | None:
     """An absolute URI of any scheme (``https:``, ``urn:`` ...), as identifiers such as extension URIs are."""
-    placeholder = _placeholder(value)
-    if placeholder is not None:
-        return placeholder
-    hidden = _hidden_characters(value, what)
-    if hidden is not None:
-        return hidden
+    problem = _placeholder(value) or _hidden_characters(value, what)
+    if problem is not None:
+        return problem
     if not _URI_SCHEME.match(value):
         return Problem(
             "error",
