@@ -12,7 +12,6 @@ import logging
 import re
 import subprocess
 import sys
-from collections.abc import Callable
 from html.parser import HTMLParser
 from pathlib import Path
 from types import SimpleNamespace
@@ -234,28 +233,30 @@ def test_prefix_puts_the_catalogue_in_a_directory(project: Project) -> None:
 
 
 @pytest.mark.parametrize(
-    ("extension", "options", "warns"),
+    ("options", "warns"),
     [
-        ("pymdownx.snippets", {}, True),
-        ("pymdownx.snippets", {"base_path": ["empty"], "restrict_base_path": True}, False),
-        ("pymdownx.snippets", {"base_path": ["empty"], "url_download": True}, True),
+        ({}, True),
+        ({"base_path": ["empty"], "restrict_base_path": True}, False),
+        ({"base_path": ["empty"], "url_download": True}, True),
+        ({"base_path": ["."]}, True),
     ],
 )
 def test_snippets_without_containment_warn(
     project: Project,
     monkeypatch: pytest.MonkeyPatch,
-    extension: str,
+    caplog: pytest.LogCaptureFixture,
     options: dict[str, Any],
     warns: bool,
 ) -> None:
     (project.root / "empty").mkdir()
     monkeypatch.chdir(project.root)  # snippets resolves base_path from the working directory
-    build_it: Callable[[], None] = lambda: project.build(markdown_extensions=[{extension: options}])  # noqa: E731
+    extensions = [{"pymdownx.snippets": options}]
     if warns:
         with pytest.raises(Abort, match="strict mode"):
-            build_it()
+            project.build(markdown_extensions=extensions)
+        assert any("pymdownx.snippets is enabled" in r.getMessage() for r in caplog.records)
     else:
-        build_it()
+        project.build(markdown_extensions=extensions)
 
 
 @pytest.mark.parametrize(("macros_options", "warns"), [({}, True), ({"render_by_default": False}, False)])
