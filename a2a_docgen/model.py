@@ -211,7 +211,14 @@ class UnknownSecurityScheme:
     extra: Mapping[str, JSONValue] = field(default_factory=dict)
 
 
-SecurityScheme: TypeAlias = APIKeySecurityScheme | HTTPAuthSecurityScheme | OAuth2SecurityScheme | OpenIdConnectSecurityScheme | MutualTlsSecurityScheme | UnknownSecurityScheme
+SecurityScheme: TypeAlias = (
+    APIKeySecurityScheme
+    | HTTPAuthSecurityScheme
+    | OAuth2SecurityScheme
+    | OpenIdConnectSecurityScheme
+    | MutualTlsSecurityScheme
+    | UnknownSecurityScheme
+)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -97,7 +97,6 @@ EXPECTED: dict[str, Expected] = {
     # The v1.0.1 spec sample still carries the v0.3 "security": warned, with the fix, no error.
     "spec/spec-v1.0.1-sample-card.json": [
         (28, 3, "warning", "legacy-field", "/security"),
-        (28, 16, "warning", "legacy-field", "/security/0"),
     ],
     "spec/spec-main-16ba5269-sample-card.json": [],
     "spec/spec-v0.3.0-sample-card.json": [],
@@ -136,7 +135,7 @@ EXPECTED: dict[str, Expected] = {
     "real/endlessray--sage-a2a--sage.json": [
         (12, 3, "warning", "legacy-field", "/url"),
         (13, 3, "warning", "legacy-field", "/protocolVersion"),
-        (40, 5, "warning", "legacy-field", "/securityRequirements/0"),
+        (40, 5, "error", "requirement-shape", "/securityRequirements/0"),
         (105, 3, "warning", "unknown-field", "/epistemicCapabilities"),
     ],
     # snake_case names, capabilities as a list, invented members.

@@ -630,10 +630,10 @@ class _CardReader:
         items, pointer = found
         result = []
         for _, item, item_pointer in self.read.objects(items, pointer, "security requirement"):
-            result.append(self.requirement(item, item_pointer))
+            result.append(self.requirement(item, item_pointer, under_v1_key=key == v1_key))
         return tuple(result), pointer
 
-    def requirement(self, obj: JSONObject, pointer: str) -> SecurityRequirement:
+    def requirement(self, obj: JSONObject, pointer: str, *, under_v1_key: bool) -> SecurityRequirement:
         wrapped = "schemes" in obj and isinstance(obj["schemes"], dict) and len(obj) == 1
         if wrapped:
             schemes_obj = obj["schemes"]
@@ -643,10 +643,14 @@ class _CardReader:
                 self.legacy(base, 'this is the v1.0 shape; v0.3 writes {"<scheme>": ["<scope>"]}')
         else:
             schemes_obj, base = obj, pointer
-            if self.era == "1.0":
-                self.legacy(
+            if self.era == "1.0" and under_v1_key:
+                # A strict v1.0 parser rejects this; a lenient one drops the members and reads an empty
+                # requirement, i.e. "no authentication": an error, not a mere style issue.
+                self.report.error(
+                    "requirement-shape",
                     pointer,
-                    'this is the v0.3 shape; v1.0 writes {"schemes": {"<scheme>": {"list": ["<scope>"]}}}',
+                    "this security requirement has the v0.3 shape, which v1.0 clients read as no requirement at "
+                    'all; write {"schemes": {"<scheme>": {"list": ["<scope>"]}}}',
                 )
         schemes: dict[str, tuple[str, ...]] = {}
         for name, value in schemes_obj.items():
