@@ -495,6 +495,14 @@ def test_template_printing_card_text_raw_is_refused(tmp_path: Path) -> None:
     (tmp_path / "tags.md.jinja").write_text("# Tags\n\n{{ site.agents[0].card.provider.extra.get('x') }}\n")
     with pytest.raises(UnescapedOutputError, match="None"):
         render_catalog(catalog_of("route-planner"), templates_dir=tmp_path)
+    for expression, kind in [
+        ("site.agents[0].card.capabilities.extensions[0].params", "dict"),
+        ("site.agents[0].card.skills[0].tags", "tuple"),
+        ("site.agents[0].card.capabilities.streaming", "bool"),
+    ]:
+        (tmp_path / "tags.md.jinja").write_text(f"# Tags\n\n{{{{ {expression} }}}}\n")
+        with pytest.raises(UnescapedOutputError, match=f"printed a {kind}"):
+            render_catalog(catalog_of("route-planner"), templates_dir=tmp_path)
 
 
 def test_user_templates_override_built_in_ones(tmp_path: Path) -> None:

@@ -3,7 +3,8 @@
 Autoescape is off (HTML escaping is not a Markdown strategy); card text reaches a page only through the
 encoders of ``a2a_docgen.render.escape``, registered as filters. To make that a checked rule rather than a
 convention, the renderer hands templates card text as ``CardText`` (a ``str`` subclass), and the environment's
-``finalize`` refuses to print a ``CardText`` (or ``None``): ``{{ agent.name }}`` fails the build, while
+``finalize`` prints only plain ``str`` (what encoders return) and integers: ``{{ agent.name }}`` fails the build,
+as does printing ``None``, a boolean, a list or a mapping (whose ``repr`` would carry card text), while
 ``{{ agent.name | md_inline }}`` prints the encoder's plain ``str``.
 
 Templates are looked up in the user's directory first, then in the built-in ``templates/`` directory (shipped in
@@ -54,15 +55,21 @@ def builtin_templates_dir() -> Path:
 
 
 def _finalize(value: object) -> object:
+    """Let through what a template may print: encoder output (plain ``str``) and whole numbers."""
     if isinstance(value, CardText):
         shown = value[:40]
         raise UnescapedOutputError(
             f"a template printed card text ({shown!r}) without an encoding filter; "
             "use md_inline, md_text, md_title, md_code, md_link, md_url or json_fence"
         )
+    if type(value) is str or (type(value) is int):
+        return value
     if value is None:
         raise UnescapedOutputError("a template printed None; test the value or use an encoding filter")
-    return value
+    raise UnescapedOutputError(
+        f"a template printed a {type(value).__name__}; print text through an encoder "
+        "(json_fence for JSON values) and test booleans with if"
+    )
 
 
 def _quote_block(text: str) -> str:

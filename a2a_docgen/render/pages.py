@@ -78,24 +78,44 @@ def taint(value: T) -> T:
     return cast(T, _taint(value))
 
 
+_SCALARS = (bool, int, float, type(None))
+_TAINTED_FIELDS: dict[type, tuple[tuple[str, bool], ...]] = {}
+
+
+def _tainted_fields(kind: type) -> tuple[tuple[str, bool], ...]:
+    """(field name, holds card text) for every ``__init__`` field of a model dataclass."""
+    found = _TAINTED_FIELDS.get(kind)
+    if found is None:
+        found = tuple(
+            (f.name, f.name not in _OWN_FIELDS and f.name != "raw")
+            for f in dataclasses.fields(kind)
+            if f.init
+        )
+        _TAINTED_FIELDS[kind] = found
+    return found
+
+
 def _taint(value: Any) -> Any:
-    if isinstance(value, CardText):
-        return value
-    if isinstance(value, str):
+    kind = type(value)
+    if kind is str:
         return CardText(value)
-    if isinstance(value, tuple):
+    if kind is CardText or kind in _SCALARS:
+        return value
+    if kind is tuple:
         return tuple(_taint(v) for v in value)
-    if isinstance(value, list):
+    if kind is list:
         return [_taint(v) for v in value]
     if isinstance(value, Mapping):
         return {_taint(k): _taint(v) for k, v in value.items()}
+    if isinstance(value, str):
+        return CardText(value)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        changes = {
-            f.name: _taint(getattr(value, f.name))
-            for f in dataclasses.fields(value)
-            if f.init and f.name not in _OWN_FIELDS and f.name not in ("raw",)
-        }
-        return dataclasses.replace(value, **changes)
+        return kind(
+            **{
+                n: _taint(getattr(value, n)) if card else getattr(value, n)
+                for n, card in _tainted_fields(kind)
+            }
+        )
     return value
 
 
