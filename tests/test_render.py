@@ -21,7 +21,7 @@ from a2a_docgen.render.env import CardText, UnescapedOutputError, builtin_templa
 from a2a_docgen.render.pages import taint
 from a2a_docgen.render.site import RenderedSite
 from a2a_docgen.render.slug import anchor, slug
-from tests.support.markdown_tokens import fences, headings, html_tokens, links, parse, table_rows, walk
+from tests.support.markdown_tokens import fences, headings, links, parse, table_rows, walk
 
 GOLDEN = Path(__file__).parent / "golden"
 CASES = ("route-planner", "v03-twin", "mixed")
@@ -66,19 +66,23 @@ def check_page(path: str, text: str, site: RenderedSite) -> None:
     for i, line in enumerate(lines):
         if line.startswith("|") and i > 0:
             assert lines[i - 1] == "" or lines[i - 1].startswith("|"), f"{path}:{i + 1}: table glued to text"
-    for token in html_tokens(text):
+    tokens = parse(text)
+    assert [t.tag for t in tokens if t.type == "heading_open"].count("h1") == 1, f"{path}: not exactly one H1"
+    for i, token in enumerate(tokens):
+        if token.type in ("th_open", "td_open"):
+            assert tokens[i + 1].content.strip(), f"{path}: empty table cell"
+    for token in walk(tokens):
         content = token.content.strip()
         if token.type == "html_inline":
             assert content in ALLOWED_INLINE_HTML or ALLOWED_INLINE_HTML_PATTERN.fullmatch(content), (
                 f"{path}: raw HTML {content!r}"
             )
-        else:
+        elif token.type == "html_block":
             assert ANCHOR_TAG.fullmatch(content), f"{path}: raw HTML block {content!r}"
-    assert [level for level, _ in headings(text)].count(1) == 1, f"{path}: not exactly one H1"
-    for row in table_rows(text):
-        assert all(cell.strip() for cell in row), f"{path}: empty table cell in {row}"
-    for href in links(text):
-        check_link(path, href, site)
+        elif token.type == "link_open":
+            check_link(path, str(token.attrGet("href")), site)
+        elif token.type == "image":
+            pytest.fail(f"{path}: image {token.attrGet('src')!r} (icons are shown as links)")
     for marker in ("{{", "{%", "{#", "%}", "#}"):
         assert marker not in text, f"{path}: template delimiter {marker!r}"
     assert not re.search(r"^\s*;*-+8<", text, re.MULTILINE), f"{path}: snippets marker"
