@@ -23,7 +23,7 @@ from tests.support.hostile_sites import (
     html_pages,
     html_path,
 )
-from tests.support.mkdocs_build import page_text
+from tests.support.mkdocs_build import Shape, content_shapes, page_text
 from tests.support.site_checker import check_site
 
 pytestmark = pytest.mark.slow
@@ -108,7 +108,7 @@ def test_nothing_is_written_outside_the_site(sites: Sites, config: str) -> None:
     }
     assert sites.after[config] == before
     assert sorted(p.name for p in (sites.root / "projects").iterdir()) == sorted(CONFIGS)
-    assert sorted(p.name for p in sites.root.iterdir()) <= ["example-site", "projects"]
+    assert {p.name for p in sites.root.iterdir()} <= {"benign", "example-site", "projects"}
     assert not Path("/tmp/escaped").exists()
 
 
@@ -138,3 +138,23 @@ def test_hostile_text_is_shown_as_text_with_one_title_per_page(sites: Sites, con
     visible = page_text(raw_html[0], content_only=True)
     for payload in ("<script>alert('raw')</script>", "<img src=x onerror=alert('img')>"):
         assert payload in visible
+
+
+def _catalogue_shapes(site: Path) -> dict[Shape, str]:
+    """Each kind of element in the content of agent and tag pages, with one page where it occurs."""
+    shapes: dict[Shape, str] = {}
+    for relpath, text in html_pages(site).items():
+        if relpath.startswith(("agents/", "tags/")):
+            for shape in content_shapes(text):
+                shapes.setdefault(shape, relpath)
+    return shapes
+
+
+@pytest.mark.parametrize("config", list(CONFIGS))
+def test_hostile_cards_make_no_structure_that_ordinary_cards_do_not(sites: Sites, config: str) -> None:
+    """No admonition, tab, badge, footnote, list, heading level or attribute that card text asked for."""
+    ordinary = _catalogue_shapes(sites.site(f"benign-{config}"))
+    assert ("table", "", ()) in ordinary  # the benign twin was rendered
+    hostile = _catalogue_shapes(sites.site(config))
+    extra = {shape: page for shape, page in hostile.items() if shape not in ordinary}
+    assert extra == {}

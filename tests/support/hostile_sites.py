@@ -98,10 +98,18 @@ CONFIGS = {
 LEAK_MARKERS = (generator().CANARY, ENV_CANARY, CONFIG_CANARY, "root:x:0:0")
 
 
-def make_project(root: Path, name: str) -> Path:
-    """A project with the corpus in ``cards/``, an empty docs_dir and canary files beside mkdocs.yml."""
-    project = root / name
-    shutil.copytree(HOSTILE, project / "cards", ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+def make_project(root: Path, name: str, *, benign: bool = False) -> Path:
+    """A project with the corpus in ``cards/``, an empty docs_dir and canary files beside mkdocs.yml.
+
+    ``benign`` puts the generator's benign card in ``cards/`` instead (project ``benign-<name>``).
+    """
+    project = root / (f"benign-{name}" if benign else name)
+    if benign:
+        (project / "cards").mkdir(parents=True)
+        for filename, data in generator().benign_outputs().items():
+            (project / "cards" / filename).write_bytes(data)
+    else:
+        shutil.copytree(HOSTILE, project / "cards", ignore=shutil.ignore_patterns("*.py", "__pycache__"))
     (project / "docs").mkdir()
     canary = generator().CANARY
     (project / "secret.txt").write_text(f"{canary} secret.txt\n", encoding="utf-8")
@@ -113,7 +121,8 @@ def make_project(root: Path, name: str) -> Path:
 
 
 class Sites:
-    """The builds of one session: hostile configurations and (when present) the repository's example site."""
+    """The builds of one session: the hostile configurations, their benign twins (``benign-<config>``) and,
+    when the repository has one, its example site (``example``)."""
 
     def __init__(self, root: Path, builds: dict[str, Build], before: dict[str, bytes]) -> None:
         self.root = root
@@ -139,6 +148,8 @@ def build_sites(root: Path, *, example: bool = True) -> Sites:
     """Make the hostile projects under ``root`` and build them (and the example site) in parallel."""
     projects = {name: make_project(root / "projects", name) for name in CONFIGS}
     before = snapshot(root)
+    for name in CONFIGS:
+        projects[f"benign-{name}"] = make_project(root / "benign", name, benign=True)
     jobs = {name: (project / "mkdocs.yml", project / "site") for name, project in projects.items()}
     if example and (REPO / "mkdocs.yml").is_file():
         jobs["example"] = (REPO / "mkdocs.yml", root / "example-site")

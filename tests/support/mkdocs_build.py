@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
 
-__all__ = ["Build", "build_projects", "page_text", "snapshot"]
+__all__ = ["Build", "build_projects", "content_shapes", "page_text", "snapshot"]
 
 MEMORY_LIMIT = 3 * 1024**3
 """Address-space limit of one build (bytes)."""
@@ -97,34 +97,58 @@ _VOID = frozenset(
     {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
 )
 
+Shape = tuple[str, str, tuple[str, ...]]
+"""An element as structure: tag, its classes (sorted, space-joined), its other attribute names (sorted)."""
 
-class _Text(HTMLParser):
-    def __init__(self, region_only: bool) -> None:
+_VALUE_ATTRIBUTES = frozenset({"alt", "class", "for", "href", "id", "src", "title"})
+"""Attributes whose presence is expected to vary with content; they are not part of a shape."""
+
+
+def _is_content_root(tag: str, attrs: dict[str, str | None]) -> bool:
+    classes = (attrs.get("class") or "").split()
+    return (tag == "article" and "md-content__inner" in classes) or attrs.get("role") == "main"
+
+
+class _Content(HTMLParser):
+    """Walks a page and reports what is inside the theme's content region."""
+
+    def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
-        self.region_only = region_only
         self.depth = 0
         self.skip = 0
-        self.parts: list[str] = []
+        self.all_text: list[str] = []
+        self.content_text: list[str] = []
+        self.shapes: set[Shape] = set()
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         values = dict(attrs)
-        is_region = (tag == "article" and "md-content__inner" in (values.get("class") or "").split()) or (
-            values.get("role") == "main"
-        )
-        if (self.depth or is_region) and tag not in _VOID:
-            self.depth += 1
+        if self.depth or _is_content_root(tag, values):
+            classes = " ".join(sorted((values.get("class") or "").split()))
+            others = tuple(sorted(name for name in values if name not in _VALUE_ATTRIBUTES))
+            self.shapes.add((tag, classes, others))
+            if tag not in _VOID:
+                self.depth += 1
         if tag in ("script", "style"):
             self.skip += 1
 
     def handle_endtag(self, tag: str) -> None:
-        if self.depth:
+        if self.depth and tag not in _VOID:
             self.depth -= 1
         if tag in ("script", "style") and self.skip:
             self.skip -= 1
 
     def handle_data(self, data: str) -> None:
-        if not self.skip and (self.depth or not self.region_only):
-            self.parts.append(data)
+        if not self.skip:
+            self.all_text.append(data)
+            if self.depth:
+                self.content_text.append(data)
+
+
+def _parse(html_text: str) -> _Content:
+    parser = _Content()
+    parser.feed(html_text)
+    parser.close()
+    return parser
 
 
 def page_text(html_text: str, *, content_only: bool = False) -> str:
@@ -133,7 +157,10 @@ def page_text(html_text: str, *, content_only: bool = False) -> str:
     ``content_only`` keeps the theme's content region only (``article.md-content__inner`` or
     ``[role=main]``).
     """
-    parser = _Text(content_only)
-    parser.feed(html_text)
-    parser.close()
-    return " ".join(" ".join(parser.parts).split())
+    parser = _parse(html_text)
+    return " ".join(" ".join(parser.content_text if content_only else parser.all_text).split())
+
+
+def content_shapes(html_text: str) -> set[Shape]:
+    """The kinds of element inside the content region of a page (see ``Shape``)."""
+    return _parse(html_text).shapes

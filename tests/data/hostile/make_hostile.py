@@ -475,6 +475,26 @@ def outputs() -> dict[str, bytes]:
     return files
 
 
+BENIGN_TEXT = [
+    "Plans journeys",
+    "Line one\nline two",
+    "First paragraph.\n\nSecond paragraph, with a comma; and more.",
+    "text/plain",
+    "maps",
+    "Check the weather in Paris tomorrow",
+]
+BENIGN_URLS = ["https://example.com/a2a", "https://docs.example.com/agent", "https://example.com/icon.png"]
+
+
+def benign_outputs() -> dict[str, bytes]:
+    """A card shaped like the hostile ones (same fields, skills, schemes) with ordinary text and URLs.
+
+    Not part of the corpus: tests build it beside the corpus to learn which page structure the renderer
+    makes from ordinary cards, and check that the hostile cards make nothing else.
+    """
+    return {"benign.json": _json(card("benign", "Benign agent", BENIGN_TEXT, url_payloads=BENIGN_URLS))}
+
+
 def main(argv: list[str] | None = None) -> int:
     """Write the corpus beside this script (or into ``argv[0]``)."""
     target = Path(argv[0]) if argv else HERE
