@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, BrowserContext, Page, Route
+    from playwright.sync_api import Browser, BrowserContext, Page, Route, ViewportSize
 
 __all__ = [
     "ARTIFACTS",
@@ -53,7 +53,7 @@ CHROMIUM_ARGS = (
 ARTIFACTS = Path(__file__).resolve().parents[1] / "_artifacts"
 """Screenshots and traces (git-ignored)."""
 
-VIEWPORT = {"width": 1280, "height": 800}
+VIEWPORT: ViewportSize = {"width": 1280, "height": 800}
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 
 
@@ -183,6 +183,10 @@ class SiteBrowser:
         page.on(
             "console",
             lambda message: record.console_errors.append(message.text) if message.type == "error" else None,
+        )
+        page.on(
+            "websocket",
+            lambda socket: None if _is_loopback(socket.url) else record.external_requests.append(socket.url),
         )
         page.on(
             "framenavigated",
