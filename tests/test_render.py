@@ -130,7 +130,8 @@ def test_layout_and_nav() -> None:
     card = catalog_of("route-planner").cards[0]
     agent_slug = slug("Coastal Route Planner", "agent")
     assert f"agents/{agent_slug}/index.md" in site.pages
-    assert site.files == {f"agents/{agent_slug}/card.json": card.source.text.encode()}
+    assert set(site.files) == {f"agents/{agent_slug}/card.json", "catalog.json", "llms.txt"}
+    assert site.files[f"agents/{agent_slug}/card.json"] == card.source.text.encode()
     assert (
         site.files[f"agents/{agent_slug}/card.json"]
         == (GOLDEN / "route-planner/input/route-planner.json").read_bytes()

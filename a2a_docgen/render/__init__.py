@@ -23,6 +23,7 @@ from a2a_docgen.errors import UsageError
 from a2a_docgen.model import Catalog
 from a2a_docgen.render.env import UnescapedOutputError, make_env
 from a2a_docgen.render.escape import safe_url
+from a2a_docgen.render.exports import DEFAULT_SITE_NAME, export_files
 from a2a_docgen.render.pages import SiteViews, build_views
 from a2a_docgen.render.site import NavEntry, RenderedSite
 
@@ -51,12 +52,17 @@ _BLANK_RUNS = re.compile(r"\n{3,}")
 
 
 def render_catalog(
-    catalog: Catalog, *, templates_dir: str | Path | None = None, site_url: str | None = None
+    catalog: Catalog,
+    *,
+    templates_dir: str | Path | None = None,
+    site_url: str | None = None,
+    site_name: str = DEFAULT_SITE_NAME,
 ) -> RenderedSite:
     """Every page and file of the site for ``catalog``.
 
     ``templates_dir`` holds templates that replace built-in ones of the same name. ``site_url`` (the URL the
-    site is published at) only adds each raw card's absolute URL as text on its agent page.
+    site is published at) only adds each raw card's absolute URL as text on its agent page. ``site_name``
+    titles the ``llms.txt`` export; ``catalog.json`` and ``llms.txt`` are part of every site.
     Raises ``UsageError`` for a bad ``site_url``, a broken template or a template that prints card text
     without an encoding filter (``UnescapedOutputError``).
     """
@@ -79,6 +85,7 @@ def render_catalog(
     except jinja2.TemplateError as exc:
         where = f" ({exc.filename}, line {exc.lineno})" if isinstance(exc, jinja2.TemplateSyntaxError) else ""
         raise UsageError(f"template error{where}: {exc.message or exc}") from exc
+    files.update(export_files(catalog, site_name=site_name))
     return RenderedSite(pages=dict(sorted(pages.items())), files=dict(sorted(files.items())), nav=NAV)
 
 

@@ -28,7 +28,7 @@ from a2a_docgen.model import (
     Severity,
 )
 from a2a_docgen.render.escape import clean_text
-from a2a_docgen.render.pages import _skill_anchors, agent_slugs
+from a2a_docgen.render.pages import agent_slugs, skill_anchors
 from a2a_docgen.render.slug import tag_key
 
 __all__ = [
@@ -91,7 +91,7 @@ def agent_paths(catalog: Catalog) -> list[AgentPaths]:
                 page_path=f"{directory}index.md",
                 page_url=directory,
                 card_path=f"{directory}card.json",
-                skill_anchors=tuple(_skill_anchors(card.skills, agent_slug)),
+                skill_anchors=tuple(skill_anchors(card.skills, agent_slug)),
             )
         )
     return paths

@@ -428,9 +428,6 @@ def nested_extra(card: AgentCard) -> dict[str, Mapping[str, JSONValue]]:
     return {owner.pointer: owner.extra for owner in owners if owner is not None and owner.extra}
 
 
-_skill_anchors = skill_anchors  # the name a2a_docgen.render.exports imports
-
-
 def agent_page(
     card: AgentCard, agent_slug: str, diagnostics: Sequence[Diagnostic], site_url: str | None
 ) -> AgentPage:

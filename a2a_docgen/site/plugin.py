@@ -18,6 +18,7 @@ import html
 import importlib
 import os
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from mkdocs.config import base
@@ -88,7 +89,10 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
             catalog = load_catalog(self.card_paths)
             self._report(catalog)
             site = render_catalog(
-                catalog, templates_dir=self.templates_dir, site_url=_join_url(config.site_url, prefix)
+                catalog,
+                templates_dir=self.templates_dir,
+                site_url=_join_url(config.site_url, prefix),
+                site_name=config.site_name,
             )
         except A2ADocgenError as exc:
             raise PluginError(f"a2a-docgen: {exc}") from exc
@@ -120,6 +124,17 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
             inclusion = InclusionLevel.NOT_IN_NAV if hidden else InclusionLevel.UNDEFINED
             files.append(File.generated(config, path, content=content, inclusion=inclusion))
         return files
+
+    def on_post_build(self, *, config: MkDocsConfig) -> None:
+        """Publish each catalogue page's Markdown next to its HTML (``llms.txt`` links to it)."""
+        if self.site is None:
+            return
+        site_dir = Path(config.site_dir)
+        for path, text in self.site.pages.items():
+            check_relative_path(path)
+            target = site_dir / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8", newline="\n")
 
     def on_serve(
         self, server: LiveReloadServer, /, *, config: MkDocsConfig, builder: Callable[..., Any]
