@@ -119,6 +119,12 @@ def test_rendered_pages_and_files_are_published(project: Project) -> None:
     assert (project.site / "cards/tiny.json").read_bytes() == b'{"name": "Tiny Agent"}\n'
 
 
+def test_page_markdown_is_published_next_to_its_html(project: Project) -> None:
+    project.build()
+    for path, text in FAKE_SITE.pages.items():
+        assert (project.site / path).read_text(encoding="utf-8") == text
+
+
 def test_generated_pages_replace_same_path_files_and_user_pages_stay(project: Project) -> None:
     (project.docs / "index.md").write_text("# An old committed copy\n")
     (project.docs / "about.md").write_text("# About us\n")
@@ -387,7 +393,17 @@ def test_repository_site_builds_from_the_root(tmp_path: Path) -> None:
         timeout=120,
     )
     assert result.returncode == 0, result.stderr
-    assert agent_pages(tmp_path / "site")
+    site = tmp_path / "site"
+    assert agent_pages(site)
+    # The exports: catalog.json and llms.txt at the root, and every page llms.txt links to is published.
+    catalog = json.loads((site / "catalog.json").read_text(encoding="utf-8"))
+    assert {a["page"] for a in catalog["agents"]} == {
+        f"{p.parent.relative_to(site).as_posix()}/" for p in agent_pages(site)
+    }
+    llms = (site / "llms.txt").read_text(encoding="utf-8")
+    links = re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", llms)
+    assert links
+    assert all((site / link).is_file() for link in links), links
 
 
 def test_every_plugin_option_is_documented() -> None:
