@@ -5,12 +5,16 @@ and the repository's example site (mkdocs.yml). On every agent page no dialog op
 thrown and no request goes to another host. On the example site, search finds a skill by one of its tags,
 a skill deep link opens scrolled to the skill, and a JSON example is shown pretty-printed.
 
+The hostile site built with the default theme is opened too (its highlight.js, which the theme loads from a
+CDN, is replaced by a local stub): its search shows index text that holds the payloads as plain characters.
+
 Screenshots go to ``tests/_artifacts/``. The README picture ``docs/images/agent-page.png`` is written when
 it is missing or with ``--update-golden``.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 import shutil
 from collections.abc import Iterator
@@ -21,13 +25,13 @@ import pytest
 
 from a2a_docgen.load import load_catalog
 from a2a_docgen.render.exports import AgentPaths, agent_paths
-from tests.support.browser import ARTIFACTS, SiteBrowser, browse_site, screenshot
+from tests.support import browser as browser_support
+from tests.support.browser import ARTIFACTS, DEFAULT_THEME_STUBS, SiteBrowser, browse_site, screenshot
+from tests.support.browser_fixtures import REQUIRE_ENV, require_browser
 from tests.support.hostile_sites import HOSTILE, REPO, Sites
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
-
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 README_PICTURE = REPO / "docs" / "images" / "agent-page.png"
 EXAMPLE_CARDS = REPO / "examples" / "cards"
@@ -37,6 +41,12 @@ CATALOGUE_PAGES = ("", "tags/", "security/", "bindings/", "media-types/", "exclu
 @pytest.fixture(scope="module")
 def hostile(sites: Sites, chromium: Browser) -> Iterator[SiteBrowser]:
     with browse_site(sites.site("material-ext"), browser=chromium) as site:
+        yield site
+
+
+@pytest.fixture(scope="module")
+def hostile_default(sites: Sites, chromium: Browser) -> Iterator[SiteBrowser]:
+    with browse_site(sites.site("default"), browser=chromium, stubs=DEFAULT_THEME_STUBS) as site:
         yield site
 
 
@@ -60,6 +70,7 @@ def example_agents() -> list[AgentPaths]:
     return agent_paths(load_catalog([EXAMPLE_CARDS]))
 
 
+@functools.cache
 def _hostile_agents() -> list[AgentPaths]:
     return agent_paths(load_catalog([HOSTILE]))
 
@@ -71,12 +82,16 @@ def _open_clean(site: SiteBrowser, path: str, shot: str) -> Page:
     return page
 
 
+@pytest.mark.browser
+@pytest.mark.slow
 @pytest.mark.parametrize("agent", _hostile_agents(), ids=lambda a: a.page_url.split("/")[1])
 def test_hostile_agent_page_runs_nothing(hostile: SiteBrowser, agent: AgentPaths) -> None:
     page = _open_clean(hostile, agent.page_url, f"hostile-{agent.page_url.split('/')[1]}")
     page.close()
 
 
+@pytest.mark.browser
+@pytest.mark.slow
 @pytest.mark.parametrize("path", CATALOGUE_PAGES)
 def test_hostile_catalogue_page_runs_nothing(hostile: SiteBrowser, path: str) -> None:
     page = _open_clean(hostile, path, f"hostile-{path.strip('/') or 'index'}")
@@ -98,6 +113,8 @@ def _search(page: Page, query: str) -> list[str]:
     return [links.nth(i).get_attribute("href") or "" for i in range(links.count())]
 
 
+@pytest.mark.browser
+@pytest.mark.slow
 @pytest.mark.parametrize("query", ["<img src=x onerror=alert(1)>", "script alert", "javascript", "__config"])
 def test_hostile_search_results_run_nothing(hostile: SiteBrowser, query: str) -> None:
     page, record = hostile.open("")
@@ -107,12 +124,16 @@ def test_hostile_search_results_run_nothing(hostile: SiteBrowser, query: str) ->
     page.close()
 
 
+@pytest.mark.browser
+@pytest.mark.slow
 def test_example_agent_pages_run_nothing(example: SiteBrowser, example_agents: list[AgentPaths]) -> None:
     for agent in example_agents:
         page = _open_clean(example, agent.page_url, f"example-{agent.page_url.split('/')[1]}")
         page.close()
 
 
+@pytest.mark.browser
+@pytest.mark.slow
 def test_search_finds_a_skill_by_tag(example: SiteBrowser, example_agents: list[AgentPaths]) -> None:
     candidates = sorted(
         (
@@ -134,6 +155,8 @@ def test_search_finds_a_skill_by_tag(example: SiteBrowser, example_agents: list[
     page.close()
 
 
+@pytest.mark.browser
+@pytest.mark.slow
 def test_skill_deep_link_scrolls_to_the_skill(example: SiteBrowser, example_agents: list[AgentPaths]) -> None:
     agent = max(example_agents, key=lambda a: (len(a.skill_anchors), a.page_url))
     anchor = agent.skill_anchors[-1]  # the last skill: the page has to scroll to show it
@@ -152,6 +175,8 @@ def test_skill_deep_link_scrolls_to_the_skill(example: SiteBrowser, example_agen
     page.close()
 
 
+@pytest.mark.browser
+@pytest.mark.slow
 def test_json_example_is_pretty_printed_and_the_readme_picture(
     example: SiteBrowser, example_agents: list[AgentPaths], update_golden: bool
 ) -> None:
@@ -181,3 +206,46 @@ def _readme_picture(example: SiteBrowser, agent: AgentPaths, update: bool) -> No
         README_PICTURE.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(shot, README_PICTURE)
     assert README_PICTURE.stat().st_size < 300_000
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+@pytest.mark.parametrize("agent", _hostile_agents(), ids=lambda a: a.page_url.split("/")[1])
+def test_default_theme_agent_page_runs_nothing(hostile_default: SiteBrowser, agent: AgentPaths) -> None:
+    page = _open_clean(hostile_default, agent.page_url, f"default-{agent.page_url.split('/')[1]}")
+    page.close()
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_default_theme_search_shows_payloads_as_text(hostile_default: SiteBrowser) -> None:
+    page, record = hostile_default.open("", interact=False)
+    page.click("a[data-bs-target='#mkdocs_search_modal']")
+    box = page.locator("#mkdocs-search-query")
+    box.wait_for(state="visible")
+    shown = []
+    for query in ("confusion", "script", "onerror", "javascript", "title"):
+        box.fill("")
+        box.type(query, delay=10)
+        page.wait_for_function(
+            "() => document.querySelectorAll('#mkdocs-search-results > *').length > 0", timeout=15_000
+        )
+        page.wait_for_timeout(200)
+        shown.append(page.locator("#mkdocs-search-results article").count())
+    screenshot(page, "default-search")
+    assert shown[0] > 0, "the search found nothing: the test would prove nothing"
+    assert page.locator("#mkdocs-search-results script, #mkdocs-search-results img").count() == 0
+    assert record.clean, record.summary()
+    page.close()
+
+
+def test_missing_browser_skips_or_fails_as_configured(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(browser_support, "CHROMIUM", tmp_path / "no-chromium")
+    monkeypatch.delenv(REQUIRE_ENV, raising=False)
+    with pytest.raises(pytest.skip.Exception, match="not installed"):
+        require_browser()
+    monkeypatch.setenv(REQUIRE_ENV, "1")
+    with pytest.raises(pytest.fail.Exception, match=REQUIRE_ENV):
+        require_browser()

@@ -15,8 +15,9 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import re
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -30,6 +31,7 @@ __all__ = [
     "ARTIFACTS",
     "CHROMIUM",
     "CHROMIUM_ARGS",
+    "DEFAULT_THEME_STUBS",
     "PageRecord",
     "SiteBrowser",
     "browse_site",
@@ -55,6 +57,14 @@ ARTIFACTS = Path(__file__).resolve().parents[1] / "_artifacts"
 
 VIEWPORT: ViewportSize = {"width": 1280, "height": 800}
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
+
+DEFAULT_THEME_STUBS = {
+    r"https://cdnjs\.cloudflare\.com/ajax/libs/highlight\.js/[0-9.]+/(?:languages/)?[A-Za-z0-9_-]+\.min\.js": (
+        "window.hljs = window.hljs || {highlightAll: function () {}};"
+    ),
+    r"https://cdnjs\.cloudflare\.com/ajax/libs/highlight\.js/[0-9.]+/styles/[A-Za-z0-9_-]+\.min\.css": "",
+}
+"""The built-in MkDocs theme loads highlight.js and its style from cdnjs; offline, stubs stand in for them."""
 
 
 def browser_unavailable_reason() -> str | None:
@@ -120,6 +130,8 @@ class PageRecord:
     """Uncaught exceptions in page scripts."""
     external_requests: list[str] = field(default_factory=list)
     """Requests (aborted) to any host other than the loopback server."""
+    stubbed: list[str] = field(default_factory=list)
+    """Requests for a theme's own CDN scripts, answered locally with a stub (see ``DEFAULT_THEME_STUBS``)."""
 
     @property
     def clean(self) -> bool:
@@ -148,9 +160,12 @@ def _is_loopback(url: str) -> bool:
 class SiteBrowser:
     """A served site and a browser context whose pages are all recorded."""
 
-    def __init__(self, context: BrowserContext, base_url: str) -> None:
+    def __init__(
+        self, context: BrowserContext, base_url: str, stubs: Mapping[str, str] | None = None
+    ) -> None:
         self.context = context
         self.base_url = base_url
+        self.stubs = [(re.compile(pattern), body) for pattern, body in (stubs or {}).items()]
         self.records: list[PageRecord] = []
         self._current: PageRecord | None = None
         context.route("**/*", self._route)
@@ -160,6 +175,13 @@ class SiteBrowser:
         if _is_loopback(url):
             route.continue_()
             return
+        for pattern, body in self.stubs:
+            if pattern.fullmatch(url):
+                if self._current is not None:
+                    self._current.stubbed.append(url)
+                kind = "text/css" if urlsplit(url).path.endswith(".css") else "text/javascript"
+                route.fulfill(status=200, content_type=kind, body=body)
+                return
         if self._current is not None:
             self._current.external_requests.append(url)
         route.abort()
@@ -211,15 +233,20 @@ class SiteBrowser:
 
 
 @contextlib.contextmanager
-def browse_site(site_dir: Path, *, browser: Browser | None = None) -> Iterator[SiteBrowser]:
-    """Serve ``site_dir`` and open a fresh browser context on it (reusing ``browser`` when given)."""
+def browse_site(
+    site_dir: Path, *, browser: Browser | None = None, stubs: Mapping[str, str] | None = None
+) -> Iterator[SiteBrowser]:
+    """Serve ``site_dir`` and open a fresh browser context on it (reusing ``browser`` when given).
+
+    ``stubs`` maps URL patterns (regular expressions) to script bodies served instead of the network.
+    """
     with contextlib.ExitStack() as stack:
         base_url = stack.enter_context(serve_directory(site_dir))
         if browser is None:
             browser = stack.enter_context(launch_chromium())
         context = browser.new_context(viewport=VIEWPORT, service_workers="block")
         stack.callback(context.close)
-        yield SiteBrowser(context, base_url)
+        yield SiteBrowser(context, base_url, stubs)
 
 
 def screenshot(page: Page, name: str, *, directory: Path = ARTIFACTS, full_page: bool = False) -> Path:
