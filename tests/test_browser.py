@@ -85,8 +85,12 @@ def _open_clean(site: SiteBrowser, path: str, shot: str) -> Page:
 @pytest.mark.browser
 @pytest.mark.slow
 @pytest.mark.parametrize("agent", _hostile_agents(), ids=lambda a: a.page_url.split("/")[1])
-def test_hostile_agent_page_runs_nothing(hostile: SiteBrowser, agent: AgentPaths) -> None:
-    page = _open_clean(hostile, agent.page_url, f"hostile-{agent.page_url.split('/')[1]}")
+@pytest.mark.parametrize("theme", ["material", "default"])
+def test_hostile_agent_page_runs_nothing(
+    request: pytest.FixtureRequest, theme: str, agent: AgentPaths
+) -> None:
+    site: SiteBrowser = request.getfixturevalue("hostile" if theme == "material" else "hostile_default")
+    page = _open_clean(site, agent.page_url, f"{theme}-{agent.page_url.split('/')[1]}")
     page.close()
 
 
@@ -206,14 +210,6 @@ def _readme_picture(example: SiteBrowser, agent: AgentPaths, update: bool) -> No
         README_PICTURE.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(shot, README_PICTURE)
     assert README_PICTURE.stat().st_size < 300_000
-
-
-@pytest.mark.browser
-@pytest.mark.slow
-@pytest.mark.parametrize("agent", _hostile_agents(), ids=lambda a: a.page_url.split("/")[1])
-def test_default_theme_agent_page_runs_nothing(hostile_default: SiteBrowser, agent: AgentPaths) -> None:
-    page = _open_clean(hostile_default, agent.page_url, f"default-{agent.page_url.split('/')[1]}")
-    page.close()
 
 
 @pytest.mark.browser
