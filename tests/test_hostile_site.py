@@ -9,6 +9,8 @@ excluded page. The builds are shared with the browser tests (the session fixture
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 
 import pytest
@@ -62,27 +64,54 @@ def test_site_checker_finds_nothing(sites: Sites, config: str) -> None:
     assert violations == [], "\n".join(map(str, violations[:40]))
 
 
+def _template_markers(site: Path) -> dict[str, list[str]]:
+    """Where the output of an evaluated Jinja payload appears: page text and search-index entries."""
+    # a number counts only as a word of its own: slugs end in hex digits, which may hold "7777" by chance
+    markers = re.compile(
+        "|".join(
+            rf"(?<![0-9A-Za-z]){re.escape(m)}(?![0-9A-Za-z])" if m.isdigit() else re.escape(m)
+            for m in gen.JINJA_MARKERS
+        )
+    )
+    texts = {relpath: page_text(text) for relpath, text in html_pages(site).items()}
+    index = site / "search" / "search_index.json"
+    if index.is_file():
+        for n, doc in enumerate(json.loads(index.read_text(encoding="utf-8"))["docs"]):
+            texts[f"search index docs[{n}]"] = f"{doc['title']} {doc['text']}"
+    return {where: markers.findall(text) for where, text in texts.items() if markers.search(text)}
+
+
+def _leaks(site: Path) -> list[str]:
+    """Files of the site that hold a canary."""
+    return sorted(
+        f"{path.relative_to(site)}: {marker}"
+        for path in site.rglob("*")
+        if path.is_file()
+        for marker in LEAK_MARKERS
+        if marker.encode() in path.read_bytes()
+    )
+
+
 @pytest.mark.parametrize("config", list(CONFIGS))
 def test_no_file_or_environment_content_is_published(sites: Sites, config: str) -> None:
-    site = sites.site(config)
-    for path in sorted(site.rglob("*")):
-        if path.is_file():
-            data = path.read_bytes()
-            for marker in LEAK_MARKERS:
-                assert marker.encode() not in data, f"{marker} in {path.relative_to(site)}"
+    assert _leaks(sites.site(config)) == []
 
 
 @pytest.mark.parametrize("config", list(CONFIGS))
 def test_no_template_expression_is_evaluated(sites: Sites, config: str) -> None:
-    site = sites.site(config)
-    for relpath, text in html_pages(site).items():
-        visible = page_text(text)
-        for marker in gen.JINJA_MARKERS:
-            assert marker not in visible, f"{marker} on {relpath}"
-    index = site / "search" / "search_index.json"
-    if index.is_file():
-        for marker in gen.JINJA_MARKERS:
-            assert marker not in index.read_text(encoding="utf-8"), f"{marker} in the search index"
+    assert _template_markers(sites.site(config)) == {}
+
+
+def test_the_checks_catch_raw_payloads(sites: Sites) -> None:
+    """Control: the same payloads written raw into a page are caught by every check above."""
+    site = sites.site("control")
+    rules = {v.rule for v in check_site(site, strict=True)}
+    assert {"event-handler", "url-scheme"} <= rules
+    assert any(gen.CANARY in leak for leak in _leaks(site))
+    found = _template_markers(site)
+    assert any(
+        "raw/index.html" in where and {"7777", "LOOPLOOP"} <= set(words) for where, words in found.items()
+    )
 
 
 @pytest.mark.parametrize("config", list(CONFIGS))
@@ -108,7 +137,7 @@ def test_nothing_is_written_outside_the_site(sites: Sites, config: str) -> None:
     }
     assert sites.after[config] == before
     assert sorted(p.name for p in (sites.root / "projects").iterdir()) == sorted(CONFIGS)
-    assert {p.name for p in sites.root.iterdir()} <= {"benign", "example-site", "projects"}
+    assert {p.name for p in sites.root.iterdir()} <= {"benign", "control", "example-site", "projects"}
     assert not Path("/tmp/escaped").exists()
 
 

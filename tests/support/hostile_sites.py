@@ -19,6 +19,7 @@ from tests.support.mkdocs_build import Build, build_projects, snapshot
 __all__ = [
     "CONFIGS",
     "CONFIG_CANARY",
+    "CONTROL_PAGE",
     "ENV_CANARY",
     "HOSTILE",
     "LEAK_MARKERS",
@@ -120,9 +121,29 @@ def make_project(root: Path, name: str, *, benign: bool = False) -> Path:
     return project
 
 
+CONTROL_PAGE = """# Raw payloads
+
+<img src="x" onerror="alert('control')">
+
+[click](javascript:alert('control'))
+
+--8<-- "secret.txt"
+
+{{ 1111*7 }} {% for x in range(2) %}LOOP{% endfor %}
+"""
+"""Payloads written straight into a page of the ``control`` project: the checks must catch every one."""
+
+
+def make_control_project(root: Path) -> Path:
+    """The ``material-macros`` project with a benign card and one hand-written page of raw payloads."""
+    project = make_project(root, "material-macros", benign=True)
+    (project / "docs" / "raw.md").write_text(CONTROL_PAGE, encoding="utf-8")
+    return project
+
+
 class Sites:
-    """The builds of one session: the hostile configurations, their benign twins (``benign-<config>``) and,
-    when the repository has one, its example site (``example``)."""
+    """The builds of one session: the hostile configurations, their benign twins (``benign-<config>``), a
+    ``control`` site with raw payloads and, when the repository has one, its example site (``example``)."""
 
     def __init__(self, root: Path, builds: dict[str, Build], before: dict[str, bytes]) -> None:
         self.root = root
@@ -150,6 +171,7 @@ def build_sites(root: Path, *, example: bool = True) -> Sites:
     before = snapshot(root)
     for name in CONFIGS:
         projects[f"benign-{name}"] = make_project(root / "benign", name, benign=True)
+    projects["control"] = make_control_project(root / "control")
     jobs = {name: (project / "mkdocs.yml", project / "site") for name, project in projects.items()}
     if example and (REPO / "mkdocs.yml").is_file():
         jobs["example"] = (REPO / "mkdocs.yml", root / "example-site")
