@@ -26,6 +26,7 @@ Every function is pure. Pick the encoder by context:
 
 from __future__ import annotations
 
+import functools
 import html
 import ipaddress
 import json
@@ -71,6 +72,9 @@ _DROPPED = re.compile("[\x00-\x08\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff\ufffe\
 # see that "Safe\u202egnp.exe" is not "Safeexe.png". Beyond the usual list this covers every invisible format
 # character (U+2065, U+206A-206F, U+FFF9-FFFB, U+1D173-1D17A) and the tag characters U+E0000-E007F, which can
 # smuggle whole invisible sentences.
+# In ASCII text, everything step 0 changes besides \n (which only ``keep_newlines`` decides about).
+_ASCII_NEEDS_CLEANING = re.compile("[\x00-\x09\x0b-\x1f\x7f]")
+
 _INVISIBLE_CLASS = (
     "\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb"
     "\U0001d173-\U0001d17a\U000e0000-\U000e007f"
@@ -168,6 +172,10 @@ def clean_text(s: str, *, keep_newlines: bool = False, max_len: int | None = Non
       between emoji and subdivision-flag tag sequences are kept);
     - at most ``max_len`` characters, the last one an ellipsis when text was cut.
     """
+    if isinstance(s, str) and s.isascii() and not _ASCII_NEEDS_CLEANING.search(s):
+        # Printable ASCII and \n only: no line break to unify, nothing to drop, NFC is the identity and no
+        # character is invisible.
+        return _truncate(str(s) if keep_newlines else s.replace("\n", " "), max_len)
     text = _LINE_BREAKS.sub("\n", _require_str(s))
     text = _DROPPED.sub("", text).replace("\t", " ")
     text = unicodedata.normalize("NFC", text)
@@ -209,6 +217,14 @@ def md_inline(s: str | None, *, max_len: int = 300) -> str:
     syntax in any engine, and the result is also valid HTML text. (The first digit of a 40-hex-digit run is
     encoded too, so magiclink does not turn it into a commit link.) ``None`` or blank text gives ``EMPTY`` (—).
     """
+    if s is None:
+        return EMPTY
+    return _md_inline(_require_str(s), max_len)
+
+
+@functools.lru_cache(maxsize=16384)
+def _md_inline(s: str, max_len: int) -> str:
+    """``md_inline`` of text; cached, as names, tags, media types and scopes repeat across a catalogue."""
     text = _one_line(s, max_len)
     return _break_commit_hashes(_encode_all(text)) if text else EMPTY
 
@@ -265,16 +281,18 @@ def _prose_keeps(line: str, i: int, lead: int) -> bool:
     return False
 
 
+_PUNCTUATION_CHAR = re.compile("[" + re.escape(_PUNCTUATION) + "]")
+
+
 def _encode_prose(line: str) -> str:
     first_word = _LEADING_WORD.match(line)
     lead = first_word.end() if first_word else 0
-    out: list[str] = []
-    for i, ch in enumerate(line):
-        if ch in _PUNCTUATION and not _prose_keeps(line, i, lead):
-            out.append(f"&#{ord(ch)};")
-        else:
-            out.append(ch)
-    return _break_commit_hashes("".join(out))
+
+    def encode(m: re.Match[str]) -> str:
+        ch = m.group(0)
+        return ch if _prose_keeps(line, m.start(), lead) else f"&#{ord(ch)};"
+
+    return _break_commit_hashes(_PUNCTUATION_CHAR.sub(encode, line))
 
 
 LINE_BREAK = "<br>"
@@ -445,6 +463,12 @@ def safe_url(url: object, *, allow_mailto: bool = False) -> str | None:
     """
     if not isinstance(url, str) or not url or len(url) > MAX_URL_LENGTH:
         return None
+    return _safe_url(str(url), allow_mailto)
+
+
+@functools.lru_cache(maxsize=4096)
+def _safe_url(url: str, allow_mailto: bool) -> str | None:
+    """``safe_url`` of a string; cached, as a card repeats its URLs (an interface URL for every example)."""
     if any(unicodedata.category(ch) in _URL_REJECTED_CATEGORIES for ch in url):
         return None
     try:
@@ -526,6 +550,7 @@ def _json_escape(ch: str) -> str:
     return f"\\u{code:04x}"
 
 
+@functools.lru_cache(maxsize=4096)
 def _needs_json_escape(ch: str) -> bool:
     return ch != " " and (
         unicodedata.category(ch) in _JSON_ESCAPED_CATEGORIES
@@ -534,21 +559,26 @@ def _needs_json_escape(ch: str) -> bool:
     )
 
 
+# The only characters of a JSON string literal that hardening may change: braces, and everything outside
+# printable ASCII (``json.dumps`` already escapes C0 controls, and no other printable ASCII character is a
+# control, separator or invisible).
+_JSON_HARDENING_CANDIDATE = re.compile("[{}\x7f-\U0010ffff]")
+
+
 def _harden_json_string(m: re.Match[str]) -> str:
     """One JSON string literal with braces that would form a Jinja delimiter, controls, separators and
     invisible characters written as ``\\uXXXX`` escapes: the same value, inert text."""
     token = m.group(0)
-    out: list[str] = []
-    for i, ch in enumerate(token):
+
+    def harden(c: re.Match[str]) -> str:
+        ch, i = c.group(0), c.start()
         if ch == "{" and token[i + 1 : i + 2] in ("{", "%", "#"):
-            out.append("\\u007b")
-        elif ch == "}" and token[i - 1 : i] in ("}", "%", "#"):
-            out.append("\\u007d")
-        elif _needs_json_escape(ch):
-            out.append(_json_escape(ch))
-        else:
-            out.append(ch)
-    return "".join(out)
+            return "\\u007b"
+        if ch == "}" and token[i - 1 : i] in ("}", "%", "#"):
+            return "\\u007d"
+        return _json_escape(ch) if _needs_json_escape(ch) else ch
+
+    return _JSON_HARDENING_CANDIDATE.sub(harden, token)
 
 
 def json_fence(value: JSONValue, *, indent: int = 2) -> str:
@@ -566,7 +596,9 @@ def json_fence(value: JSONValue, *, indent: int = 2) -> str:
     if indent < 0:
         raise ValueError("indent must be 0 or more (a compact dump could put }} between values)")
     text = json.dumps(value, indent=indent, ensure_ascii=False, allow_nan=False)
-    text = _JSON_STRING.sub(_harden_json_string, text)
+    if not (text.isascii() and "\x7f" not in text and not _JINJA_DELIMITERS.search(text)):
+        # (Printable ASCII without a delimiter has nothing to harden: see _JSON_HARDENING_CANDIDATE.)
+        text = _JSON_STRING.sub(_harden_json_string, text)
     if _JINJA_DELIMITERS.search(text) or _SNIPPET_LINE.search(text):
         raise RuntimeError("pretty-printed JSON still holds a template delimiter or snippets marker")
     longest = max((len(run) for run in re.findall("`+", text)), default=0)
