@@ -135,6 +135,8 @@ def test_obfuscated_script_urls_are_caught(href: str) -> None:
         ("<script>alert(1)</script>", "script"),
         ('<script type="math/tex">x^2</script>', "script"),
         ("<base href=https://evil.example/>", "forbidden-element"),
+        ("<p>x</p><!-- swallows the rest", "unterminated"),
+        ("<p>x</p><textarea><p>the rest</p>", "unterminated"),
     ],
 )
 def test_each_rule_fires(markup: str, rule: str) -> None:
@@ -170,6 +172,12 @@ def test_title_is_text_but_a_title_breakout_is_caught() -> None:
         "<title>Agent</title>", "<title></title><script>alert(1)</script></title>"
     )
     assert rules(check_html(broken)) == ["script"]
+
+
+def test_closed_comments_and_comment_like_text_are_fine() -> None:
+    html_text = page("<!-- a2a-docgen:marker --><p>&lt;!-- shown as text</p>")
+    html_text = html_text.replace("<title>Agent</title>", "<title><!-- title text</title>")
+    assert check_html(html_text) == []
 
 
 def test_textarea_content_is_text() -> None:

@@ -267,6 +267,7 @@ class _PageChecker(HTMLParser):
         self.ids: dict[str, tuple[int, int]] = {}
         self.script: tuple[dict[str, str], tuple[int, int], bool] | None = None
         self.script_text: list[str] = []
+        self.rcdata_start: tuple[int, int] | None = None
 
     # -- helpers -----------------------------------------------------------------------------------------
     def _flag(self, rule: str, message: str, position: tuple[int, int] | None = None) -> None:
@@ -294,6 +295,7 @@ class _PageChecker(HTMLParser):
             self.script_text = []
         if tag in RCDATA_ELEMENTS and not self_closing:
             self.set_cdata_mode(tag)
+            self.rcdata_start = self.getpos()
         if self_closing or tag in VOID_ELEMENTS:
             return
         root = tag == "article" and "md-content__inner" in values.get("class", "").split()
@@ -307,6 +309,7 @@ class _PageChecker(HTMLParser):
             self.script = None
         if tag in RCDATA_ELEMENTS:
             self.clear_cdata_mode()
+            self.rcdata_start = None
         for index in range(len(self.stack) - 1, -1, -1):
             if self.stack[index].tag == tag:
                 self.content_roots -= sum(entry.content_root for entry in self.stack[index:])
@@ -322,6 +325,12 @@ class _PageChecker(HTMLParser):
         if self.script is not None:  # unterminated: the rest of the document is script
             self._check_script("".join(self.script_text))
             self.script = None
+        if self.cdata_elem in RCDATA_ELEMENTS and self.rcdata_start is not None:
+            self._flag(
+                "unterminated",
+                f"<{self.cdata_elem}> never ends: it swallows the rest of the page",
+                self.rcdata_start,
+            )
 
     # -- rules -------------------------------------------------------------------------------------------
     def _check_element(self, tag: str, attrs: dict[str, str]) -> None:
@@ -437,11 +446,28 @@ def check_html(
     return _check_document(text, display, page, options)
 
 
+_RAW_TEXT = re.compile(r"(<(script|style|title|textarea)\b[^>]*>)(.*?)(</\2\s*>)", re.DOTALL | re.IGNORECASE)
+
+
+def _unterminated_comments(text: str, display: str) -> list[Violation]:
+    """``<!--`` with no ``-->`` after it: the browser hides the rest of the page."""
+    # Blank out element contents the browser reads as text, keeping offsets and line breaks.
+    masked = _RAW_TEXT.sub(lambda m: m.group(1) + re.sub(r"[^\n]", " ", m.group(3)) + m.group(4), text)
+    opening = masked.rfind("<!--")
+    if opening < 0 or "-->" in masked[opening + 4 :]:
+        return []
+    line = masked.count("\n", 0, opening) + 1
+    column = opening - masked.rfind("\n", 0, opening)
+    return [
+        Violation(display, line, column, "unterminated", "comment never ends: it hides the rest of the page")
+    ]
+
+
 def _check_document(text: str, display: str, page: Path | None, options: _Options) -> list[Violation]:
     checker = _PageChecker(display, page, options)
     checker.feed(text)
     checker.close()
-    return sorted(checker.violations)
+    return sorted(checker.violations + _unterminated_comments(text, display))
 
 
 class _FragmentChecker(HTMLParser):

@@ -487,12 +487,66 @@ BENIGN_URLS = ["https://example.com/a2a", "https://docs.example.com/agent", "htt
 
 
 def benign_outputs() -> dict[str, bytes]:
-    """A card shaped like the hostile ones (same fields, skills, schemes) with ordinary text and URLs.
+    """Cards with ordinary text: one shaped like the hostile ones (same fields, skills, schemes), a valid
+    v1.0 card with every core binding, and the minimal card.
 
     Not part of the corpus: tests build it beside the corpus to learn which page structure the renderer
     makes from ordinary cards, and check that the hostile cards make nothing else.
     """
-    return {"benign.json": _json(card("benign", "Benign agent", BENIGN_TEXT, url_payloads=BENIGN_URLS))}
+    valid = {
+        "name": "Weather Desk",
+        "description": "Answers questions about the weather.\n\nForecasts come from public data.",
+        "version": "1.2.0",
+        "supportedInterfaces": [
+            {
+                "url": "https://weather.example.com/a2a",
+                "protocolBinding": "JSONRPC",
+                "protocolVersion": "1.0",
+            },
+            {
+                "url": "https://weather.example.com/rest",
+                "protocolBinding": "HTTP+JSON",
+                "protocolVersion": "1.0",
+            },
+            {"url": "weather.example.com:443", "protocolBinding": "GRPC", "protocolVersion": "1.0"},
+        ],
+        "provider": {"organization": "Example Weather Ltd", "url": "https://weather.example.com"},
+        "documentationUrl": "https://weather.example.com/docs",
+        "capabilities": {"streaming": True, "pushNotifications": False},
+        "securitySchemes": {
+            "bearer": {"httpAuthSecurityScheme": {"scheme": "Bearer", "bearerFormat": "JWT"}},
+            "oauth": oauth_scheme("Sign in", "https://auth.example.com/authorize", {"forecast:read": "Read"}),
+        },
+        "securityRequirements": [
+            {"schemes": {"bearer": {}}},
+            {"schemes": {"oauth": {"list": ["forecast:read"]}}},
+        ],
+        "defaultInputModes": ["text/plain", "application/json"],
+        "defaultOutputModes": ["text/plain"],
+        "skills": [
+            {
+                "id": "forecast",
+                "name": "Forecast",
+                "description": "Gives the forecast for a city.",
+                "tags": ["weather", "forecast"],
+                "examples": ["Will it rain in Paris tomorrow?", '{"city": "Paris", "days": [1, 2]}'],
+            },
+            {
+                "id": "alerts",
+                "name": "Alerts",
+                "description": "Lists weather alerts.",
+                "tags": ["weather"],
+                "examples": ["Any storm warnings?"],
+                "outputModes": ["application/json"],
+                "securityRequirements": [{"schemes": {"oauth": {"list": ["forecast:read"]}}}],
+            },
+        ],
+    }
+    return {
+        "benign.json": _json(card("benign", "Benign agent", BENIGN_TEXT, url_payloads=BENIGN_URLS)),
+        "weather-desk.json": _json(valid),
+        "minimal.json": _json(MINIMAL | {"name": "Minimal agent"}),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
