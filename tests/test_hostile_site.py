@@ -17,9 +17,11 @@ import pytest
 
 from a2a_docgen.model import Catalog
 from tests.support.hostile_sites import (
+    ALL_CONFIGS,
     CONFIGS,
     HOSTILE,
     LEAK_MARKERS,
+    PLAIN_CONFIGS,
     Sites,
     generator,
     html_pages,
@@ -51,17 +53,33 @@ def test_corpus_matches_its_generator() -> None:
     assert on_disk == set(gen.outputs())
 
 
-@pytest.mark.parametrize("config", list(CONFIGS))
+@pytest.mark.parametrize("config", ALL_CONFIGS)
 def test_build_succeeds_within_budget(sites: Sites, config: str) -> None:
     site = sites.site(config)
     assert (site / "index.html").is_file()
     assert sites.builds[config].seconds < 60
 
 
-@pytest.mark.parametrize("config", list(CONFIGS))
+PLAIN_HEADING_IDS = pytest.mark.xfail(
+    strict=True,
+    reason="without the plugin's heading-id prefix, a heading made only of card text (a media type on "
+    "media-types.md, an agent name as H1) gets a toc id such as __config or __drawer that clobbers the theme",
+)
+
+
+@pytest.mark.parametrize("config", ALL_CONFIGS)
 def test_site_checker_finds_nothing(sites: Sites, config: str) -> None:
     violations = check_site(sites.site(config), strict=True)
+    if config in PLAIN_CONFIGS:  # a known defect, tested on its own below
+        violations = [v for v in violations if v.rule != "duplicate-id"]
     assert violations == [], "\n".join(map(str, violations[:40]))
+
+
+@PLAIN_HEADING_IDS
+@pytest.mark.parametrize("config", list(PLAIN_CONFIGS))
+def test_plain_markdown_heading_ids_do_not_clobber_the_theme(sites: Sites, config: str) -> None:
+    clobbered = [str(v) for v in check_site(sites.site(config)) if v.rule == "duplicate-id"]
+    assert clobbered == []
 
 
 def _template_markers(site: Path) -> dict[str, list[str]]:
@@ -92,14 +110,21 @@ def _leaks(site: Path) -> list[str]:
     )
 
 
-@pytest.mark.parametrize("config", list(CONFIGS))
+@pytest.mark.parametrize("config", ALL_CONFIGS)
 def test_no_file_or_environment_content_is_published(sites: Sites, config: str) -> None:
     assert _leaks(sites.site(config)) == []
 
 
-@pytest.mark.parametrize("config", list(CONFIGS))
+@pytest.mark.parametrize("config", ALL_CONFIGS)
 def test_no_template_expression_is_evaluated(sites: Sites, config: str) -> None:
     assert _template_markers(sites.site(config)) == {}
+
+
+@pytest.mark.parametrize("config", list(PLAIN_CONFIGS))
+def test_plain_markdown_is_written_into_docs_only(sites: Sites, config: str) -> None:
+    returncode, output, outside = sites.plain[config]
+    assert returncode == 0, output[-4000:]
+    assert outside == []
 
 
 def test_the_checks_catch_raw_payloads(sites: Sites) -> None:
@@ -114,7 +139,7 @@ def test_the_checks_catch_raw_payloads(sites: Sites) -> None:
     )
 
 
-@pytest.mark.parametrize("config", list(CONFIGS))
+@pytest.mark.parametrize("config", ALL_CONFIGS)
 def test_exactly_the_expected_pages(sites: Sites, config: str, expected: tuple[set[str], Catalog]) -> None:
     pages, catalog = expected
     site = sites.site(config)
@@ -129,19 +154,19 @@ def test_exactly_the_expected_pages(sites: Sites, config: str, expected: tuple[s
         assert path.resolve().is_relative_to(site.resolve()), path
 
 
-@pytest.mark.parametrize("config", list(CONFIGS))
+@pytest.mark.parametrize("config", ALL_CONFIGS)
 def test_nothing_is_written_outside_the_site(sites: Sites, config: str) -> None:
     prefix = f"projects/{config}/"
     before = {
         path.removeprefix(prefix): data for path, data in sites.before.items() if path.startswith(prefix)
     }
     assert sites.after[config] == before
-    assert sorted(p.name for p in (sites.root / "projects").iterdir()) == sorted(CONFIGS)
+    assert sorted(p.name for p in (sites.root / "projects").iterdir()) == sorted(ALL_CONFIGS)
     assert {p.name for p in sites.root.iterdir()} <= {"benign", "control", "example-site", "projects"}
     assert not Path("/tmp/escaped").exists()
 
 
-@pytest.mark.parametrize("config", list(CONFIGS))
+@pytest.mark.parametrize("config", ALL_CONFIGS)
 def test_malformed_files_are_listed_on_the_excluded_page(
     sites: Sites, config: str, expected: tuple[set[str], Catalog]
 ) -> None:
@@ -156,15 +181,18 @@ def test_malformed_files_are_listed_on_the_excluded_page(
         assert name in listed, f"{name} is not listed on excluded/"
 
 
-@pytest.mark.parametrize("config", list(CONFIGS))
-def test_hostile_text_is_shown_as_text_with_one_title_per_page(sites: Sites, config: str) -> None:
+@pytest.mark.parametrize("config", ALL_CONFIGS)
+def test_hostile_text_is_shown_as_text_with_one_title_per_page(
+    sites: Sites, config: str, expected: tuple[set[str], Catalog]
+) -> None:
+    from a2a_docgen.render.exports import agent_paths
+
     pages = html_pages(sites.site(config))
-    agent_pages = {path: text for path, text in pages.items() if path.startswith("agents/")}
-    for path, text in agent_pages.items():
-        assert text.count("<h1") == 1, f"{path}: card text made a second <h1>"
-    raw_html = [text for text in agent_pages.values() if "onerror=alert('img')" in page_text(text)]
-    assert raw_html, "the raw-HTML payloads should be on an agent page, as visible text"
-    visible = page_text(raw_html[0], content_only=True)
+    for path, text in pages.items():
+        if path.startswith("agents/"):
+            assert text.count("<h1") == 1, f"{path}: card text made a second <h1>"
+    raw_html_card = next(a for a in agent_paths(expected[1]) if a.card.source.relpath == "01-raw-html.json")
+    visible = page_text(pages[html_path(raw_html_card.page_path)], content_only=True)
     for payload in ("<script>alert('raw')</script>", "<img src=x onerror=alert('img')>"):
         assert payload in visible
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib.util
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -17,12 +18,14 @@ from types import ModuleType
 from tests.support.mkdocs_build import Build, build_projects, snapshot
 
 __all__ = [
+    "ALL_CONFIGS",
     "CONFIGS",
     "CONFIG_CANARY",
     "CONTROL_PAGE",
     "ENV_CANARY",
     "HOSTILE",
     "LEAK_MARKERS",
+    "PLAIN_CONFIGS",
     "REPO",
     "Sites",
     "build_sites",
@@ -88,7 +91,8 @@ extra:
 
 # font: false keeps the theme from loading Google Fonts, so any off-host request is the content's doing.
 MATERIAL_THEME = "theme:\n  name: material\n  font: false\n"
-PLUGINS = "plugins:\n  - search\n{macros}  - a2a-docgen:\n      cards: cards\n"
+PLUGIN = "  - a2a-docgen:\n      cards: cards\n"
+PLUGINS = "plugins:\n  - search\n{macros}" + PLUGIN
 
 CONFIGS = {
     "default": PLUGINS.format(macros=""),
@@ -96,13 +100,20 @@ CONFIGS = {
     "material-macros": MATERIAL_THEME + PLUGINS.format(macros="  - macros\n") + MATERIAL_EXTENSIONS,
 }
 
+PLAIN_CONFIGS = {"plain-material": "material-ext"}
+"""Projects whose docs_dir is written by ``a2a-docgen build`` and built by MkDocs *without* the plugin (the
+committed-Markdown path), with the named configuration's theme and extensions."""
+
+ALL_CONFIGS = [*CONFIGS, *PLAIN_CONFIGS]
+
 LEAK_MARKERS = (generator().CANARY, ENV_CANARY, CONFIG_CANARY, "root:x:0:0")
 
 
 def make_project(root: Path, name: str, *, benign: bool = False) -> Path:
     """A project with the corpus in ``cards/``, an empty docs_dir and canary files beside mkdocs.yml.
 
-    ``benign`` puts the generator's benign card in ``cards/`` instead (project ``benign-<name>``).
+    ``benign`` puts the generator's benign card in ``cards/`` instead (project ``benign-<name>``). For a
+    name of ``PLAIN_CONFIGS`` the mkdocs.yml has no a2a-docgen plugin (see ``write_plain_docs``).
     """
     project = root / (f"benign-{name}" if benign else name)
     if benign:
@@ -115,10 +126,34 @@ def make_project(root: Path, name: str, *, benign: bool = False) -> Path:
     canary = generator().CANARY
     (project / "secret.txt").write_text(f"{canary} secret.txt\n", encoding="utf-8")
     (project / ".env").write_text(f"API_TOKEN={canary}-env\n", encoding="utf-8")
+    config = CONFIGS[PLAIN_CONFIGS[name]].replace(PLUGIN, "") if name in PLAIN_CONFIGS else CONFIGS[name]
     (project / "mkdocs.yml").write_text(
-        f"# {CONFIG_CANARY}\nsite_name: Hostile catalogue\ndocs_dir: docs\n{CONFIGS[name]}", encoding="utf-8"
+        f"# {CONFIG_CANARY}\nsite_name: Hostile catalogue\ndocs_dir: docs\n{config}", encoding="utf-8"
     )
     return project
+
+
+def write_plain_docs(project: Path) -> tuple[int, str, list[str]]:
+    """Run ``a2a-docgen build cards -o docs`` in ``project``.
+
+    Returns its exit code, its output and the files it changed outside ``docs/`` (there should be none).
+    """
+    before = snapshot(project)
+    result = subprocess.run(
+        [sys.executable, "-m", "a2a_docgen", "build", "cards", "-o", "docs"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    after = snapshot(project)
+    outside = sorted(
+        path
+        for path in set(before) | set(after)
+        if not path.startswith("docs/") and before.get(path) != after.get(path)
+    )
+    return result.returncode, result.stdout + result.stderr, outside
 
 
 CONTROL_PAGE = """# Raw payloads
@@ -145,17 +180,25 @@ class Sites:
     """The builds of one session: the hostile configurations, their benign twins (``benign-<config>``), a
     ``control`` site with raw payloads and, when the repository has one, its example site (``example``)."""
 
-    def __init__(self, root: Path, builds: dict[str, Build], before: dict[str, bytes]) -> None:
+    def __init__(
+        self,
+        root: Path,
+        builds: dict[str, Build],
+        before: dict[str, bytes],
+        plain: dict[str, tuple[int, str, list[str]]],
+    ) -> None:
         self.root = root
         self.builds = builds
         self.before = before
-        """Every file under ``root`` before the builds."""
+        """Every file under ``root`` before the MkDocs builds (plain projects: after ``a2a-docgen build``)."""
         self.after = {
             name: snapshot(build.project, exclude=build.site)
             for name, build in builds.items()
-            if name in CONFIGS
+            if name in ALL_CONFIGS
         }
         """Every file of each hostile project after its build, its site excluded."""
+        self.plain = plain
+        """For each plain project: ``a2a-docgen build``'s exit code, output and files changed outside docs/."""
 
     def site(self, name: str) -> Path:
         """The site directory of a successful build (fails the test with the build log otherwise)."""
@@ -167,7 +210,8 @@ class Sites:
 
 def build_sites(root: Path, *, example: bool = True) -> Sites:
     """Make the hostile projects under ``root`` and build them (and the example site) in parallel."""
-    projects = {name: make_project(root / "projects", name) for name in CONFIGS}
+    projects = {name: make_project(root / "projects", name) for name in ALL_CONFIGS}
+    plain = {name: write_plain_docs(projects[name]) for name in PLAIN_CONFIGS}
     before = snapshot(root)
     for name in CONFIGS:
         projects[f"benign-{name}"] = make_project(root / "benign", name, benign=True)
@@ -176,7 +220,7 @@ def build_sites(root: Path, *, example: bool = True) -> Sites:
     if example and (REPO / "mkdocs.yml").is_file():
         jobs["example"] = (REPO / "mkdocs.yml", root / "example-site")
     builds = build_projects(jobs, env={"A2A_ENV_CANARY": ENV_CANARY})
-    return Sites(root, builds, before)
+    return Sites(root, builds, before, plain)
 
 
 def html_path(markdown_path: str) -> str:
