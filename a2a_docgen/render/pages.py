@@ -243,6 +243,10 @@ class AgentPage:
     security: SecurityView
     signatures: tuple[SignatureView, ...]
     skills: tuple[SkillView, ...]
+    request: ExampleView | None
+    """The first example that has a request: every example of the agent is sent to the same interface with the
+    same method, target and headers, so the page states them once (``None`` without such an example)."""
+    has_examples: bool
     nested_extra: Mapping[str, Mapping[str, JSONValue]]
     """Unknown members of nested objects that have no section of their own, by JSON pointer (the card's own,
     its schemes' and its skills' are shown in place)."""
@@ -468,6 +472,8 @@ def agent_page(
         security=SecurityView("card", tuple(_requirement(r, card) for r in card.security_requirements)),
         signatures=tuple(_signature(n, s) for n, s in enumerate(card.signatures, start=1)),
         skills=tuple(skills),
+        request=next((ex for skill in skills for ex in skill.examples if ex.request is not None), None),
+        has_examples=any(skill.examples for skill in skills),
         nested_extra=nested_extra(card),
     )
 
