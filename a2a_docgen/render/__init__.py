@@ -86,7 +86,12 @@ def render_catalog(
         where = f" ({exc.filename}, line {exc.lineno})" if isinstance(exc, jinja2.TemplateSyntaxError) else ""
         raise UsageError(f"template error{where}: {exc.message or exc}") from exc
     files.update(export_files(catalog, site_name=site_name))
-    return RenderedSite(pages=dict(sorted(pages.items())), files=dict(sorted(files.items())), nav=NAV)
+    return RenderedSite(
+        pages=dict(sorted(pages.items())),
+        files=dict(sorted(files.items())),
+        nav=NAV,
+        unindexed=frozenset(["media-types.md", *(tag.path for tag in views.tags)]),
+    )
 
 
 def _render(env: jinja2.Environment, template: str, path: str, *, site: SiteViews, **context: Any) -> str:

@@ -19,12 +19,16 @@ class RenderedSite:
 
     ``pages`` are Markdown (text, ``\\n`` line ends, one trailing newline); ``files`` are other files copied
     as they are (raw card JSON, exports). ``nav`` is the navigation a site engine should show: the catalogue
-    pages, never one entry per agent or skill (that would make every page O(N)).
+    pages, never one entry per agent or skill (that would make every page O(N)). ``unindexed`` lists the pages
+    to keep out of a search index.
     """
 
     pages: dict[str, str] = field(default_factory=dict)
     files: dict[str, bytes] = field(default_factory=dict)
     nav: tuple[NavEntry, ...] = ()
+    unindexed: frozenset[str] = frozenset()
+    """Pages a site search need not index: facet pages (one per tag, the media types) that only repeat, as
+    lists, what the agent pages say. Keeping them out keeps the search index small."""
 
     def all_files(self) -> dict[str, bytes]:
         """Pages and files together, encoded, sorted by path."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 import html
 import importlib
 import os
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.livereload import LiveReloadServer
 from mkdocs.plugins import BasePlugin, get_plugin_logger
 from mkdocs.structure.files import File, Files, InclusionLevel
+from mkdocs.structure.pages import Page
 
 from a2a_docgen.errors import A2ADocgenError
 from a2a_docgen.model import Catalog, Diagnostic
@@ -42,6 +44,17 @@ HEADING_ID_PREFIX = "h"
 """Every heading id starts with this and the separator, so none can equal a theme's element id."""
 
 Slugify = Callable[[str, str], str]
+
+# What agent.md.jinja writes about requests, as Python-Markdown renders it: the "Requests" section (our
+# paragraph, then our list of method, target and headers) and, under each example, our paragraph followed by
+# the JSON fence. Card text cannot write either sequence: it never makes a list (list markers are encoded) or
+# a tag (``<`` is encoded, fence content is escaped), and no card text paragraph is followed by a JSON fence.
+_REQUEST_BLOCK = re.compile(
+    r"<p>Request to [^<]*, for every example on this page:</p>\n<ul>\n.*?</ul>"
+    r"|<p>Request to [^<]* \(see Requests above\), this example as a [^<]*</p>\n"
+    r'<pre><code class="language-json">.*?</code></pre>',
+    re.DOTALL,
+)
 
 default_slugify: Slugify = importlib.import_module("markdown.extensions.toc").slugify
 """The slugify MkDocs uses when mkdocs.yml names none (Python-Markdown's)."""
@@ -124,6 +137,20 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
             inclusion = InclusionLevel.NOT_IN_NAV if hidden else InclusionLevel.UNDEFINED
             files.append(File.generated(config, path, content=content, inclusion=inclusion))
         return files
+
+    def on_page_markdown(self, markdown: str, /, *, page: Page, config: MkDocsConfig, files: Files) -> str:
+        if self.site is not None and page.file.src_uri in self.site.unindexed:
+            # Material's search reads this (our constant, never card text: card text is not front matter).
+            page.meta["search"] = {"exclude": True}
+        return markdown
+
+    def on_page_content(self, content: str, /, *, page: Page, config: MkDocsConfig, files: Files) -> str:
+        """Keep the request shown under each example out of the search index (``data-search-exclude``, read
+        by Material's search): ready-to-send JSON is most of an agent page's text and nothing one searches for.
+        """
+        if self.site is None or page.file.src_uri not in self.site.pages:
+            return content
+        return _REQUEST_BLOCK.sub(r"<div data-search-exclude>\g<0></div>", content)
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         """Publish each catalogue page's Markdown next to its HTML (``llms.txt`` links to it)."""
@@ -248,4 +275,5 @@ def _with_prefix(site: RenderedSite, prefix: str) -> RenderedSite:
         pages={prefix + path: text for path, text in site.pages.items()},
         files={prefix + path: data for path, data in site.files.items()},
         nav=tuple(type(entry)(entry.title, prefix + entry.path) for entry in site.nav),
+        unindexed=frozenset(prefix + path for path in site.unindexed),
     )
