@@ -809,7 +809,14 @@ class _CardReader:
                 f"{exc.colno} of the example); fix it, or it is shown as plain text",
             )
             return Example(text=text, is_json=False, value=None, pointer=pointer)
-        except (ValueError, RecursionError):
+        except RecursionError:
+            self.report.warning(
+                "example-json-invalid",
+                pointer,
+                f"this JSON example is nested deeper than {self.limits.max_depth} levels; it is shown as plain text",
+            )
+            return Example(text=text, is_json=False, value=None, pointer=pointer)
+        except ValueError:
             self.report.warning(
                 "example-json-invalid",
                 pointer,

@@ -16,6 +16,7 @@ import json
 import math
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from a2a_docgen.limits import Limits
 from a2a_docgen.model import JSONObject, JSONValue
@@ -226,6 +227,10 @@ class ParsedSource:
         return self._index
 
 
+_TOO_DEEP: Any = object()
+"""Stands for a document ``json`` could not parse for its nesting (JSON ``null`` parses to ``None``)."""
+
+
 class _Duplicate(Exception):
     pass
 
@@ -336,10 +341,10 @@ def parse_text(text: str, limits: Limits) -> JSONObject:
             text,
         ) from None
     except RecursionError:
-        value = None  # nested far beyond any limit: located below
+        value = _TOO_DEEP  # nested far beyond any limit: located below
     except ValueError as exc:  # e.g. integers longer than sys.int_info.str_digits_check_threshold
         raise SourceError(SourceProblem("json-syntax", f"invalid JSON: {exc}", 0), text) from None
-    if value is None or depth_exceeds(value, limits.max_depth):
+    if value is _TOO_DEEP or depth_exceeds(value, limits.max_depth):
         index = PositionIndex.build(text, limits.max_depth)
         pointer, offset = index.too_deep or ("", 0)
         raise SourceError(

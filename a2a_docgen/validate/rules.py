@@ -8,6 +8,7 @@ snake_case alias, a v0.3 name, an array index after skipped elements), the raw J
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Callable, Iterator, Sequence
 
 from a2a_docgen.limits import Limits
@@ -583,6 +584,37 @@ def deceptive_text(card: AgentCard, report: Report, limits: Limits) -> None:
             )
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def lone_surrogates(card: AgentCard, report: Report, limits: Limits) -> None:
+    """``"\\ud800"`` is valid JSON but not text: it cannot be written as UTF-8, and pages drop it."""
+    stack: list[tuple[str, object]] = [("", card.source.raw)]
+    while stack:
+        pointer, value = stack.pop()
+        if isinstance(value, dict):
+            for key, item in value.items():
+                child = join_pointer(pointer, key)
+                if _SURROGATE.search(key):
+                    report.error(
+                        "invalid-unicode", child, _surrogate_message("member name", key), at_key=True
+                    )
+                stack.append((child, item))
+        elif isinstance(value, list):
+            stack.extend((join_pointer(pointer, i), item) for i, item in enumerate(value))
+        elif isinstance(value, str) and _SURROGATE.search(value):
+            report.error("invalid-unicode", pointer, _surrogate_message("string", value))
+
+
+def _surrogate_message(what: str, value: str) -> str:
+    match = _SURROGATE.search(value)
+    assert match is not None
+    return (
+        f"the {what} contains a lone surrogate (\\u{ord(match.group()):04x}), which is not a character and "
+        "cannot be written as UTF-8; it is left out of the pages: remove it or escape a whole surrogate pair"
+    )
+
+
 CARD_RULES: tuple[Rule, ...] = (
     duplicate_skill_ids,
     security_references,
@@ -594,6 +626,7 @@ CARD_RULES: tuple[Rule, ...] = (
     interfaces,
     unknown_fields,
     deceptive_text,
+    lone_surrogates,
 )
 
 
