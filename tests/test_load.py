@@ -258,3 +258,13 @@ def test_syntax_errors_say_the_usual_cause(text: str, hint: str, position: tuple
     assert d.code == "json-syntax"
     assert hint in d.message
     assert (d.line, d.column) == position
+
+
+@pytest.mark.parametrize(
+    ("body", "kind"), [(b"null", "null"), (b"true", "a boolean"), (b'"card"', "a string")]
+)
+def test_scalar_documents_are_not_objects(body: bytes, kind: str) -> None:
+    card, diagnostics = load_card_bytes(body, display="card.json")
+    assert card is None
+    assert [(d.code, d.line, d.column) for d in diagnostics] == [("not-an-object", 1, 1)]
+    assert f"the top level is {kind}" in diagnostics[0].message

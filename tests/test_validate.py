@@ -803,3 +803,28 @@ def test_example_pointers_skip_elements_that_are_not_strings() -> None:
     d = only(diagnostics, "example-json-invalid")
     assert d.pointer == "/skills/0/examples/2"
     assert (d.line, d.column) == position(text, json.dumps('{"broken": }'))
+
+
+# -- invalid Unicode and deep examples ------------------------------------------------------------------------
+
+
+def test_lone_surrogates_in_values_and_member_names_are_errors() -> None:
+    card = v1_card(description="before \ud800 after")
+    card["x-\udc01"] = 1
+    text = json.dumps(card, indent=2)  # ensure_ascii keeps the surrogates as \u escapes, as found in the wild
+    _, diagnostics = diagnose(text)
+    found = sorted((d.pointer, d.severity) for d in diagnostics if d.code == "invalid-unicode")
+    assert found == [("/description", "error"), ("/x-\udc01", "error")]
+    description = next(d for d in diagnostics if d.code == "invalid-unicode" and d.pointer == "/description")
+    assert (description.line, description.column) == position(text, '"before')
+    assert "\\ud800" in description.message
+
+
+def test_a_deeply_nested_json_example_is_called_too_deep_not_invalid() -> None:
+    deep = "[" * 5000 + "]" * 5000
+    card = v1_card()
+    card["skills"][0]["examples"] = [deep]
+    _, diagnostics = diagnose(card)
+    example = only(diagnostics, "example-json-invalid")
+    assert example.pointer == "/skills/0/examples/0"
+    assert "nested deeper than 32 levels" in example.message
