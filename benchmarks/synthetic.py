@@ -16,10 +16,10 @@ TAGS = [
     "maps", "routing", "billing", "search", "translation", "weather", "travel", "finance", "support",
     "analytics", "images", "documents", "calendar", "email", "security", "inventory", "shipping", "hr",
 ]  # fmt: skip
-WORDS = (
-    "plan route find compare summarise translate book cancel forecast track analyse extract classify "
-    "schedule notify invoice refund reconcile audit recommend"
-).split()
+WORDS = [
+    "plan", "route", "find", "compare", "summarise", "translate", "book", "cancel", "forecast", "track",
+    "analyse", "extract", "classify", "schedule", "notify", "invoice", "refund", "reconcile", "audit", "recommend",
+]  # fmt: skip
 
 
 def _sentence(rng: random.Random, words: int) -> str:
@@ -27,7 +27,11 @@ def _sentence(rng: random.Random, words: int) -> str:
 
 
 def skill(rng: random.Random, agent: int, index: int, era: str) -> dict[str, Any]:
-    payload = {"request": rng.choice(WORDS), "limit": rng.randint(1, 50), "filters": {"region": "eu", "agent": agent}}
+    payload = {
+        "request": rng.choice(WORDS),
+        "limit": rng.randint(1, 50),
+        "filters": {"region": "eu", "agent": agent},
+    }
     result: dict[str, Any] = {
         "id": f"skill-{agent:04d}-{index:02d}",
         "name": f"{rng.choice(WORDS).capitalize()} {rng.choice(WORDS)} {index}",
@@ -52,7 +56,13 @@ def card(agent: int, skills: int) -> dict[str, Any]:
     era = "1.0" if agent % 2 == 0 else "0.3"
     host = f"https://agent-{agent:04d}.example.com"
     scopes = {"catalog.read": "Read the catalogue", "catalog.write": "Change the catalogue"}
-    flows = {"authorizationCode": {"authorizationUrl": f"{host}/oauth/authorize", "tokenUrl": f"{host}/oauth/token", "scopes": scopes}}
+    flows = {
+        "authorizationCode": {
+            "authorizationUrl": f"{host}/oauth/authorize",
+            "tokenUrl": f"{host}/oauth/token",
+            "scopes": scopes,
+        }
+    }
     base: dict[str, Any] = {
         "name": f"Agent {agent:04d} {rng.choice(WORDS).capitalize()}",
         "description": " ".join(_sentence(rng, 14) for _ in range(4)),
