@@ -17,6 +17,7 @@ from __future__ import annotations
 import gc
 import html
 import importlib
+import json
 import os
 import re
 from collections.abc import Callable
@@ -28,7 +29,7 @@ from mkdocs.config import config_options as c
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.livereload import LiveReloadServer
-from mkdocs.plugins import BasePlugin, get_plugin_logger
+from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.pages import Page
 
@@ -186,12 +187,16 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
             return content
         return _REQUEST_BLOCK.sub(r"<div data-search-exclude>\g<0></div>", content)
 
+    @event_priority(-100)  # after the search plugin has written its index
     def on_post_build(self, *, config: MkDocsConfig) -> None:
-        """Publish each catalogue page's Markdown next to its HTML (``llms.txt`` links to it)."""
+        """Publish each catalogue page's Markdown next to its HTML (``llms.txt`` links to it), and give the
+        built-in search plain-text titles."""
         self._restore_full_collections()
         if self.site is None:
             return
         site_dir = Path(config.site_dir)
+        if config.theme.name != "material":
+            _unescape_search_titles(site_dir / "search" / "search_index.json")
         for path, text in self.site.pages.items():
             check_relative_path(path)
             target = site_dir / path
@@ -219,6 +224,22 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
                 f"a2a-docgen: strict: {errors} errors and {len(catalog.diagnostics) - errors} warnings "
                 "in the cards (listed above)"
             )
+
+
+def _unescape_search_titles(index_path: Path) -> None:
+    """MkDocs' own search stores section titles as HTML (``real&#45;time``), and its theme script escapes
+    them again on display, so readers would see the character references. Store them as the text they
+    encode: the script escapes on display, so this is the intended text, never markup."""
+    if not index_path.is_file():
+        return
+    index = json.loads(index_path.read_text(encoding="utf-8"))
+    docs = index.get("docs") if isinstance(index, dict) else None
+    if not isinstance(docs, list):
+        return
+    for doc in docs:
+        if isinstance(doc, dict) and isinstance(doc.get("title"), str) and "&" in doc["title"]:
+            doc["title"] = html.unescape(doc["title"])
+    index_path.write_text(json.dumps(index, sort_keys=True, separators=(",", ":")), encoding="utf-8")
 
 
 def prefixed_slugify(inner: Slugify = default_slugify) -> Slugify:
