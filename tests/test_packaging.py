@@ -37,6 +37,16 @@ def test_wheel_ships_every_template(wheel: zipfile.ZipFile) -> None:
 
 
 @pytest.mark.slow
+def test_wheel_ships_the_example_catalogue(wheel: zipfile.ZipFile) -> None:
+    """Commands run on the embedded example when given no cards, also from an installed wheel."""
+    names = set(wheel.namelist())
+    cards = sorted(p.name for p in (REPO / "examples" / "cards").glob("*.json"))
+    assert cards
+    for card in cards:
+        assert f"a2a_docgen/examples/cards/{card}" in names
+
+
+@pytest.mark.slow
 def test_wheel_ships_every_module_and_entry_points(wheel: zipfile.ZipFile) -> None:
     names = set(wheel.namelist())
     for module in sorted((REPO / "a2a_docgen").rglob("*.py")):
