@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
-from a2a_docgen.commands.check import add_limit_options, limits_from_args
+from a2a_docgen.commands.check import add_limit_options, default_catalogue, limits_from_args
 from a2a_docgen.errors import BuildFailed, UsageError
 from a2a_docgen.model import Catalog, Diagnostic
 from a2a_docgen.report_formats import FORMATS, counts, format_diagnostics
@@ -93,9 +93,10 @@ def run(args: argparse.Namespace) -> int:
     from a2a_docgen.render import render_catalog
     from a2a_docgen.site.writer import write_site
 
-    cards: list[str] = list(args.cards) or [DEFAULT_CARDS]
-    if not args.cards and not os.path.isdir(DEFAULT_CARDS):
-        raise UsageError(f"no CARDS given and there is no {DEFAULT_CARDS} directory here")
+    # Without CARDS: the checkout's examples/cards when run from the repository, else the embedded example.
+    cards: list[str] = list(args.cards) or [
+        DEFAULT_CARDS if os.path.isdir(DEFAULT_CARDS) else str(default_catalogue())
+    ]
     templates = _templates_dir(args.templates)
     site_url = _site_url(args.site_url)
 
