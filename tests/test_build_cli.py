@@ -138,13 +138,20 @@ def test_defaults_are_examples_cards_into_site_src(
     assert (tmp_path / "site_src" / MANIFEST_NAME).is_file()
 
 
-def test_no_cards_and_no_default_directory_is_a_usage_error(
+def test_no_cards_outside_a_checkout_builds_the_embedded_example(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.chdir(tmp_path)
     code, _, err = build(capsys)
-    assert code == 2
-    assert "examples/cards" in err
+    assert code == 0, err
+    built = {
+        p.relative_to(tmp_path / "site_src").as_posix(): p.read_bytes()
+        for p in (tmp_path / "site_src").rglob("*")
+    }
+    committed = {
+        p.relative_to(REPO / "site_src").as_posix(): p.read_bytes() for p in (REPO / "site_src").rglob("*")
+    }
+    assert built == committed
 
 
 @pytest.mark.parametrize(
