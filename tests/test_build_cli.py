@@ -144,13 +144,8 @@ def test_no_cards_outside_a_checkout_builds_the_embedded_example(
     monkeypatch.chdir(tmp_path)
     code, _, err = build(capsys)
     assert code == 0, err
-    built = {
-        p.relative_to(tmp_path / "site_src").as_posix(): p.read_bytes()
-        for p in (tmp_path / "site_src").rglob("*")
-    }
-    committed = {
-        p.relative_to(REPO / "site_src").as_posix(): p.read_bytes() for p in (REPO / "site_src").rglob("*")
-    }
+    built = tree(tmp_path / "site_src")
+    committed = tree(REPO / "site_src")
     assert built == committed
 
 
