@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Callable, Iterator, Sequence
+from functools import partial
 
 from a2a_docgen.limits import Limits
 from a2a_docgen.load.normalize import (
@@ -26,6 +27,7 @@ from a2a_docgen.load.source import PositionIndex, join_pointer, pointer_tokens
 from a2a_docgen.model import (
     AgentCard,
     AgentInterface,
+    AgentSkill,
     APIKeySecurityScheme,
     Diagnostic,
     HTTPAuthSecurityScheme,
@@ -521,54 +523,75 @@ def unknown_fields(card: AgentCard, report: Report, limits: Limits) -> None:
 # -- deceptive text -----------------------------------------------------------------------------------------------------
 
 
-def _text_fields(card: AgentCard) -> Iterator[tuple[str, str, str, bool]]:
-    """``(pointer, label, value, is a member name)`` of every text a reader sees.
+def _tag_pointer(card: AgentCard, skill: AgentSkill, index: int) -> str:
+    pointers = _string_pointers(card, _member(card, skill.pointer, "tags"), skill.tags)
+    return pointers[index][0] if index < len(pointers) else join_pointer(skill.pointer, "tags", index)
+
+
+def _joined(base: Callable[[], str], token: str) -> str:
+    return join_pointer(base(), token)
+
+
+def _text_fields(card: AgentCard) -> Iterator[tuple[Callable[[], str], str, str, bool]]:
+    """``(pointer, label, value, is a member name)`` of every text a reader sees; ``pointer`` is called only for
+    a finding (locating a member in the raw JSON costs more than checking the text).
 
     Names, ids, tags, descriptions and examples, and the member names shown as text: security scheme names
     and scope names.
     """
     for key, value in (("name", card.name), ("description", card.description), ("version", card.version)):
         if value is not None:
-            yield _member(card, "", key), key, value, False
+            yield partial(_member, card, "", key), key, value, False
     if card.provider is not None and card.provider.organization is not None:
         organization = card.provider.organization
-        yield _member(card, card.provider.pointer, "organization"), "organization", organization, False
+        yield (
+            partial(_member, card, card.provider.pointer, "organization"),
+            "organization",
+            organization,
+            False,
+        )
     for extension in card.capabilities.extensions:
         if extension.description is not None:
-            yield _member(card, extension.pointer, "description"), "description", extension.description, False
-    schemes_pointer = _member(card, "", "securitySchemes")
+            description = extension.description
+            yield partial(_member, card, extension.pointer, "description"), "description", description, False
+    schemes_pointer = partial(_member, card, "", "securitySchemes")
     for name, scheme in card.security_schemes.items():
         if not card.security_requirements_pointer.startswith("/authentication"):
-            yield join_pointer(schemes_pointer, name), "security scheme name", name, True
+            yield partial(_joined, schemes_pointer, name), "security scheme name", name, True
         if scheme.description is not None:
-            yield _member(card, scheme.pointer, "description"), "description", scheme.description, False
+            yield (
+                partial(_member, card, scheme.pointer, "description"),
+                "description",
+                scheme.description,
+                False,
+            )
         if isinstance(scheme, OAuth2SecurityScheme):
             for flow in scheme.flows:
-                scopes = _member(card, flow.pointer, "scopes")
+                scopes = partial(_member, card, flow.pointer, "scopes")
                 for scope, text in flow.scopes.items():
-                    yield join_pointer(scopes, scope), "scope name", scope, True
-                    yield join_pointer(scopes, scope), f"description of scope {quote(scope)}", text, False
+                    pointer = partial(_joined, scopes, scope)
+                    yield pointer, "scope name", scope, True
+                    yield pointer, f"description of scope {quote(scope)}", text, False
     for skill in card.skills:
         for key, value in (("id", skill.id), ("name", skill.name), ("description", skill.description)):
             if value is not None:
-                yield _member(card, skill.pointer, key), key, value, False
-        tags = _member(card, skill.pointer, "tags")
-        for pointer, tag in _string_pointers(card, tags, skill.tags):
-            yield pointer, "tag", tag, False
+                yield partial(_member, card, skill.pointer, key), key, value, False
+        for index, tag in enumerate(skill.tags):
+            yield partial(_tag_pointer, card, skill, index), "tag", tag, False
         for example in skill.examples:
-            yield example.pointer, "example", example.text, False
+            yield partial(str, example.pointer), "example", example.text, False
 
 
 def deceptive_text(card: AgentCard, report: Report, limits: Limits) -> None:
     """Invisible or bidi characters, and sentences addressed to a model reading the card."""
-    for pointer, label, value, at_key in _text_fields(card):
+    for locate, label, value, at_key in _text_fields(card):
         found = invisible_characters(value)
         if found:
             names = list(dict.fromkeys(name for _, name in found))
             shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
             report.warning(
                 "invisible-characters",
-                pointer,
+                locate(),
                 f"the {label} contains {len(found)} invisible or text-reordering character(s) ({shown}, first at "
                 f"character {found[0][0] + 1}); they can make the text read differently from what it is: remove them",
                 at_key=at_key,
@@ -577,7 +600,7 @@ def deceptive_text(card: AgentCard, report: Report, limits: Limits) -> None:
         if phrases:
             report.warning(
                 "suspicious-instructions",
-                pointer,
+                locate(),
                 f"the {label} contains instructions aimed at a model reading the card "
                 f"({', '.join(quote(p) for p in phrases[:3])}); describe the agent to people instead",
                 at_key=at_key,
@@ -589,21 +612,22 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 def lone_surrogates(card: AgentCard, report: Report, limits: Limits) -> None:
     """``"\\ud800"`` is valid JSON but not text: it cannot be written as UTF-8, and pages drop it."""
-    stack: list[tuple[str, object]] = [("", card.source.raw)]
+    # Paths are kept as token tuples and joined into a pointer only for a finding: most cards have none.
+    stack: list[tuple[tuple[str | int, ...], object]] = [((), card.source.raw)]
     while stack:
-        pointer, value = stack.pop()
+        path, value = stack.pop()
         if isinstance(value, dict):
             for key, item in value.items():
-                child = join_pointer(pointer, key)
                 if _SURROGATE.search(key):
+                    child = join_pointer("", *path, key)
                     report.error(
                         "invalid-unicode", child, _surrogate_message("member name", key), at_key=True
                     )
-                stack.append((child, item))
+                stack.append(((*path, key), item))
         elif isinstance(value, list):
-            stack.extend((join_pointer(pointer, i), item) for i, item in enumerate(value))
+            stack.extend(((*path, i), item) for i, item in enumerate(value))
         elif isinstance(value, str) and _SURROGATE.search(value):
-            report.error("invalid-unicode", pointer, _surrogate_message("string", value))
+            report.error("invalid-unicode", join_pointer("", *path), _surrogate_message("string", value))
 
 
 def _surrogate_message(what: str, value: str) -> str:

@@ -15,7 +15,9 @@ from a2a_docgen.render import escape
 
 __all__ = ["code_point_name", "identity", "invisible_characters", "suspicious_phrases"]
 
-_ALLOWED_CONTROLS = frozenset("\t\n\r")
+# Category Cc is exactly U+0000-U+001F and U+007F-U+009F.
+_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f]")
+_REPORTED_CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")  # tab and line breaks excepted
 
 
 def code_point_name(char: str) -> str:
@@ -31,18 +33,14 @@ def invisible_characters(text: str) -> list[tuple[int, str]]:
     than tab and line breaks, which the renderer drops.
     """
     found = escape.invisible_characters(text)
-    controls = [
-        (index, code_point_name(char))
-        for index, char in enumerate(text)
-        if unicodedata.category(char) == "Cc" and char not in _ALLOWED_CONTROLS
-    ]
+    controls = [(m.start(), code_point_name(m.group())) for m in _REPORTED_CONTROLS.finditer(text)]
     return sorted(found + controls) if controls else found
 
 
 def identity(text: str) -> str:
     """What a reader sees: NFC, with every invisible character removed (for comparing ids)."""
-    visible = escape.strip_invisible(text)
-    return unicodedata.normalize("NFC", "".join(c for c in visible if unicodedata.category(c) != "Cc"))
+    visible = _CONTROLS.sub("", escape.strip_invisible(text))
+    return visible if visible.isascii() else unicodedata.normalize("NFC", visible)
 
 
 _PHRASES = re.compile(
@@ -67,7 +65,8 @@ def suspicious_phrases(text: str) -> list[str]:
     The text is compared after NFKC folding with invisible characters removed, so full-width letters or
     zero-width spaces inside a phrase do not hide it.
     """
-    folded = unicodedata.normalize("NFKC", identity(text))
+    visible = identity(text)
+    folded = visible if visible.isascii() else unicodedata.normalize("NFKC", visible)
     seen: dict[str, None] = {}
     for match in _PHRASES.finditer(folded):
         seen.setdefault(" ".join(match.group().lower().split()), None)
