@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import html
 import json
 import posixpath
 import re
@@ -18,10 +19,11 @@ from a2a_docgen.load import load_card_bytes, load_catalog
 from a2a_docgen.model import Catalog
 from a2a_docgen.render import NAV, render_catalog
 from a2a_docgen.render.env import CardText, UnescapedOutputError, builtin_templates_dir, relative_path
+from a2a_docgen.render.escape import md_heading, md_title, toc_id
 from a2a_docgen.render.pages import taint
 from a2a_docgen.render.site import RenderedSite
 from a2a_docgen.render.slug import anchor, slug
-from tests.support.markdown_tokens import fences, headings, links, parse, table_rows, walk
+from tests.support.markdown_tokens import fences, headings, inline_text, links, parse, table_rows, walk
 
 GOLDEN = Path(__file__).parent / "golden"
 CASES = ("route-planner", "v03-twin", "mixed")
@@ -51,6 +53,17 @@ def agent_path(site: RenderedSite, name_start: str) -> str:
 def rows_of(text: str) -> list[list[str]]:
     """Table rows as a reader sees them (``<code>`` tags dropped)."""
     return [[re.sub(r"</?code>", "", cell) for cell in row] for row in table_rows(text)]
+
+
+def list_items(text: str) -> list[str]:
+    """The text of every bullet-list item as a reader sees it (``<code>`` tags dropped)."""
+    tokens = parse(text)
+    items: list[str] = []
+    for i, token in enumerate(tokens):
+        if token.type == "list_item_open" and tokens[i + 2].type == "inline":
+            (line,) = inline_text(tokens[i + 2].content, with_html=False) or [""]
+            items.append(line)
+    return items
 
 
 # -- structure every page must have --------------------------------------------------------------------------
@@ -126,7 +139,9 @@ def test_layout_and_nav() -> None:
     assert site.nav == NAV
     assert all(e.path in site.pages for e in site.nav)
     for path in site.pages:
-        assert re.fullmatch(r"[a-z0-9-]+\.md|(tags/[a-z0-9-]+|agents/[a-z0-9-]+/index)\.md", path), path
+        assert re.fullmatch(
+            r"[a-z0-9-]+\.md|(tags/[a-z0-9-]+|media-types/[a-z0-9-]+|agents/[a-z0-9-]+/index)\.md", path
+        ), path
     card = catalog_of("route-planner").cards[0]
     agent_slug = slug("Coastal Route Planner", "agent")
     assert f"agents/{agent_slug}/index.md" in site.pages
@@ -275,9 +290,12 @@ def test_tag_pages_group_spellings() -> None:
     site = site_of("route-planner")
     ferries = [p for p in site.pages if p.startswith("tags/ferries-")]
     assert len(ferries) == 1  # "ferries" and "Ferries" are one tag
-    rows = rows_of(site.pages[ferries[0]])
-    assert [r[1] for r in rows[1:]] == ["Coastal Journey Planner", "Seat Booking"]
+    # one line per agent, its skills after it; no summaries (the agent page has them)
+    assert list_items(site.pages[ferries[0]]) == [
+        "Coastal Route Planner: Coastal Journey Planner, Seat Booking"
+    ]
     assert "2 skills have this tag" in site.pages[ferries[0]]
+    assert not table_rows(site.pages[ferries[0]])
     index_rows = rows_of(site.pages["tags/index.md"])
     assert [r[0] for r in index_rows[1:]] == ["bookings", "ferries", "routing", "tides", "trains"]
 
@@ -285,14 +303,22 @@ def test_tag_pages_group_spellings() -> None:
 def test_media_types_and_security_and_bindings_pages() -> None:
     site = site_of("route-planner")
     media = site.pages["media-types.md"]
-    assert [t for level, t in headings(media) if level == 2] == [
-        "application/geo+json",
-        "application/json",
-        "text/plain",
+    assert rows_of(media) == [
+        ["Media type", "Skills accepting it", "Skills producing it"],
+        ["application/geo+json", "0", "1"],
+        ["application/json", "2", "3"],
+        ["text/plain", "2", "2"],
     ]
-    assert ["Coastal Route Planner", "Tide Window", "yes (card default)", "yes (card default)"] in rows_of(
-        media
-    )
+    media_pages = links(media)
+    assert media_pages == [p for p in site.pages if p.startswith("media-types/")]
+    assert set(media_pages) <= site.unindexed
+    json_page = site.pages[media_pages[1]]
+    assert headings(json_page)[0] == (1, "Media type: application/json")
+    accepted, produced = json_page.split("## Accepted by")[1].split("## Produced by")
+    # skills that declare the type are named; those that take the card default are counted
+    assert list_items(accepted) == ["Coastal Route Planner: Coastal Journey Planner, Seat Booking"]
+    assert list_items(produced) == ["Coastal Route Planner: card default (2 skills); Coastal Journey Planner"]
+    assert "No skill accepts it." in site.pages[media_pages[0]]
     security = site.pages["security.md"]
     assert "### OpenID Connect" in security
     assert "### OAuth 2.0" in security
@@ -323,8 +349,8 @@ def test_skills_without_authentication_are_listed() -> None:
     card, _ = load_card_bytes(json.dumps(raw).encode(), display="open.json")
     assert card is not None
     site = render_catalog(Catalog(cards=(card,), diagnostics=(), excluded=()))
-    rows = rows_of(site.pages["security.md"].split("## Skills without authentication")[1])
-    assert [r[1] for r in rows[1:]] == ["Coastal Journey Planner", "Tide Window"]
+    lines = list_items(site.pages["security.md"].split("## Skills without authentication")[1])
+    assert lines == ["Coastal Route Planner: Coastal Journey Planner, Tide Window"]
 
 
 # -- determinism ------------------------------------------------------------------------------------------------
@@ -569,3 +595,85 @@ def test_real_cards_render_to_well_formed_pages(shared_dir: Path) -> None:
     assert len([p for p in site.pages if p.startswith("agents/")]) == len(catalog.cards)
     for path, text in site.pages.items():
         check_page(path, text, site)
+
+
+# -- heading ids: card text never takes a theme's element id --------------------------------------------------
+
+THEME_ID_TITLES = [
+    "__config",
+    "__drawer",
+    "__search",
+    "__toc",
+    "__consent",
+    "_private",
+    "mkdocs_search_modal",
+    "mkdocs-search-results",
+    "MkDocs Search Results",
+    "search",
+    "Search",
+    "content",
+    "top",
+    "toc-collapse",
+    "!!!",
+    "",
+    "  ",
+    "\uff3f\uff3fconfig",
+]
+
+
+@pytest.mark.parametrize(
+    "text", [*THEME_ID_TITLES, "Coastal Route Planner", "žlutý kůň", "a -- b", "  Mixed_Case  x ", "a\tb"]
+)
+def test_toc_id_is_python_markdowns_default_slug(text: str) -> None:
+    from markdown.extensions.toc import slugify
+
+    assert toc_id(text) == slugify(text, "-")
+
+
+@pytest.mark.parametrize("name", THEME_ID_TITLES)
+def test_a_heading_that_would_take_a_theme_id_is_labelled(name: str) -> None:
+    heading = md_heading(name, "Agent")
+    assert heading.startswith("Agent: ")
+    assert toc_id(html.unescape(heading)).startswith("agent")
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["Coastal Route Planner", "Search Agent", "searching", "Topology", "x__config", "&#95;&#95;config"],
+)
+def test_an_ordinary_heading_is_the_plain_title(name: str) -> None:
+    assert md_heading(name, "Agent") == md_title(name)
+    assert md_heading(name, "Skill", always=True) == f"Skill: {md_title(name)}"
+
+
+def test_a_heading_label_must_itself_be_safe() -> None:
+    for label in ("__x", "Search", "a: b", "mkdocs"):
+        with pytest.raises(ValueError, match="label"):
+            md_heading("__config", label)
+
+
+CARD_HEADING = re.compile(r"^#+ (\{\{.*)$", re.MULTILINE)
+
+
+def test_every_heading_with_card_text_goes_through_md_heading() -> None:
+    for template in sorted(builtin_templates_dir().glob("*.jinja")):
+        for text in CARD_HEADING.findall(template.read_text(encoding="utf-8")):
+            if text == "{{ label }}":
+                continue  # security.md: a kind of scheme, in our words
+            assert re.match(r"\{\{ [\w.]+ \| md_heading\(", text), f"{template.name}: {text}"
+
+
+def test_agent_and_media_type_headings_avoid_theme_ids() -> None:
+    raw = json.loads((GOLDEN / "v03-twin/input/route-planner.json").read_text())
+    raw["name"] = "__config"
+    raw["defaultInputModes"] = ["__drawer", "mkdocs-search-results"]
+    card, _ = load_card_bytes(json.dumps(raw).encode(), display="hostile.json")
+    assert card is not None
+    site = render_catalog(Catalog(cards=(card,), diagnostics=(), excluded=()))
+    agent = next(text for path, text in site.pages.items() if path.startswith("agents/"))
+    assert headings(agent)[0] == (1, "Agent: __config")
+    titles = [headings(text)[0][1] for path, text in site.pages.items() if path.startswith("media-types/")]
+    assert "Media type: __drawer" in titles
+    assert "Media type: mkdocs-search-results" in titles
+    ordinary = next(text for path, text in site_of("v03-twin").pages.items() if path.startswith("agents/"))
+    assert headings(ordinary)[0] == (1, "Coastal Route Planner")

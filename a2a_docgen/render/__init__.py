@@ -5,8 +5,8 @@ Site layout (paths relative to the docs root; every link between pages is relati
 - ``index.md``: the agents table, counts, links to the index pages, notices about excluded or broken cards;
 - ``agents/<slug>/index.md`` and ``agents/<slug>/card.json`` (the card's source, byte for byte as decoded):
   one page per agent, skills as sections anchored ``#skill-<slug(id)>``;
-- ``tags/index.md`` and ``tags/<slug>.md``; ``media-types.md``; ``security.md``; ``bindings.md``;
-  ``excluded.md`` (always present).
+- ``tags/index.md`` and ``tags/<slug>.md``; ``media-types.md`` and ``media-types/<slug>.md``; ``security.md``;
+  ``bindings.md``; ``excluded.md`` (always present). Tag and media-type pages list skills one line per agent.
 
 The navigation lists the catalogue pages only, never one entry per agent, so it stays small at any scale.
 """
@@ -77,6 +77,10 @@ def render_catalog(
             pages[path] = _render(env, template, path, site=views)
         for tag in views.tags:
             pages[tag.path] = _render(env, "tag.md.jinja", tag.path, site=views, tag=tag)
+        for media_type in views.media_types:
+            pages[media_type.path] = _render(
+                env, "media-type.md.jinja", media_type.path, site=views, media_type=media_type
+            )
         for agent in views.agents:
             pages[agent.path] = _render(env, "agent.md.jinja", agent.path, site=views, agent=agent)
             files[agent.card_json] = agent.card.source.text.encode("utf-8")
@@ -90,7 +94,9 @@ def render_catalog(
         pages=dict(sorted(pages.items())),
         files=dict(sorted(files.items())),
         nav=NAV,
-        unindexed=frozenset(["media-types.md", *(tag.path for tag in views.tags)]),
+        unindexed=frozenset(
+            ["media-types.md", *(tag.path for tag in views.tags), *(mt.path for mt in views.media_types)]
+        ),
     )
 
 

@@ -21,7 +21,7 @@ import jinja2
 
 import a2a_docgen
 from a2a_docgen.errors import UsageError
-from a2a_docgen.render.escape import FILTERS
+from a2a_docgen.render.escape import FILTERS, md_heading
 
 __all__ = [
     "CardText",
@@ -60,7 +60,7 @@ def _finalize(value: object) -> object:
         shown = value[:40]
         raise UnescapedOutputError(
             f"a template printed card text ({shown!r}) without an encoding filter; "
-            "use md_inline, md_text, md_title, md_code, md_link, md_url or json_fence"
+            "use md_inline, md_text, md_title, md_heading, md_code, md_link, md_url or json_fence"
         )
     if type(value) is str or (type(value) is int):
         return value
@@ -119,6 +119,7 @@ def make_env(overrides: str | Path | None = None) -> jinja2.Environment:
     )
     filters: Mapping[str, Any] = {name: FILTERS[name] for name in _ENCODERS}
     env.filters.update(filters)
+    env.filters["md_heading"] = md_heading  # every heading that starts with card text
     env.filters["quote_block"] = _quote_block
     env.globals["rel"] = _relative
     return env

@@ -47,6 +47,7 @@ __all__ = [
     "invisible_characters",
     "json_fence",
     "md_code",
+    "md_heading",
     "md_inline",
     "md_link",
     "md_table_row",
@@ -55,6 +56,7 @@ __all__ = [
     "md_url",
     "safe_url",
     "strip_invisible",
+    "toc_id",
 ]
 
 EMPTY = "\u2014"
@@ -336,6 +338,55 @@ def md_title(s: str | None, *, max_len: int = 120) -> str:
     if s is None:
         return EMPTY
     return md_inline(_require_str(s).translate(_TITLE_LOOKALIKES), max_len=max_len)
+
+
+# Element ids of the themes a site may use (MkDocs, ReadTheDocs, Material), and id families they number; lower
+# case, as a toc slug is. Material's own ids all start with "__", covered by the leading "_" rule.
+_THEME_IDS = frozenset(
+    {
+        "404-page-not-found",
+        "content",
+        "content_search",
+        "hljs-dark",
+        "hljs-light",
+        "main-content",
+        "navbar-collapse",
+        "search",
+        "theme-menu",
+        "toc-collapse",
+        "top",
+    }
+)
+_THEME_ID_PREFIXES = ("_", "mkdocs")
+_TOC_DROPPED = re.compile(r"[^\w\s-]")
+_TOC_SEPARATORS = re.compile(r"[-\s]+")
+
+
+def toc_id(text: str) -> str:
+    """The id Python-Markdown's toc extension gives a heading showing ``text`` (its default ``slugify``, without
+    the ``_1`` it appends to a repeated or empty id): ASCII letters, digits, ``_`` and ``-``, lower case."""
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    return _TOC_SEPARATORS.sub("-", _TOC_DROPPED.sub("", ascii_text).strip().lower())
+
+
+def _clobbers_theme(heading_id: str) -> bool:
+    return not heading_id or heading_id in _THEME_IDS or heading_id.startswith(_THEME_ID_PREFIXES)
+
+
+def md_heading(s: str | None, label: str, *, always: bool = False, max_len: int = 120) -> str:
+    """Heading text from a card: ``md_title(s)``, after ``label: `` when ``always`` or when the toc id the text
+    alone would get could clobber an element of the theme (``__config``, ``mkdocs-search-results``, ``search``).
+
+    A site built without the plugin's heading-id prefix takes heading ids from the heading text, so a heading
+    that starts with card text must not start with what a theme uses. ``label`` is our own word (``Agent``),
+    whose id is safe: the labelled heading's id starts with it.
+    """
+    title = md_title(s, max_len=max_len)
+    if not always and not _clobbers_theme(toc_id(html.unescape(title))):
+        return title
+    if _clobbers_theme(toc_id(label)) or not label.isprintable() or _PUNCTUATION_CHAR.search(label):
+        raise ValueError(f"a heading label must be plain words whose id is safe: {label!r}")
+    return f"{label}: {title}"
 
 
 def md_code(s: str | None, *, max_len: int = 300) -> str:

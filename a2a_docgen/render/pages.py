@@ -36,13 +36,15 @@ from a2a_docgen.model import (
 )
 from a2a_docgen.render.env import CardText
 from a2a_docgen.render.requests import RequestExample, build_request, canonical_binding
-from a2a_docgen.render.slug import anchor, slug, tag_key, tag_slug
+from a2a_docgen.render.slug import anchor, identity_key, slug, tag_key, tag_slug
 
 __all__ = [
     "AgentPage",
+    "AgentSkills",
     "SiteViews",
     "agent_slugs",
     "build_views",
+    "by_agent",
     "card_order",
     "skill_anchors",
     "taint",
@@ -262,25 +264,38 @@ class SkillRef:
 
 
 @dataclass(frozen=True, slots=True)
+class AgentSkills:
+    """The skills of one agent that a facet lists, on one line: a facet page links each agent once."""
+
+    agent: AgentPage
+    skills: tuple[SkillView, ...]
+    card_default: int = 0
+    """On a media-type page: how many skills take the type from the card's default (they declare no list of
+    their own, so the agent page says it once for all of them); ``skills`` are those that declare it."""
+
+
+@dataclass(frozen=True, slots=True)
 class TagPage:
     tag: str
     """The tag as first spelled (agents in catalogue order, skills in card order)."""
     key: str
     path: str
     skills: tuple[SkillRef, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class MediaUse:
-    ref: SkillRef
-    accepts: Origin | None
-    produces: Origin | None
+    agents: tuple[AgentSkills, ...]
+    """``skills`` grouped by agent."""
 
 
 @dataclass(frozen=True, slots=True)
 class MediaTypeView:
     media_type: str
-    uses: tuple[MediaUse, ...]
+    """As first spelled (media types that differ only in invisible characters or normalisation are one)."""
+    path: str
+    """``media-types/<slug>.md``."""
+    accepted_by: tuple[AgentSkills, ...]
+    produced_by: tuple[AgentSkills, ...]
+    accepts: int
+    """Number of skills that accept the type (``accepted_by`` flattened)."""
+    produces: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -296,6 +311,8 @@ class ScopeRow:
     scheme: str
     description: str | None
     skills: tuple[SkillRef, ...]
+    every_skill: bool
+    """Every skill of the agent (more than one) needs the scope: the page says so instead of listing them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -324,7 +341,7 @@ class SiteViews:
     media_types: tuple[MediaTypeView, ...]
     schemes_by_kind: tuple[tuple[str, tuple[SchemeRow, ...]], ...]
     scopes: tuple[ScopeRow, ...]
-    unauthenticated: tuple[SkillRef, ...]
+    unauthenticated: tuple[AgentSkills, ...]
     bindings: tuple[BindingGroup, ...]
     excluded: tuple[ExcludedFile, ...]
     skill_count: int
@@ -478,6 +495,18 @@ def agent_page(
     )
 
 
+def by_agent(refs: Sequence[SkillRef]) -> tuple[AgentSkills, ...]:
+    """Consecutive skills of one agent as one ``AgentSkills`` (``refs`` in agent order)."""
+    groups: list[AgentSkills] = []
+    run: list[SkillView] = []
+    for number, ref in enumerate(refs):
+        run.append(ref.skill)
+        if number + 1 == len(refs) or refs[number + 1].agent is not ref.agent:
+            groups.append(AgentSkills(ref.agent, tuple(run)))
+            run = []
+    return tuple(groups)
+
+
 def _tag_pages(refs: Sequence[SkillRef]) -> tuple[TagPage, ...]:
     by_key: dict[str, list[SkillRef]] = {}
     spelling: dict[str, str] = {}
@@ -487,26 +516,56 @@ def _tag_pages(refs: Sequence[SkillRef]) -> tuple[TagPage, ...]:
             spelling.setdefault(key, tag.tag)
             by_key.setdefault(key, []).append(ref)
     return tuple(
-        TagPage(spelling[key], key, f"tags/{tag_slug(spelling[key])}.md", tuple(by_key[key]))
+        TagPage(
+            spelling[key],
+            key,
+            f"tags/{tag_slug(spelling[key])}.md",
+            tuple(by_key[key]),
+            by_agent(by_key[key]),
+        )
         for key in sorted(by_key)
     )
 
 
+def _media_groups(uses: Sequence[tuple[SkillRef, Origin]]) -> tuple[AgentSkills, ...]:
+    """``by_agent`` for a media type: the skills that declare it, and a count of those that take the card's."""
+    own = by_agent([ref for ref, origin in uses if origin == "skill"])
+    own_by_agent = {id(group.agent): group.skills for group in own}
+    defaults: dict[int, int] = {}
+    agents: dict[int, AgentPage] = {}
+    for ref, origin in uses:
+        agents.setdefault(id(ref.agent), ref.agent)
+        if origin == "card":
+            defaults[id(ref.agent)] = defaults.get(id(ref.agent), 0) + 1
+    return tuple(
+        AgentSkills(agent, own_by_agent.get(key, ()), defaults.get(key, 0)) for key, agent in agents.items()
+    )
+
+
 def _media_types(refs: Sequence[SkillRef]) -> tuple[MediaTypeView, ...]:
-    uses: dict[str, dict[int, list[Origin | None]]] = {}
-    for number, ref in enumerate(refs):
-        for mode in ref.skill.input_modes.modes:
-            uses.setdefault(mode, {}).setdefault(number, [None, None])[0] = ref.skill.input_modes.origin
-        for mode in ref.skill.output_modes.modes:
-            uses.setdefault(mode, {}).setdefault(number, [None, None])[1] = ref.skill.output_modes.origin
+    """Media types by ``identity_key`` (so two spellings never share a page's slug), first spelling shown."""
+    spelling: dict[str, str] = {}
+    accepted: dict[str, list[tuple[SkillRef, Origin]]] = {}
+    produced: dict[str, list[tuple[SkillRef, Origin]]] = {}
+    for ref in refs:
+        for modes, uses in ((ref.skill.input_modes, accepted), (ref.skill.output_modes, produced)):
+            seen: set[str] = set()
+            for mode in modes.modes:
+                key = identity_key(mode)
+                spelling.setdefault(key, mode)
+                if key not in seen:
+                    seen.add(key)
+                    uses.setdefault(key, []).append((ref, modes.origin))
     return tuple(
         MediaTypeView(
-            mode,
-            tuple(
-                MediaUse(refs[n], accepts, produces) for n, (accepts, produces) in sorted(uses[mode].items())
-            ),
+            media_type=spelling[key],
+            path=f"media-types/{slug(key, 'media-type')}.md",
+            accepted_by=_media_groups(accepted.get(key, [])),
+            produced_by=_media_groups(produced.get(key, [])),
+            accepts=len(accepted.get(key, ())),
+            produces=len(produced.get(key, ())),
         )
-        for mode in sorted(uses, key=lambda m: (m.casefold(), m))
+        for key in sorted(spelling, key=lambda k: (spelling[k].casefold(), spelling[k]))
     )
 
 
@@ -533,7 +592,9 @@ def _scope_rows(agents: Sequence[AgentPage], refs: Sequence[SkillRef]) -> tuple[
                         declared.setdefault((use.name, scope.name), scope.description)
         for scheme_name, scope_name in sorted(declared):
             key = (scheme_name, scope_name)
-            rows.append(ScopeRow(scope_name, agent, scheme_name, declared[key], tuple(needed.get(key, ()))))
+            users = tuple(needed.get(key, ()))
+            every = len(users) > 1 and len(users) == len(agent.skills)
+            rows.append(ScopeRow(scope_name, agent, scheme_name, declared[key], users, every))
     return tuple(sorted(rows, key=lambda r: (r.scope.casefold(), r.scope)))
 
 
@@ -585,7 +646,7 @@ def build_views(catalog: Catalog, *, site_url: str | None = None) -> SiteViews:
             if KIND_LABELS[kind] in by_kind
         ),
         scopes=_scope_rows(agents, refs),
-        unauthenticated=tuple(ref for ref in refs if not ref.skill.security.requirements),
+        unauthenticated=by_agent([ref for ref in refs if not ref.skill.security.requirements]),
         bindings=_binding_groups(agents),
         excluded=excluded,
         skill_count=len(refs),
