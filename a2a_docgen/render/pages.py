@@ -104,9 +104,14 @@ def _taint(value: Any) -> Any:
     if kind is CardText or kind in _SCALARS:
         return value
     if kind is tuple:
-        return tuple(_taint(v) for v in value)
+        return tuple([_taint(v) for v in value])
     if kind is list:
         return [_taint(v) for v in value]
+    if kind is dict:
+        return {_taint(k): _taint(v) for k, v in value.items()}
+    fields = _TAINTED_FIELDS.get(kind)
+    if fields is not None:  # a model dataclass seen before
+        return kind(**{n: _taint(getattr(value, n)) if card else getattr(value, n) for n, card in fields})
     if isinstance(value, Mapping):
         return {_taint(k): _taint(v) for k, v in value.items()}
     if isinstance(value, str):

@@ -19,6 +19,7 @@ in case are legal but look the same to readers; ``case_twins`` finds them for a 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import unicodedata
@@ -47,6 +48,7 @@ _NOT_SLUG = re.compile(r"[^a-z0-9]+")
 _ANCHOR_PREFIX = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 
 
+@functools.lru_cache(maxsize=65536)
 def identity_key(s: str) -> str:
     """What makes two ids the same: NFC after removing invisible and bidi characters (case is kept)."""
     return unicodedata.normalize("NFC", strip_invisible(s))
@@ -58,6 +60,7 @@ def _stem(key: str) -> str:
     return stem[:_MAX_STEM].rstrip("-") or "x"
 
 
+@functools.lru_cache(maxsize=65536)
 def slug(s: str, namespace: str = "") -> str:
     """A file-name-safe, deterministic slug for ``s``, unique within ``namespace`` per ``identity_key``.
 
