@@ -27,8 +27,8 @@ class RenderedSite:
     files: dict[str, bytes] = field(default_factory=dict)
     nav: tuple[NavEntry, ...] = ()
     unindexed: frozenset[str] = frozenset()
-    """Pages a site search need not index: facet pages (one per tag, the media types) that only repeat, as
-    lists, what the agent pages say. Keeping them out keeps the search index small."""
+    """Pages a site search need not index: facet pages (one per tag, the media-type index and one page per media
+    type) that only repeat, as lists, what the agent pages say. Keeping them out keeps the search index small."""
 
     def all_files(self) -> dict[str, bytes]:
         """Pages and files together, encoded, sorted by path."""
