@@ -24,6 +24,8 @@ from a2a_docgen.model import JSONObject, JSONValue
 
 def escape_token(token: str) -> str:
     """Escape one reference token for an RFC 6901 JSON Pointer."""
+    if "~" not in token and "/" not in token:
+        return token
     return token.replace("~", "~0").replace("/", "~1")
 
 

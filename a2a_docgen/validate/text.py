@@ -32,7 +32,7 @@ def invisible_characters(text: str) -> list[tuple[int, str]]:
     tag characters; joiners inside emoji and subdivision flags excepted), plus control characters other
     than tab and line breaks, which the renderer drops.
     """
-    found = escape.invisible_characters(text)
+    found = [] if text.isascii() else escape.invisible_characters(text)  # every invisible one is non-ASCII
     controls = [(m.start(), code_point_name(m.group())) for m in _REPORTED_CONTROLS.finditer(text)]
     return sorted(found + controls) if controls else found
 
