@@ -54,6 +54,7 @@ __all__ = [
     "md_text",
     "md_title",
     "md_url",
+    "pretty_json",
     "safe_url",
     "strip_invisible",
     "toc_id",
@@ -639,13 +640,13 @@ def _harden_json_string(m: re.Match[str]) -> str:
 
 
 class _NotPlainJSON(Exception):
-    """A value ``_pretty_json`` leaves to ``json.dumps`` (and its errors): NaN, a non-string key, another type."""
+    """A value ``pretty_json`` leaves to ``json.dumps`` (and its errors): NaN, a non-string key, another type."""
 
 
 _encode_json_string = json.encoder.encode_basestring  # the C encoder when available, as json.dumps uses
 
 
-def _pretty_json(value: JSONValue, indent: int) -> str:
+def pretty_json(value: JSONValue, indent: int) -> str:
     """``json.dumps(value, indent=indent, ensure_ascii=False, allow_nan=False)``, byte for byte, several times
     faster: with ``indent`` json.dumps runs its pure-Python encoder, a generator per nesting level."""
     out: list[str] = []
@@ -715,7 +716,7 @@ def json_fence(value: JSONValue, *, indent: int = 2) -> str:
     """
     if indent < 0:
         raise ValueError("indent must be 0 or more (a compact dump could put }} between values)")
-    text = _pretty_json(value, indent)
+    text = pretty_json(value, indent)
     if not (text.isascii() and "\x7f" not in text and not _has_jinja_delimiter(text)):
         # (Printable ASCII without a delimiter has nothing to harden: see _JSON_HARDENING_CANDIDATE.)
         text = _JSON_STRING.sub(_harden_json_string, text)

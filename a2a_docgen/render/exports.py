@@ -11,7 +11,6 @@ a page or section that does not exist.
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from collections.abc import Iterable
@@ -27,7 +26,7 @@ from a2a_docgen.model import (
     SecurityRequirement,
     Severity,
 )
-from a2a_docgen.render.escape import clean_text
+from a2a_docgen.render.escape import clean_text, pretty_json
 from a2a_docgen.render.pages import agent_slugs, skill_anchors
 from a2a_docgen.render.slug import tag_key
 
@@ -245,7 +244,7 @@ def dump_json(value: JSONValue) -> bytes:
     Card text is kept exactly; a lone surrogate (legal in a JSON string, not encodable as UTF-8) stays a
     ``\\uXXXX`` escape. Outside strings the dump holds only ASCII, so the substitution touches strings only.
     """
-    text = json.dumps(value, indent=2, ensure_ascii=False, sort_keys=False, allow_nan=False)
+    text = pretty_json(value, 2)
     text = _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
     return (text + "\n").encode("utf-8")
 
