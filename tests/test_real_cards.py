@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from a2a_docgen.load import load_card_bytes, load_catalog
-from a2a_docgen.load.source import pointer_tokens
+from a2a_docgen.load.source import MISSING, resolve_pointer
 from a2a_docgen.model import AgentCard, Diagnostic
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "cards"
@@ -38,15 +38,7 @@ def raw_json(path: Path) -> Any:
 
 
 def resolves(document: Any, pointer: str) -> bool:
-    value = document
-    for token in pointer_tokens(pointer):
-        if isinstance(value, dict) and token in value:
-            value = value[token]
-        elif isinstance(value, list) and token.isdecimal() and int(token) < len(value):
-            value = value[int(token)]
-        else:
-            return False
-    return True
+    return resolve_pointer(document, pointer) is not MISSING
 
 
 def test_corpus_is_there() -> None:

@@ -41,6 +41,23 @@ def pointer_tokens(pointer: str) -> list[str]:
     return [t.replace("~1", "/").replace("~0", "~") for t in pointer[1:].split("/")]
 
 
+MISSING: Any = object()
+"""What ``resolve_pointer`` returns when nothing is at the pointer (``None`` is JSON ``null``)."""
+
+
+def resolve_pointer(document: object, pointer: str) -> object:
+    """The value at ``pointer`` in a parsed JSON document, or ``MISSING``."""
+    value = document
+    for token in pointer_tokens(pointer):
+        if isinstance(value, dict) and token in value:
+            value = value[token]
+        elif isinstance(value, list) and token.isdecimal() and int(token) < len(value):
+            value = value[int(token)]
+        else:
+            return MISSING
+    return value
+
+
 @dataclass(frozen=True, slots=True)
 class SourceProblem:
     """Why a file could not be read as a JSON object, and where."""

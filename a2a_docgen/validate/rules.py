@@ -23,7 +23,7 @@ from a2a_docgen.load.normalize import (
 )
 from a2a_docgen.load.reader import quote, snake_case
 from a2a_docgen.load.report import Report
-from a2a_docgen.load.source import PositionIndex, join_pointer, pointer_tokens
+from a2a_docgen.load.source import MISSING, PositionIndex, join_pointer, resolve_pointer
 from a2a_docgen.model import (
     AgentCard,
     AgentInterface,
@@ -49,23 +49,10 @@ __all__ = ["CARD_RULES", "Rule", "catalog_rules"]
 
 Rule = Callable[[AgentCard, Report, Limits], None]
 
-_MISSING = object()
-
-
-# -- locating members in the raw JSON ---------------------------------------------------------------------------
-
 
 def _resolve(card: AgentCard, pointer: str) -> object:
-    """The raw value at ``pointer``, or ``_MISSING``."""
-    value: object = card.source.raw
-    for token in pointer_tokens(pointer):
-        if isinstance(value, dict) and token in value:
-            value = value[token]
-        elif isinstance(value, list) and token.isdecimal() and int(token) < len(value):
-            value = value[int(token)]
-        else:
-            return _MISSING
-    return value
+    """The raw value at ``pointer``, or ``MISSING``."""
+    return resolve_pointer(card.source.raw, pointer)
 
 
 def _member(card: AgentCard, base: str, *names: str) -> str:
@@ -304,7 +291,7 @@ def scheme_fields(card: AgentCard, report: Report, limits: Limits) -> None:
 def _interface_pointers(card: AgentCard, interface: AgentInterface) -> tuple[str, str | None, str]:
     """Pointers of an interface's url, binding (None when defaulted) and protocol version."""
     if interface.pointer == "/url":  # v0.3: the card-level url + preferredTransport
-        binding = "/preferredTransport" if _resolve(card, "/preferredTransport") is not _MISSING else None
+        binding = "/preferredTransport" if _resolve(card, "/preferredTransport") is not MISSING else None
         return "/url", binding, "/protocolVersion"
     binding_pointer = _member(card, interface.pointer, "protocolBinding", "transport")
     version = _member(card, interface.pointer, "protocolVersion") if card.era == "1.0" else "/protocolVersion"
