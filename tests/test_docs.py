@@ -31,7 +31,9 @@ def test_every_command_is_in_readme_and_cli_docs(command: str) -> None:
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     cli_docs = (REPO / "docs" / "cli.md").read_text(encoding="utf-8")
     assert f"a2a-docgen {command}" in readme
-    assert re.search(rf"^## {command}\b", cli_docs, re.MULTILINE), f"docs/cli.md has no '## {command}' section"
+    assert re.search(rf"^## {command}\b", cli_docs, re.MULTILINE), (
+        f"docs/cli.md has no '## {command}' section"
+    )
 
 
 def quick_start_commands() -> list[str]:
@@ -58,7 +60,9 @@ def test_docs_links_resolve() -> None:
     documents = [REPO / "README.md", REPO / "CONTRIBUTING.md", *sorted((REPO / "docs").glob("*.md"))]
     broken = []
     for document in documents:
-        text = re.sub(r"^(```|~~~).*?^\1", "", document.read_text(encoding="utf-8"), flags=re.DOTALL | re.MULTILINE)
+        text = re.sub(
+            r"^(```|~~~).*?^\1", "", document.read_text(encoding="utf-8"), flags=re.DOTALL | re.MULTILINE
+        )
         text = re.sub(r"`[^`\n]*`", "", text)
         for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text):
             if re.match(r"^[a-z][a-z0-9+.-]*:", target):
