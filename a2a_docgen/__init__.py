@@ -2,11 +2,71 @@
 
 The flow is load -> model -> render -> site, with diff beside it::
 
-    from a2a_docgen import load_catalog
+    from a2a_docgen import load_catalog, render_catalog, diff_catalogs
+
     catalog = load_catalog(["cards/"])
-    for diagnostic in catalog.diagnostics: ...
+    for diagnostic in catalog.diagnostics:
+        print(diagnostic.file, diagnostic.line, diagnostic.code, diagnostic.message)
+    site = render_catalog(catalog)          # {path: markdown}, no file I/O
+    changes = diff_catalogs(load_catalog(["old/"]), catalog)
+
+The names below are imported on first use, so ``a2a-docgen --help`` stays fast.
 """
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 __version__ = "0.1.0"
+
+_EXPORTS = {
+    "load_catalog": "a2a_docgen.load",
+    "render_catalog": "a2a_docgen.render",
+    "write_site": "a2a_docgen.site.writer",
+    "diff_catalogs": "a2a_docgen.review.diff",
+    "Change": "a2a_docgen.review.diff",
+    "fetch_card": "a2a_docgen.fetch",
+    "Limits": "a2a_docgen.limits",
+    "A2ADocgenError": "a2a_docgen.errors",
+    "Catalog": "a2a_docgen.model",
+    "AgentCard": "a2a_docgen.model",
+    "AgentSkill": "a2a_docgen.model",
+    "Diagnostic": "a2a_docgen.model",
+    "RenderedSite": "a2a_docgen.render.site",
+}
+
+__all__ = [
+    "A2ADocgenError",
+    "AgentCard",
+    "AgentSkill",
+    "Catalog",
+    "Change",
+    "Diagnostic",
+    "Limits",
+    "RenderedSite",
+    "__version__",
+    "diff_catalogs",
+    "fetch_card",
+    "load_catalog",
+    "render_catalog",
+    "write_site",
+]
+
+if TYPE_CHECKING:
+    from a2a_docgen.errors import A2ADocgenError
+    from a2a_docgen.fetch import fetch_card
+    from a2a_docgen.limits import Limits
+    from a2a_docgen.load import load_catalog
+    from a2a_docgen.model import AgentCard, AgentSkill, Catalog, Diagnostic
+    from a2a_docgen.render import render_catalog
+    from a2a_docgen.render.site import RenderedSite
+    from a2a_docgen.review.diff import Change, diff_catalogs
+    from a2a_docgen.site.writer import write_site
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'a2a_docgen' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)

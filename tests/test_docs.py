@@ -70,3 +70,12 @@ def test_docs_links_resolve() -> None:
             if not (document.parent / target).exists():
                 broken.append(f"{document.relative_to(REPO)} -> {target}")
     assert not broken, broken
+
+
+def test_public_api_names_resolve() -> None:
+    import a2a_docgen
+
+    for name in a2a_docgen.__all__:
+        assert getattr(a2a_docgen, name) is not None, name
+    with pytest.raises(AttributeError):
+        _ = a2a_docgen.no_such_name  # type: ignore[attr-defined]
