@@ -32,7 +32,7 @@ from a2a_docgen import __version__
 from a2a_docgen.errors import FetchError, UsageError
 from a2a_docgen.limits import DEFAULT_LIMITS, Limits
 from a2a_docgen.load import SIDECAR_SUFFIX, load_card_bytes
-from a2a_docgen.load.source import SourceError, parse_bytes
+from a2a_docgen.load.source import SourceError, line_col, parse_bytes
 from a2a_docgen.model import Diagnostic, JSONObject
 
 WELL_KNOWN_PATH = "/.well-known/agent-card.json"
@@ -466,13 +466,8 @@ def _parse(answer: _Answer, limits: Limits) -> JSONObject:
         media_type = answer.headers.get("content-type")
         if media_type and media_type.partition(";")[0].strip().lower() in _TEXT_TYPES:
             reason += f" (the server said {_show(media_type, 80)})"
-        raise InvalidCardJSON(str(answer.url), reason, *_line_col(exc.text, exc.problem.offset)) from None
+        raise InvalidCardJSON(str(answer.url), reason, *line_col(exc.text, exc.problem.offset)) from None
     return parsed.value
-
-
-def _line_col(text: str, offset: int) -> tuple[int, int]:
-    offset = max(0, min(offset, len(text)))
-    return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
 
 
 def format_card(card: JSONObject) -> str:

@@ -97,6 +97,7 @@ def _child(base: str, token: str | int) -> str:
 
 def line_col(text: str, offset: int) -> tuple[int, int]:
     """1-based line and column (in characters) of one offset, without indexing the document."""
+    offset = max(0, min(offset, len(text)))
     line_start = text.rfind("\n", 0, offset) + 1
     return text.count("\n", 0, offset) + 1, offset - line_start + 1
 
