@@ -119,8 +119,9 @@ def _marker(ch: str) -> str:
     return f"{_MARK_OPEN}U+{ord(ch):04X}{_MARK_CLOSE}"
 
 
-def _codepoint_label(ch: str) -> str:
-    name = unicodedata.name(ch, "")
+def codepoint_label(ch: str) -> str:
+    """``U+202E RIGHT-TO-LEFT OVERRIDE``; control characters, which have no name, say so."""
+    name = unicodedata.name(ch, "CONTROL CHARACTER" if unicodedata.category(ch) == "Cc" else "")
     return f"U+{ord(ch):04X} {name}" if name else f"U+{ord(ch):04X}"
 
 
@@ -130,7 +131,7 @@ def invisible_characters(s: str) -> list[tuple[int, str]]:
     ``invisible_characters("a\\u202eb") == [(1, "U+202E RIGHT-TO-LEFT OVERRIDE")]``. Joiners inside emoji
     sequences and subdivision flags are not reported.
     """
-    return [(i, _codepoint_label(s[i])) for i in _invisible_positions(s)]
+    return [(i, codepoint_label(s[i])) for i in _invisible_positions(s)]
 
 
 def strip_invisible(s: str) -> str:

@@ -13,16 +13,11 @@ import unicodedata
 
 from a2a_docgen.render import escape
 
-__all__ = ["code_point_name", "identity", "invisible_characters", "suspicious_phrases"]
+__all__ = ["identity", "invisible_characters", "suspicious_phrases"]
 
 # Category Cc is exactly U+0000-U+001F and U+007F-U+009F.
 _CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f]")
 _REPORTED_CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")  # tab and line breaks excepted
-
-
-def code_point_name(char: str) -> str:
-    """``U+202E RIGHT-TO-LEFT OVERRIDE``."""
-    return f"U+{ord(char):04X} {unicodedata.name(char, 'CONTROL CHARACTER')}"
 
 
 def invisible_characters(text: str) -> list[tuple[int, str]]:
@@ -33,7 +28,7 @@ def invisible_characters(text: str) -> list[tuple[int, str]]:
     than tab and line breaks, which the renderer drops.
     """
     found = [] if text.isascii() else escape.invisible_characters(text)  # every invisible one is non-ASCII
-    controls = [(m.start(), code_point_name(m.group())) for m in _REPORTED_CONTROLS.finditer(text)]
+    controls = [(m.start(), escape.codepoint_label(m.group())) for m in _REPORTED_CONTROLS.finditer(text)]
     return sorted(found + controls) if controls else found
 
 
