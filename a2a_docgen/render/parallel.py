@@ -1,0 +1,119 @@
+"""Render many pages in worker processes: the part of generation that more cores speed up.
+
+Agent pages are independent of one another once the site views exist, and they are most of the rendering
+work. Forked workers inherit the views (nothing is pickled on the way in); each renders a contiguous share
+and sends the Markdown back, while this process renders the catalogue pages. The output does not depend on
+the number of workers.
+
+Forking is only safe in a process with a single thread (a lock held by another thread would stay locked in
+the child: ``mkdocs serve`` runs a server thread), and only done on Linux, where it is the usual way to
+start workers. Everywhere else, for one job, or for a catalogue too small to repay starting workers, the
+pages are rendered here, one after another.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import sys
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from types import TracebackType
+
+__all__ = ["MIN_PAGES_PER_WORKER", "PageWorkers", "default_jobs", "forking_is_safe"]
+
+MIN_PAGES_PER_WORKER = 25
+"""Below this many agent pages per extra worker, starting the worker costs more than it saves."""
+
+_CHUNKS_PER_WORKER = 4  # smaller shares even out pages of unequal size
+
+# The page function of the running ``PageWorkers`` under "render", read by forked children: inherited with
+# the process, never pickled.
+_inherited: dict[str, Callable[[int], str]] = {}
+
+
+def default_jobs() -> int:
+    """The CPUs this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not Linux
+        return os.cpu_count() or 1
+
+
+def forking_is_safe() -> bool:
+    """Whether worker processes may be forked from this process now."""
+    return sys.platform.startswith("linux") and threading.active_count() == 1
+
+
+def _render_share(bounds: tuple[int, int]) -> list[str]:
+    render = _inherited.get("render")
+    if render is None:  # only reachable if a child were started by other means than fork
+        raise RuntimeError("page workers must be started by fork")
+    return [render(index) for index in range(*bounds)]
+
+
+def _shares(count: int, parts: int) -> list[tuple[int, int]]:
+    """``range(count)`` cut into at most ``parts`` contiguous (start, stop) pairs of near-equal size."""
+    parts = max(1, min(parts, count))
+    step, extra = divmod(count, parts)
+    bounds, start = [], 0
+    for part in range(parts):
+        stop = start + step + (1 if part < extra else 0)
+        bounds.append((start, stop))
+        start = stop
+    return bounds
+
+
+class PageWorkers:
+    """``render(0) ... render(count - 1)``, started on entry, collected by ``results()``.
+
+    Use as a context manager; work done inside the ``with`` block runs while the workers render::
+
+        with PageWorkers(render_agent, len(agents), jobs) as workers:
+            ...  # render the other pages here
+            agent_pages = workers.results()
+
+    An exception raised by ``render`` in a worker is raised again by ``results()``. When workers are not used
+    (see the module docstring), ``results()`` renders the pages in this process.
+    """
+
+    def __init__(self, render: Callable[[int], str], count: int, jobs: int) -> None:
+        self._render = render
+        self._count = count
+        workers = min(jobs, count // MIN_PAGES_PER_WORKER)
+        self._workers = workers if workers > 1 and forking_is_safe() else 0
+        self._executor: ProcessPoolExecutor | None = None
+        self._futures: list[Future[list[str]]] = []
+
+    @property
+    def parallel(self) -> bool:
+        """Whether the pages are rendered by worker processes."""
+        return self._workers > 0
+
+    def __enter__(self) -> PageWorkers:
+        if self._workers:
+            _inherited["render"] = self._render
+            # With fork, the executor starts every worker here, before it starts its own thread.
+            self._executor = ProcessPoolExecutor(
+                self._workers, mp_context=multiprocessing.get_context("fork")
+            )
+            self._futures = [
+                self._executor.submit(_render_share, bounds)
+                for bounds in _shares(self._count, self._workers * _CHUNKS_PER_WORKER)
+            ]
+        return self
+
+    def results(self) -> list[str]:
+        """The pages, in index order."""
+        if self._executor is None:
+            return [self._render(index) for index in range(self._count)]
+        return [page for future in self._futures for page in future.result()]
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=True, cancel_futures=True)
+            self._executor = None
+        _inherited.clear()
