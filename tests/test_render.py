@@ -571,6 +571,23 @@ def test_taint_marks_every_card_string() -> None:
     assert card == catalog_of("route-planner").cards[0]
 
 
+def test_md_page_link_is_the_page_link_macro(tmp_path: Path) -> None:
+    (tmp_path / "tags.md.jinja").write_text(
+        '{% import "_macros.md.jinja" as m with context %}\n'
+        "{% for t in site.tags %}\n{{ t.tag | md_page_link(t.path) }} {{ m.page_link(t.tag, t.path) }}\n{% endfor %}\n"
+        "{{ site.agents[0].card.name | md_page_link(site.agents[0].path ~ '#x') }}\n"
+    )
+    site = render_catalog(catalog_of("route-planner"), templates_dir=tmp_path)
+    *lines, agent = site.pages["tags/index.md"].splitlines()
+    assert lines
+    for line in lines:
+        ours, macro = line.split(" ")
+        assert ours == macro
+        assert re.fullmatch(r"\[[a-z&#;0-9]+\]\([a-z0-9-]+\.md\)", ours), ours
+    assert agent.startswith("[Coastal Route Planner](../agents/")
+    assert agent.endswith("/index.md#x)")
+
+
 def test_templates_name_their_context() -> None:
     for template in sorted(builtin_templates_dir().glob("*.md.jinja")):
         assert template.read_text().startswith("{#-"), template.name

@@ -13,6 +13,7 @@ the wheel as ``a2a_docgen/templates``), so a site can override one page and keep
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,7 @@ import jinja2
 
 import a2a_docgen
 from a2a_docgen.errors import UsageError
-from a2a_docgen.render.escape import FILTERS, md_heading
+from a2a_docgen.render.escape import FILTERS, md_heading, md_inline
 
 __all__ = [
     "CardText",
@@ -60,7 +61,7 @@ def _finalize(value: object) -> object:
         shown = value[:40]
         raise UnescapedOutputError(
             f"a template printed card text ({shown!r}) without an encoding filter; "
-            "use md_inline, md_text, md_title, md_heading, md_code, md_link, md_url or json_fence"
+            "use md_inline, md_text, md_title, md_heading, md_code, md_link, md_url, md_page_link or json_fence"
         )
     if type(value) is str or (type(value) is int):
         return value
@@ -84,19 +85,34 @@ def relative_path(target: str, page: str) -> str:
     path, hash_, fragment = target.partition("#")
     if not path:
         return target
-    here = page.split("/")[:-1]
-    there = path.split("/")
+    directory, _, name = path.rpartition("/")
+    return _directory_prefix(directory, page.rpartition("/")[0]) + name + hash_ + fragment
+
+
+@functools.lru_cache(maxsize=16384)
+def _directory_prefix(there: str, here: str) -> str:
+    """The way from directory ``here`` to directory ``there`` (both from the docs root): ``""`` or ending in
+    ``/``. Cached: a page links into a few directories, many times."""
+    here_parts = here.split("/") if here else []
+    there_parts = there.split("/") if there else []
     common = 0
-    while common < len(here) and common < len(there) - 1 and here[common] == there[common]:
+    while (
+        common < len(here_parts) and common < len(there_parts) and here_parts[common] == there_parts[common]
+    ):
         common += 1
-    rel = "/".join([".."] * (len(here) - common) + there[common:])
-    return rel + hash_ + fragment
+    return "../" * (len(here_parts) - common) + "".join(f"{part}/" for part in there_parts[common:])
 
 
 @jinja2.pass_context
 def _relative(context: jinja2.runtime.Context, target: str) -> str:
     """``rel(target)`` in templates: ``target`` relative to the page being rendered (``page_path``)."""
     return relative_path(target, str(context["page_path"]))
+
+
+@jinja2.pass_context
+def _page_link(context: jinja2.runtime.Context, text: str | None, target: str) -> str:
+    """``text | md_page_link(target)``: a link to a page of the site, ``[md_inline(text)](rel(target))``."""
+    return f"[{md_inline(text)}]({relative_path(target, str(context['page_path']))})"
 
 
 def make_env(overrides: str | Path | None = None) -> jinja2.Environment:
@@ -121,5 +137,6 @@ def make_env(overrides: str | Path | None = None) -> jinja2.Environment:
     env.filters.update(filters)
     env.filters["md_heading"] = md_heading  # every heading that starts with card text
     env.filters["quote_block"] = _quote_block
+    env.filters["md_page_link"] = _page_link
     env.globals["rel"] = _relative
     return env
