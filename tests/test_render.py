@@ -571,6 +571,19 @@ def test_taint_marks_every_card_string() -> None:
     assert card == catalog_of("route-planner").cards[0]
 
 
+def test_taint_copies_a_shared_object_once_and_shares_equal_strings() -> None:
+    shared = ["a", {"k": "a"}]
+    value = {"x": shared, "y": shared, "z": ("a", "b")}
+    copy = taint(value)
+    assert copy == value
+    assert copy["x"] is copy["y"]
+    assert copy["x"] is not shared
+    assert all(isinstance(s, CardText) for s in [*copy, copy["z"][0], copy["x"][0], copy["x"][1]["k"]])
+    assert copy["z"][0] is copy["x"][0] is copy["x"][1]["k"]
+    assert isinstance(shared[0], str)
+    assert not isinstance(shared[0], CardText)
+
+
 def test_md_page_link_is_the_page_link_macro(tmp_path: Path) -> None:
     (tmp_path / "tags.md.jinja").write_text(
         '{% import "_macros.md.jinja" as m with context %}\n'

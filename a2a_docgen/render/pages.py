@@ -76,54 +76,79 @@ SUMMARY_CHARS = 160
 
 
 def taint(value: T) -> T:
-    """A copy of ``value`` (a model object, or any JSON) with every card string as ``CardText``."""
-    return cast(T, _taint(value))
+    """A copy of ``value`` (a model object, or any JSON) with every card string as ``CardText``.
+
+    An object reached twice (a card's default media types, shared by the skills that inherit them) is copied
+    once and stays shared in the copy; equal strings share one ``CardText`` (fewer objects for the garbage
+    collector to walk).
+    """
+    return cast(T, _taint(value, {}))
 
 
 _SCALARS = (bool, int, float, type(None))
 _TAINTED_FIELDS: dict[type, tuple[tuple[str, bool], ...]] = {}
+_new_object = object.__new__
+_set_field = object.__setattr__  # what a frozen dataclass's own __init__ uses
 
 
 def _tainted_fields(kind: type) -> tuple[tuple[str, bool], ...]:
-    """(field name, holds card text) for every ``__init__`` field of a model dataclass."""
+    """(field name, holds card text) for every field of a model dataclass."""
     found = _TAINTED_FIELDS.get(kind)
     if found is None:
         found = tuple(
-            (f.name, f.name not in _OWN_FIELDS and f.name != "raw")
-            for f in dataclasses.fields(kind)
-            if f.init
+            (f.name, f.name not in _OWN_FIELDS and f.name != "raw") for f in dataclasses.fields(kind)
         )
         _TAINTED_FIELDS[kind] = found
     return found
 
 
-def _taint(value: Any) -> Any:
+def _taint(value: Any, memo: dict[object, Any]) -> Any:
+    """``taint``. ``memo`` maps each string seen to its ``CardText`` and the id of each object already copied
+    (all alive in the values being tainted) to its copy."""
     kind = type(value)
     if kind is str:
-        return CardText(value)
+        text = memo.get(value)
+        if text is None:
+            text = memo[value] = CardText(value)
+        return text
     if kind is CardText or kind in _SCALARS:
         return value
-    if kind is tuple:
-        return tuple([_taint(v) for v in value])
-    if kind is list:
-        return [_taint(v) for v in value]
-    if kind is dict:
-        return {_taint(k): _taint(v) for k, v in value.items()}
+    done = memo.get(id(value))
+    if done is not None:
+        return done
     fields = _TAINTED_FIELDS.get(kind)
+    copy: Any
     if fields is not None:  # a model dataclass seen before
-        return kind(**{n: _taint(getattr(value, n)) if card else getattr(value, n) for n, card in fields})
-    if isinstance(value, Mapping):
-        return {_taint(k): _taint(v) for k, v in value.items()}
-    if isinstance(value, str):
+        copy = _taint_fields(value, kind, fields, memo)
+    elif kind is tuple:
+        copy = tuple([_taint(v, memo) for v in value])
+    elif kind is list:
+        copy = [_taint(v, memo) for v in value]
+    elif kind is dict or isinstance(value, Mapping):
+        copy = {_taint(k, memo): _taint(v, memo) for k, v in value.items()}
+    elif isinstance(value, str):
         return CardText(value)
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return kind(
-            **{
-                n: _taint(getattr(value, n)) if card else getattr(value, n)
-                for n, card in _tainted_fields(kind)
-            }
-        )
-    return value
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        copy = _taint_fields(value, kind, _tainted_fields(kind), memo)
+    else:
+        return value
+    memo[id(value)] = copy
+    return copy
+
+
+def _taint_fields(
+    value: Any, kind: type, fields: tuple[tuple[str, bool], ...], memo: dict[object, Any]
+) -> Any:
+    """A dataclass copied field by field as its own ``__init__`` would, without the keyword handling."""
+    copy: Any = _new_object(kind)
+    for name, card in fields:
+        field_value = getattr(value, name)
+        if card:
+            field_kind = type(field_value)
+            if field_kind is not CardText and field_kind not in _SCALARS:
+                field_value = _taint(field_value, memo)
+        _set_field(copy, name, field_value)
+    return copy
 
 
 def summary(text: str | None) -> CardText | None:
@@ -424,8 +449,7 @@ def _request_interface(card: AgentCard) -> InterfaceView | None:
     return None
 
 
-def _examples(card: AgentCard, skill: AgentSkill) -> tuple[ExampleView, ...]:
-    target = _request_interface(card)
+def _examples(card: AgentCard, skill: AgentSkill, target: InterfaceView | None) -> tuple[ExampleView, ...]:
     views = []
     for index, example in enumerate(skill.examples):
         request = build_request(card, skill, index, target.interface) if target else None
@@ -461,6 +485,7 @@ def agent_page(
     path = f"agents/{agent_slug}/index.md"
     card_json = f"agents/{agent_slug}/card.json"
     skills = []
+    target = _request_interface(card)
     for skill, skill_anchor in zip(card.skills, skill_anchors(card.skills, agent_slug), strict=True):
         tags = {tag_key(t): t for t in reversed(skill.tags)}  # first spelling wins
         skills.append(
@@ -469,7 +494,7 @@ def agent_page(
                 anchor=skill_anchor,
                 link=f"{path}#{skill_anchor}",
                 tags=tuple(TagLink(tags[k], f"tags/{tag_slug(tags[k])}.md") for k in sorted(tags)),
-                examples=_examples(card, skill),
+                examples=_examples(card, skill, target),
                 input_modes=skill.effective_input_modes,
                 output_modes=skill.effective_output_modes,
                 security=_security(skill.effective_security, card),
@@ -622,8 +647,11 @@ def _binding_groups(agents: Sequence[AgentPage]) -> tuple[BindingGroup, ...]:
 
 def build_views(catalog: Catalog, *, site_url: str | None = None) -> SiteViews:
     """Every view the site needs, from a catalogue (tainted here, so callers pass the model as loaded)."""
-    cards = [taint(card) for card in sorted(catalog.cards, key=card_order)]
-    diagnostics = taint(tuple(sorted(catalog.diagnostics, key=Diagnostic.sort_key)))
+    memo: dict[object, Any] = {}  # one for the whole catalogue: media types, tags and scheme names repeat
+    cards: list[AgentCard] = [_taint(card, memo) for card in sorted(catalog.cards, key=card_order)]
+    diagnostics: tuple[Diagnostic, ...] = _taint(
+        tuple(sorted(catalog.diagnostics, key=Diagnostic.sort_key)), memo
+    )
     by_file: dict[str, list[Diagnostic]] = {}
     for diagnostic in diagnostics:
         by_file.setdefault(diagnostic.file, []).append(diagnostic)

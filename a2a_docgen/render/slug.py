@@ -82,6 +82,7 @@ def anchor(s: str, namespace: str = "", *, prefix: str = "skill") -> str:
     return f"{prefix}-{slug(s, namespace)}"
 
 
+@functools.lru_cache(maxsize=65536)
 def tag_key(tag: str) -> str:
     """What makes two tags the same: ``identity_key``, whitespace collapsed, case folded.
 
