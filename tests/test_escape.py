@@ -37,6 +37,7 @@ from a2a_docgen.render.escape import (
     md_text,
     md_title,
     md_url,
+    pretty_json,
     safe_url,
     strip_invisible,
 )
@@ -601,6 +602,24 @@ def test_json_fence_round_trips_and_never_closes_early(value: JSONValue) -> None
         assert not re.search(r"\{[{%#]|[}%#]\}", md)
         assert JINJA.from_string(md).render() == md
     assert all(ch == "\n" or unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Zl", "Zp") for ch in fence)
+
+
+@PROPERTY
+@given(JSON_VALUES, st.integers(min_value=0, max_value=4))
+def test_pretty_json_is_json_dumps_byte_for_byte(value: JSONValue, indent: int) -> None:
+    assert pretty_json(value, indent) == json.dumps(value, indent=indent, ensure_ascii=False, allow_nan=False)
+
+
+def test_pretty_json_leaves_what_is_not_plain_json_to_json_dumps() -> None:
+    value = {"t": ("a", (), [(1.5, None)]), "e": {}, "n": [True, False, -0.0, 10**30]}
+    assert pretty_json(value, 2) == json.dumps(value, indent=2, ensure_ascii=False)  # tuples are arrays
+    assert (
+        pretty_json({1: {"k": 2}}, 1) == '{\n "1": {\n  "k": 2\n }\n}'
+    )  # json.dumps turns the key into text
+    with pytest.raises(ValueError, match="Out of range float"):
+        pretty_json([1, {"x": float("inf")}], 2)
+    with pytest.raises(TypeError, match="not JSON serializable"):
+        pretty_json({"x": {1, 2}}, 2)
 
 
 @PROPERTY

@@ -591,14 +591,17 @@ def md_url(url: object, *, allow_mailto: bool = False, max_len: int = 300) -> st
 # JSON
 
 _JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
-_JINJA_DELIMITER_STRINGS = ("{{", "{%", "{#", "}}", "%}", "#}")
 _SNIPPET_LINE = re.compile(r"^[ \t]*;*-+8<", re.MULTILINE)
 _JSON_ESCAPED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp", "Zs"})
 
 
 def _has_jinja_delimiter(text: str) -> bool:
     """Whether ``text`` holds ``{{ {% {# }} %} #}`` (substring tests: several times faster than a regex)."""
-    return any(delimiter in text for delimiter in _JINJA_DELIMITER_STRINGS)
+    if "{{" in text or "}}" in text:
+        return True
+    if "%" in text and ("{%" in text or "%}" in text):
+        return True
+    return "#" in text and ("{#" in text or "#}" in text)
 
 
 def _json_escape(ch: str) -> str:
@@ -652,55 +655,75 @@ def pretty_json(value: JSONValue, indent: int) -> str:
     faster: with ``indent`` json.dumps runs its pure-Python encoder, a generator per nesting level."""
     out: list[str] = []
     try:
-        _emit_json(value, out, "\n", " " * indent)
+        if isinstance(value, (dict, list, tuple)) and value:
+            _emit_container(value, out, "\n", " " * indent)
+        else:
+            out.append(_json_leaf(value))
     except (_NotPlainJSON, RecursionError):
         return json.dumps(value, indent=indent, ensure_ascii=False, allow_nan=False)
     return "".join(out)
 
 
-def _emit_json(o: object, out: list[str], newline: str, step: str) -> None:
+def _json_leaf(o: object) -> str:
+    """A value with no line of its own: a string, a number, a literal or an empty container."""
     if isinstance(o, str):
-        out.append(_encode_json_string(o))
-    elif o is None:
-        out.append("null")
-    elif o is True:
-        out.append("true")
-    elif o is False:
-        out.append("false")
-    elif isinstance(o, int):
-        out.append(int.__repr__(o))
-    elif isinstance(o, float):
+        return _encode_json_string(o)
+    if o is None:
+        return "null"
+    if o is True:
+        return "true"
+    if o is False:
+        return "false"
+    if isinstance(o, int):
+        return int.__repr__(o)
+    if isinstance(o, float):
         if not math.isfinite(o):
             raise _NotPlainJSON
-        out.append(float.__repr__(o))
-    elif isinstance(o, (list, tuple)):
-        if not o:
-            out.append("[]")
-            return
-        inner = newline + step
-        separator = "[" + inner
-        for item in o:
-            out.append(separator)
-            separator = "," + inner
-            _emit_json(item, out, inner, step)
-        out.append(newline + "]")
-    elif isinstance(o, dict):
-        if not o:
-            out.append("{}")
-            return
-        inner = newline + step
-        separator = "{" + inner
+        return float.__repr__(o)
+    if isinstance(o, (list, tuple)) and not o:
+        return "[]"
+    if isinstance(o, dict) and not o:
+        return "{}"
+    raise _NotPlainJSON
+
+
+def _emit_container(
+    o: dict[str, JSONValue] | list[JSONValue] | tuple[JSONValue, ...], out: list[str], newline: str, step: str
+) -> None:
+    """A non-empty object or array, its members one per line at ``newline + step``. Strings (most members) are
+    written in place; only non-empty containers recurse."""
+    inner = newline + step
+    separator = "," + inner
+    encode = _encode_json_string
+    if isinstance(o, dict):
+        out.append("{")
+        first = True
         for key, item in o.items():
             if not isinstance(key, str):
                 raise _NotPlainJSON
-            out.append(separator)
-            separator = "," + inner
-            out.append(_encode_json_string(key))
-            out.append(": ")
-            _emit_json(item, out, inner, step)
+            lead = inner if first else separator
+            first = False
+            if isinstance(item, str):
+                out.append(f"{lead}{encode(key)}: {encode(item)}")
+            elif isinstance(item, (dict, list, tuple)) and item:
+                out.append(f"{lead}{encode(key)}: ")
+                _emit_container(item, out, inner, step)
+            else:
+                out.append(f"{lead}{encode(key)}: {_json_leaf(item)}")
         out.append(newline + "}")
-    else:
-        raise _NotPlainJSON
+        return
+    out.append("[")
+    lead = inner
+    for item in o:
+        if isinstance(item, str):
+            out.append(lead + encode(item))
+        elif isinstance(item, (dict, list, tuple)) and item:
+            out.append(lead)
+            _emit_container(item, out, inner, step)
+        else:
+            out.append(lead + _json_leaf(item))
+        lead = separator
+    out.append(newline + "]")
 
 
 def json_fence(value: JSONValue, *, indent: int = 2) -> str:
@@ -718,11 +741,14 @@ def json_fence(value: JSONValue, *, indent: int = 2) -> str:
     if indent < 0:
         raise ValueError("indent must be 0 or more (a compact dump could put }} between values)")
     text = pretty_json(value, indent)
+    # Printable ASCII without a delimiter has nothing to harden (see _JSON_HARDENING_CANDIDATE) and stays as it
+    # is; anything else is hardened and then checked again.
     if not (text.isascii() and "\x7f" not in text and not _has_jinja_delimiter(text)):
-        # (Printable ASCII without a delimiter has nothing to harden: see _JSON_HARDENING_CANDIDATE.)
         text = _JSON_STRING.sub(_harden_json_string, text)
-    if _has_jinja_delimiter(text) or ("8<" in text and _SNIPPET_LINE.search(text)):
-        raise RuntimeError("pretty-printed JSON still holds a template delimiter or snippets marker")
+        if _has_jinja_delimiter(text):
+            raise RuntimeError("pretty-printed JSON still holds a template delimiter")
+    if "8<" in text and _SNIPPET_LINE.search(text):
+        raise RuntimeError("pretty-printed JSON holds a snippets marker")
     longest = max((len(run) for run in re.findall("`+", text)), default=0) if "`" in text else 0
     fence = "`" * max(3, longest + 1)
     return f"{fence}json\n{text}\n{fence}"
