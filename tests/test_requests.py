@@ -288,6 +288,9 @@ def test_message_ids_are_deterministic_uuid5() -> None:
     assert uuid.UUID(first).version == 5
     assert uuid.UUID(first) == uuid.uuid5(MESSAGE_ID_NAMESPACE, "Ferry Desk\x1ftimes\x1f0")
     assert len({first, message_id("Ferry Desk", "times", 1), message_id("Ferry Desk", "other", 0)}) == 3
+    for name, skill_id, index in [(None, None, 0), ("Fähre ⛴", "zeit\u202e", 7), ("", "x" * 500, 12)]:
+        expected = uuid.uuid5(MESSAGE_ID_NAMESPACE, f"{name or ''}\x1f{skill_id or ''}\x1f{index}")
+        assert message_id(name, skill_id, index) == str(expected)
 
 
 # -- the official SDK accepts the bodies (skipped without a2a-sdk) ---------------------------------------------

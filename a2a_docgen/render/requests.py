@@ -20,6 +20,7 @@ parts) and the skill accepts JSON; otherwise it is sent as text, exactly as writ
 
 from __future__ import annotations
 
+import hashlib
 import uuid
 from dataclasses import dataclass
 from typing import Literal
@@ -45,6 +46,7 @@ Binding = Literal["JSONRPC", "HTTP+JSON", "GRPC"]
 
 MESSAGE_ID_NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "urn:a2a-docgen:send-message-example")
 """The UUID5 namespace of example message ids (fixed: changing it changes every generated page)."""
+_NAMESPACE_BYTES = MESSAGE_ID_NAMESPACE.bytes
 
 _BINDINGS: dict[str, Binding] = {
     "JSONRPC": "JSONRPC",
@@ -114,9 +116,16 @@ def json_media_type(modes: tuple[str, ...]) -> str | None:
 
 
 def message_id(agent_name: str | None, skill_id: str | None, index: int) -> str:
-    """The deterministic ``messageId`` of example ``index`` (0-based) of a skill."""
+    """The deterministic ``messageId`` of example ``index`` (0-based) of a skill: ``str(uuid.uuid5(...))``,
+    computed without building a ``UUID``."""
     name = "\x1f".join((agent_name or "", skill_id or "", str(index)))
-    return str(uuid.uuid5(MESSAGE_ID_NAMESPACE, name))
+    digest = bytearray(
+        hashlib.sha1(_NAMESPACE_BYTES + name.encode("utf-8"), usedforsecurity=False).digest()[:16]
+    )
+    digest[6] = (digest[6] & 0x0F) | 0x50  # version 5
+    digest[8] = (digest[8] & 0x3F) | 0x80  # the RFC 4122 variant
+    h = digest.hex()
+    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
 
 
 def _part(shape: Shape, proto: bool, text: str, data: JSONValue, media_type: str | None) -> JSONObject:
