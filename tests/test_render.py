@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import gc
 import html
 import json
 import posixpath
@@ -14,10 +15,12 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from a2a_docgen import render
 from a2a_docgen.errors import UsageError
 from a2a_docgen.load import load_card_bytes, load_catalog
 from a2a_docgen.model import Catalog
 from a2a_docgen.render import NAV, render_catalog
+from a2a_docgen.render import pages as page_views
 from a2a_docgen.render.env import CardText, UnescapedOutputError, builtin_templates_dir, relative_path
 from a2a_docgen.render.escape import md_heading, md_title, toc_id
 from a2a_docgen.render.pages import taint
@@ -549,6 +552,33 @@ def test_user_templates_override_built_in_ones(tmp_path: Path) -> None:
     (tmp_path / "index.md.jinja").write_text("{% if %}\n")
     with pytest.raises(UsageError, match="template error"):
         render_catalog(catalog_of("route-planner"), templates_dir=tmp_path)
+
+
+def test_rendering_pauses_the_cyclic_collector_and_restores_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    seen: list[bool] = []
+
+    def build_views(catalog: Catalog, *, site_url: str | None = None) -> page_views.SiteViews:
+        seen.append(gc.isenabled())
+        return page_views.build_views(catalog, site_url=site_url)
+
+    expected = site_of("route-planner")
+    monkeypatch.setattr(render, "build_views", build_views)
+    assert gc.isenabled()
+    assert render_catalog(catalog_of("route-planner")) == expected
+    assert seen == [False]
+    assert gc.isenabled()
+    (tmp_path / "tags.md.jinja").write_text("# Tags\n\n{{ site.tags[0].tag }}\n")
+    with pytest.raises(UnescapedOutputError):
+        render_catalog(catalog_of("route-planner"), templates_dir=tmp_path)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        render_catalog(catalog_of("route-planner"))
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
 
 
 def test_site_url_adds_the_card_url_as_text() -> None:
