@@ -11,6 +11,7 @@ a page or section that does not exist.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Iterable
@@ -245,7 +246,8 @@ def dump_json(value: JSONValue) -> bytes:
     ``\\uXXXX`` escape. Outside strings the dump holds only ASCII, so the substitution touches strings only.
     """
     text = pretty_json(value, 2)
-    text = _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    if not text.isascii():
+        text = _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
     return (text + "\n").encode("utf-8")
 
 
@@ -273,6 +275,12 @@ def _llms_text(s: str | None, max_len: int) -> str:
     """Card text as one inert line of CommonMark: cleaned, whitespace collapsed, cut, backslash-escaped."""
     if s is None:
         return ""
+    return _llms_line(s, max_len)
+
+
+@functools.lru_cache(maxsize=16384)
+def _llms_line(s: str, max_len: int) -> str:
+    """``_llms_text`` of text; cached, as agent names (on every skill's line) and tags repeat."""
     return " ".join(clean_text(s, max_len=max_len).split()).translate(_LLMS_ESCAPES)
 
 
