@@ -21,7 +21,14 @@ from a2a_docgen.load import load_card_bytes, load_catalog
 from a2a_docgen.model import Catalog
 from a2a_docgen.render import NAV, render_catalog
 from a2a_docgen.render import pages as page_views
-from a2a_docgen.render.env import CardText, UnescapedOutputError, builtin_templates_dir, relative_path
+from a2a_docgen.render.env import (
+    CardText,
+    UnescapedOutputError,
+    builtin_templates_dir,
+    make_env,
+    relative_path,
+    shared_env,
+)
 from a2a_docgen.render.escape import md_heading, md_title, toc_id
 from a2a_docgen.render.pages import taint
 from a2a_docgen.render.site import RenderedSite
@@ -579,6 +586,31 @@ def test_rendering_pauses_the_cyclic_collector_and_restores_it(
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_shared_env_is_reused_until_an_override_changes(tmp_path: Path) -> None:
+    builtin = shared_env()
+    assert shared_env() is builtin
+    assert builtin is not make_env()
+    first = shared_env(tmp_path)
+    assert shared_env(tmp_path) is first
+    assert first is not builtin
+    catalog = catalog_of("route-planner")
+    assert render_catalog(catalog, templates_dir=tmp_path) == site_of("route-planner")
+    tags = tmp_path / "tags.md.jinja"
+    tags.write_text("# Tags one\n")  # added: now shadows the built-in template
+    assert render_catalog(catalog, templates_dir=tmp_path).pages["tags/index.md"] == "# Tags one\n"
+    for text in ("# Tags two\n", "# Tags 3\n"):  # changed, maybe within one tick of the file clock
+        tags.write_text(text)
+        assert render_catalog(catalog, templates_dir=tmp_path).pages["tags/index.md"] == text
+    (tmp_path / "partials").mkdir()
+    (tmp_path / "partials" / "head.jinja").write_text("# Head\n")
+    tags.write_text('{% include "partials/head.jinja" %}')
+    assert render_catalog(catalog, templates_dir=tmp_path).pages["tags/index.md"] == "# Head\n"
+    (tmp_path / "partials" / "head.jinja").write_text("# Other head\n")
+    assert render_catalog(catalog, templates_dir=tmp_path).pages["tags/index.md"] == "# Other head\n"
+    tags.unlink()
+    assert render_catalog(catalog, templates_dir=tmp_path) == site_of("route-planner")
 
 
 def test_site_url_adds_the_card_url_as_text() -> None:

@@ -24,7 +24,7 @@ import jinja2
 
 from a2a_docgen.errors import UsageError
 from a2a_docgen.model import Catalog
-from a2a_docgen.render.env import UnescapedOutputError, make_env
+from a2a_docgen.render.env import UnescapedOutputError, shared_env
 from a2a_docgen.render.escape import safe_url
 from a2a_docgen.render.exports import DEFAULT_SITE_NAME, export_files
 from a2a_docgen.render.pages import SiteViews, build_views
@@ -72,7 +72,7 @@ def render_catalog(
     if site_url is not None and safe_url(site_url) is None:
         raise UsageError(f"site URL {site_url!r} is not an absolute http(s) URL")
     with _collector_paused():
-        return _render_site(make_env(templates_dir), catalog, site_url=site_url, site_name=site_name)
+        return _render_site(shared_env(templates_dir), catalog, site_url=site_url, site_name=site_name)
 
 
 @contextlib.contextmanager

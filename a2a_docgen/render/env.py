@@ -14,6 +14,7 @@ the wheel as ``a2a_docgen/templates``), so a site can override one page and keep
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,7 @@ __all__ = [
     "builtin_templates_dir",
     "make_env",
     "relative_path",
+    "shared_env",
 ]
 
 # ``clean`` returns readable, unencoded text and ``md_table_row`` expects encoded cells: neither is a context
@@ -116,7 +118,39 @@ def _page_link(context: jinja2.runtime.Context, text: str | None, target: str) -
 
 
 def make_env(overrides: str | Path | None = None) -> jinja2.Environment:
-    """The environment: user templates in ``overrides`` (if given) shadow the built-in ones."""
+    """A new environment: user templates in ``overrides`` (if given) shadow the built-in ones."""
+    return _new_env(_search_path(overrides))
+
+
+def shared_env(overrides: str | Path | None = None) -> jinja2.Environment:
+    """``make_env(overrides)``, made once and reused by later renders (``mkdocs serve`` renders on every change),
+    so each template is compiled once. Any change to the files under ``overrides`` gives a new environment;
+    Jinja recompiles a built-in template whose file changed. Do not modify the environment.
+    """
+    search = _search_path(overrides)
+    key = (os.getcwd(), *search)  # the search path may be relative
+    try:
+        fingerprint = _contents(Path(search[0])) if overrides is not None else ()
+    except OSError:  # an unreadable file: leave it to the loader, uncached
+        return _new_env(search)
+    cached = _shared.get(key)
+    if cached is None or cached[0] != fingerprint:
+        cached = _shared[key] = (fingerprint, _new_env(search))
+    return cached[1]
+
+
+# (working directory, *search path) -> (the override files when the environment was made, the environment).
+_shared: dict[tuple[str, ...], tuple[tuple[tuple[str, bytes], ...], jinja2.Environment]] = {}
+
+
+def _contents(directory: Path) -> tuple[tuple[str, bytes], ...]:
+    """Every file under ``directory`` and its bytes (templates are small; modification times can repeat)."""
+    return tuple(
+        sorted((str(p.relative_to(directory)), p.read_bytes()) for p in directory.rglob("*") if p.is_file())
+    )
+
+
+def _search_path(overrides: str | Path | None) -> tuple[str, ...]:
     search: list[str] = []
     if overrides is not None:
         directory = Path(overrides)
@@ -124,14 +158,19 @@ def make_env(overrides: str | Path | None = None) -> jinja2.Environment:
             raise UsageError(f"{overrides}: the templates directory does not exist")
         search.append(str(directory))
     search.append(str(builtin_templates_dir()))
+    return tuple(search)
+
+
+def _new_env(search: tuple[str, ...]) -> jinja2.Environment:
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(search),
+        loader=jinja2.FileSystemLoader(list(search)),
         autoescape=False,  # noqa: S701 -- Markdown, not HTML: card text goes through the encoders
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
         finalize=_finalize,
+        auto_reload=True,
     )
     filters: Mapping[str, Any] = {name: FILTERS[name] for name in _ENCODERS}
     env.filters.update(filters)
