@@ -19,7 +19,7 @@ from a2a_docgen import render
 from a2a_docgen.errors import UsageError
 from a2a_docgen.load import load_card_bytes, load_catalog
 from a2a_docgen.model import Catalog
-from a2a_docgen.render import NAV, render_catalog
+from a2a_docgen.render import NAV, _tidy, render_catalog
 from a2a_docgen.render import pages as page_views
 from a2a_docgen.render.env import (
     CardText,
@@ -661,6 +661,14 @@ def test_md_page_link_is_the_page_link_macro(tmp_path: Path) -> None:
         assert re.fullmatch(r"\[[a-z&#;0-9]+\]\([a-z0-9-]+\.md\)", ours), ours
     assert agent.startswith("[Coastal Route Planner](../agents/")
     assert agent.endswith("/index.md#x)")
+
+
+def test_tidy_trims_lines_and_blank_runs() -> None:
+    text = "\n\n# A  \n\n\n\n \t\nb\u3000\n\n\n\n\n\n\n\nc\n\nd\n\n\n"
+    assert _tidy(text) == "# A\n\nb\n\nc\n\nd\n"
+    assert _tidy("x") == "x\n"
+    for run in range(1, 12):
+        assert _tidy(f"a{chr(10) * run}b") == ("a\nb\n" if run == 1 else "a\n\nb\n")
 
 
 def test_templates_name_their_context() -> None:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -50,8 +49,6 @@ _SITE_PAGES = {
     "bindings.md": "bindings.md.jinja",
     "excluded.md": "excluded.md.jinja",
 }
-
-_BLANK_RUNS = re.compile(r"\n{3,}")
 
 
 def render_catalog(
@@ -137,5 +134,7 @@ def _tidy(text: str) -> str:
 
     Safe for the fences we emit: pretty-printed JSON has no blank lines and no trailing spaces.
     """
-    lines = [line.rstrip() for line in text.split("\n")]
-    return _BLANK_RUNS.sub("\n\n", "\n".join(lines)).strip("\n") + "\n"
+    text = "\n".join([line.rstrip() for line in text.split("\n")])
+    while "\n\n\n" in text:  # each pass shortens every run of 3 or more newlines; runs of 2 stay
+        text = text.replace("\n\n\n", "\n\n")
+    return text.strip("\n") + "\n"
