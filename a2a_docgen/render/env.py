@@ -84,11 +84,16 @@ def _quote_block(text: str) -> str:
 
 def relative_path(target: str, page: str) -> str:
     """``target`` (a path from the docs root, maybe with ``#fragment``) as a link from ``page``."""
+    return _relative_to(target, page.rpartition("/")[0])
+
+
+def _relative_to(target: str, here: str) -> str:
+    """``target`` as a link from a page in directory ``here`` (``""`` for the docs root)."""
     path, hash_, fragment = target.partition("#")
     if not path:
         return target
     directory, _, name = path.rpartition("/")
-    return _directory_prefix(directory, page.rpartition("/")[0]) + name + hash_ + fragment
+    return _directory_prefix(directory, here) + name + hash_ + fragment
 
 
 @functools.lru_cache(maxsize=16384)
@@ -114,7 +119,14 @@ def _relative(context: jinja2.runtime.Context, target: str) -> str:
 @jinja2.pass_context
 def _page_link(context: jinja2.runtime.Context, text: str | None, target: str) -> str:
     """``text | md_page_link(target)``: a link to a page of the site, ``[md_inline(text)](rel(target))``."""
-    return f"[{md_inline(text)}]({relative_path(target, str(context['page_path']))})"
+    return _page_link_from(text, target, str(context["page_path"]).rpartition("/")[0])
+
+
+@functools.lru_cache(maxsize=65536)
+def _page_link_from(text: str | None, target: str, here: str) -> str:
+    """``md_page_link`` on a page in directory ``here``; cached, as the facet pages of one directory (tags,
+    media types) link the same agents and skills many times."""
+    return f"[{md_inline(text)}]({_relative_to(target, here)})"
 
 
 def make_env(overrides: str | Path | None = None) -> jinja2.Environment:
