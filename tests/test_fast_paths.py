@@ -15,10 +15,12 @@ from pathlib import Path
 from typing import Any
 from unittest import mock
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from a2a_docgen.load import load_card_bytes
+from a2a_docgen.load.source import _Duplicate, _reject_duplicates, _shape, might_exceed_depth
 from a2a_docgen.model import AgentCard, Diagnostic
 from a2a_docgen.render import escape
 from a2a_docgen.validate import rules
@@ -157,3 +159,49 @@ def test_shortcuts_still_report_what_they_skip_in_clean_cards() -> None:
     _, diagnostics = _load(_card_text(values, ascii_only=True))
     found = {d.code for d in diagnostics}
     assert {"suspicious-instructions", "invisible-characters", "invalid-unicode"} <= found
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=4),
+    lambda children: (
+        st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=3), children, max_size=3)
+    ),
+    max_leaves=30,
+)
+
+
+def _depth(value: Any) -> int:
+    """Nesting of arrays and objects, the obvious recursive way (the root container is level 1)."""
+    if isinstance(value, dict):
+        return 1 + max(map(_depth, value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max(map(_depth, value), default=0)
+    return 0
+
+
+def _count(value: Any) -> int:
+    children = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+    return 1 + sum(map(_count, children))
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=json_values, max_depth=st.integers(0, 6))
+def test_depth_and_count_walk_agrees_with_recursion(value: Any, max_depth: int) -> None:
+    too_deep, count = _shape(value, max_depth)
+    assert too_deep == (_depth(value) > max_depth)
+    if not too_deep:
+        assert count == _count(value)
+    text = json.dumps(value)
+    if not might_exceed_depth(text, max_depth):
+        assert not too_deep
+
+
+@given(pairs=st.lists(st.tuples(st.sampled_from("abc"), st.integers(0, 3)), max_size=6))
+def test_duplicate_member_names_are_rejected_at_the_first_repeat(pairs: list[tuple[str, int]]) -> None:
+    names = [name for name, _ in pairs]
+    repeat = next((name for i, name in enumerate(names) if name in names[:i]), None)
+    if repeat is None:
+        assert _reject_duplicates(list(pairs)) == dict(pairs)
+    else:
+        with pytest.raises(_Duplicate, match=f"^{repeat}$"):
+            _reject_duplicates(list(pairs))

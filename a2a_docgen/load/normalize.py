@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from a2a_docgen.limits import Limits
 from a2a_docgen.load.reader import Reader, quote, snake_case
 from a2a_docgen.load.report import Report
-from a2a_docgen.load.source import depth_exceeds, join_pointer
+from a2a_docgen.load.source import depth_exceeds, join_pointer, might_exceed_depth
 from a2a_docgen.model import (
     AgentCapabilities,
     AgentCard,
@@ -791,8 +791,7 @@ class _CardReader:
             [i for i, item in enumerate(items) if isinstance(item, str)] if isinstance(items, list) else []
         )
         return tuple(
-            self.example(text, join_pointer(examples_pointer, i))
-            for i, text in zip(indices, texts, strict=False)
+            self.example(text, f"{examples_pointer}/{i}") for i, text in zip(indices, texts, strict=False)
         )
 
     def example(self, text: str, pointer: str) -> Example:
@@ -800,7 +799,7 @@ class _CardReader:
         if not stripped or stripped[0] not in "{[":
             return Example(text=text, is_json=False, value=None, pointer=pointer)
         try:
-            value = json.loads(stripped, parse_constant=_no_constants)
+            value = _EXAMPLE_DECODER.decode(stripped)
         except json.JSONDecodeError as exc:
             self.report.warning(
                 "example-json-invalid",
@@ -823,7 +822,9 @@ class _CardReader:
                 "this example looks like JSON but does not parse; it is shown as text",
             )
             return Example(text=text, is_json=False, value=None, pointer=pointer)
-        if depth_exceeds(value, self.limits.max_depth):
+        if might_exceed_depth(stripped, self.limits.max_depth) and depth_exceeds(
+            value, self.limits.max_depth
+        ):
             self.report.warning(
                 "example-json-invalid",
                 pointer,
@@ -897,3 +898,7 @@ def _wrapper_for(kind: str) -> str | None:
 
 def _no_constants(name: str) -> JSONValue:
     raise ValueError(f"{name} is not JSON")
+
+
+_EXAMPLE_DECODER = json.JSONDecoder(parse_constant=_no_constants)
+"""What ``json.loads(text, parse_constant=_no_constants)`` uses, made once (text never starts with a BOM here)."""

@@ -7,6 +7,7 @@ with a warning, since JSON-RPC clients of v0.3 do not.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Iterable
@@ -19,6 +20,7 @@ from a2a_docgen.model import JSONObject, JSONValue
 _CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
+@functools.lru_cache(maxsize=1024)
 def snake_case(name: str) -> str:
     """``defaultInputModes`` -> ``default_input_modes``; ``oauth2MetadataUrl`` -> ``oauth2_metadata_url``."""
     return _CAMEL_BOUNDARY.sub("_", name).lower()
@@ -46,19 +48,21 @@ class Reader:
 
     def member(self, obj: JSONObject, key: str, base: str) -> tuple[JSONValue, str, bool]:
         """``(value, pointer, present)`` for ``key`` or its snake_case alias."""
+        # The names asked for are the spec's: a pointer token without "~" or "/" needs no escaping.
+        pointer = f"{base}/{key}" if "~" not in key and "/" not in key else join_pointer(base, key)
         if key in obj:
-            return obj[key], join_pointer(base, key), True
+            return obj[key], pointer, True
         alias = snake_case(key)
         if alias != key and alias in obj:
-            pointer = join_pointer(base, alias)
+            alias_pointer = join_pointer(base, alias)
             self.report.warning(
                 "snake-case-name",
-                pointer,
+                alias_pointer,
                 f'"{alias}" is the proto field name; A2A JSON uses camelCase: rename it to "{key}"',
                 at_key=True,
             )
-            return obj[alias], pointer, True
-        return None, join_pointer(base, key), False
+            return obj[alias], alias_pointer, True
+        return None, pointer, False
 
     def _absent(
         self, key: str, pointer: str, value: JSONValue, present: bool, required: bool, hint: str
@@ -195,14 +199,19 @@ class Reader:
     def string_items(
         self, items: Iterable[JSONValue], pointer: str, key: str, max_chars: int | None = None
     ) -> tuple[str, ...]:
+        max_chars = max_chars or self.limits.max_label_chars
         result = []
         for index, item in enumerate(items):
-            item_pointer = join_pointer(pointer, index)
             if isinstance(item, str):
-                result.append(self.cap(item, item_pointer, key, max_chars or self.limits.max_label_chars))
+                # The pointer is built only for a finding.
+                result.append(
+                    item if len(item) <= max_chars else self.cap(item, f"{pointer}/{index}", key, max_chars)
+                )
             else:
                 self.report.error(
-                    "wrong-type", item_pointer, f'elements of "{key}" must be strings, not {_found(item)}'
+                    "wrong-type",
+                    f"{pointer}/{index}",
+                    f'elements of "{key}" must be strings, not {_found(item)}',
                 )
         return tuple(result)
 
@@ -210,7 +219,7 @@ class Reader:
         """(index, object, pointer) for each element that is an object; others are reported."""
         result = []
         for index, item in enumerate(items):
-            item_pointer = join_pointer(pointer, index)
+            item_pointer = f"{pointer}/{index}"
             if isinstance(item, dict):
                 result.append((index, item, item_pointer))
             else:

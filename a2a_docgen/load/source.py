@@ -31,7 +31,9 @@ def escape_token(token: str) -> str:
 
 def join_pointer(base: str, *tokens: str | int) -> str:
     """``join_pointer("/skills", 0, "id") == "/skills/0/id"``."""
-    return base + "".join("/" + escape_token(str(t)) for t in tokens)
+    for token in tokens:
+        base += "/" + escape_token(token if isinstance(token, str) else str(token))
+    return base
 
 
 def pointer_tokens(pointer: str) -> list[str]:
@@ -260,11 +262,13 @@ class _Constant(Exception):
 
 
 def _reject_duplicates(pairs: list[tuple[str, JSONValue]]) -> JSONObject:
-    result: JSONObject = {}
-    for key, value in pairs:
-        if key in result:
-            raise _Duplicate(key)
-        result[key] = value
+    result: JSONObject = dict(pairs)
+    if len(result) < len(pairs):  # a name repeats: find the first repeat
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _Duplicate(key)
+            seen.add(key)
     return result
 
 
@@ -364,7 +368,8 @@ def parse_text(text: str, limits: Limits) -> JSONObject:
         value = _TOO_DEEP  # nested far beyond any limit: located below
     except ValueError as exc:  # e.g. integers longer than sys.int_info.str_digits_check_threshold
         raise SourceError(SourceProblem("json-syntax", f"invalid JSON: {exc}", 0), text) from None
-    if value is _TOO_DEEP or depth_exceeds(value, limits.max_depth):
+    too_deep, nodes = (True, 0) if value is _TOO_DEEP else _shape(value, limits.max_depth)
+    if too_deep:
         index = PositionIndex.build(text, limits.max_depth)
         pointer, offset = index.too_deep or ("", 0)
         raise SourceError(
@@ -383,7 +388,6 @@ def parse_text(text: str, limits: Limits) -> JSONObject:
             SourceProblem("not-an-object", f"the top level is {kind}; an Agent Card is a JSON object", 0),
             text,
         )
-    nodes = _count_nodes(value, limits.max_nodes)
     if nodes > limits.max_nodes:
         raise SourceError(
             SourceProblem(
@@ -410,32 +414,34 @@ def _syntax_hint(text: str, pos: int) -> str:
     return ""
 
 
+def might_exceed_depth(text: str, max_depth: int) -> bool:
+    """False when the JSON value parsed from ``text`` cannot be nested deeper than ``max_depth``: each level
+    needs its own opening bracket, so a text with at most ``max_depth`` of them is shallow enough."""
+    return text.count("{") + text.count("[") > max_depth
+
+
 def depth_exceeds(value: JSONValue, max_depth: int) -> bool:
-    stack: list[tuple[JSONValue, int]] = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, dict):
-            if depth > max_depth:
-                return True
-            stack.extend((v, depth + 1) for v in item.values())
-        elif isinstance(item, list):
-            if depth > max_depth:
-                return True
-            stack.extend((v, depth + 1) for v in item)
-    return False
+    return _shape(value, max_depth)[0]
 
 
-def _count_nodes(value: JSONValue, stop_after: int) -> int:
-    count = 0
-    stack: list[JSONValue] = [value]
-    while stack and count <= stop_after:
-        item = stack.pop()
-        count += 1
-        if isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return count
+def _shape(value: JSONValue, max_depth: int) -> tuple[bool, int]:
+    """(arrays or objects are nested deeper than ``max_depth``, the number of values when they are not).
+
+    Walks one level at a time, so that most of the work is done by ``list.extend`` and a comprehension.
+    """
+    count = 1
+    level: list[JSONObject | list[JSONValue]] = [value] if isinstance(value, (dict, list)) else []
+    depth = 0
+    while level:
+        depth += 1
+        if depth > max_depth:
+            return True, count
+        children: list[JSONValue] = []
+        for container in level:
+            children.extend(container.values() if isinstance(container, dict) else container)
+        count += len(children)
+        level = [child for child in children if isinstance(child, (dict, list))]
+    return False, count
 
 
 def _json_type_name(value: JSONValue) -> str:
