@@ -386,9 +386,15 @@ def md_heading(s: str | None, label: str, *, always: bool = False, max_len: int 
     title = md_title(s, max_len=max_len)
     if not always and not _clobbers_theme(toc_id(html.unescape(title))):
         return title
-    if _clobbers_theme(toc_id(label)) or not label.isprintable() or _PUNCTUATION_CHAR.search(label):
+    if not _safe_label(label):
         raise ValueError(f"a heading label must be plain words whose id is safe: {label!r}")
     return f"{label}: {title}"
+
+
+@functools.lru_cache(maxsize=256)
+def _safe_label(label: str) -> bool:
+    """Whether ``label`` may start a heading (cached: templates use a handful, once per skill or scheme)."""
+    return not _clobbers_theme(toc_id(label)) and label.isprintable() and not _PUNCTUATION_CHAR.search(label)
 
 
 def md_code(s: str | None, *, max_len: int = 300) -> str:

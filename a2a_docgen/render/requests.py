@@ -20,6 +20,7 @@ parts) and the skill accepts JSON; otherwise it is sent as text, exactly as writ
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import uuid
 from dataclasses import dataclass
@@ -83,6 +84,7 @@ class RequestExample:
     """Whether the example travels as a data part (else as a text part)."""
 
 
+@functools.lru_cache(maxsize=1024)
 def canonical_binding(binding: str | None) -> Binding | None:
     """``JSONRPC``, ``HTTP+JSON`` or ``GRPC`` for the spellings cards use; ``None`` for a custom binding."""
     if binding is None:
@@ -99,6 +101,7 @@ def request_shape(interface: AgentInterface, card: AgentCard) -> Shape:
     return "1.0" if card.era == "1.0" else "0.3"
 
 
+@functools.lru_cache(maxsize=4096)
 def json_media_type(modes: tuple[str, ...]) -> str | None:
     """The JSON media type to state on a data part, or ``None`` when no mode accepts JSON.
 
