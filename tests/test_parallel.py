@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
 import sys
-import threading
+import textwrap
+from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from a2a_docgen.errors import UsageError
-from a2a_docgen.render.parallel import MIN_PAGES_PER_WORKER, PageWorkers, _shares, forking_is_safe
+from a2a_docgen.render.parallel import MIN_PAGES_PER_WORKER, PageWorkers, _shares
 
 ENOUGH = 3 * MIN_PAGES_PER_WORKER
 
@@ -20,9 +22,31 @@ needs_fork = pytest.mark.skipif(
 )
 
 
-def _single_threaded() -> None:
-    if threading.active_count() > 1:
-        pytest.skip("another thread is running in this test process: forking would not be safe")
+def in_fresh_process(body: str) -> dict[str, Any]:
+    """Run ``body`` in a new interpreter (one thread, whatever this test process runs) and return the JSON
+    object it prints as its last line."""
+    script = textwrap.dedent(
+        """
+        import json, os, threading
+        from a2a_docgen.errors import UsageError
+        from a2a_docgen.render.parallel import PageWorkers, forking_is_safe
+
+        def page(index):
+            return f"# Page {index}\\n\\nrendered by {os.getpid()}\\n"
+
+        def failing(index):
+            if index == COUNT - 1:
+                raise UsageError(f"template error on page {index}")
+            return page(index)
+        """
+    )
+    script += f"COUNT = {ENOUGH}\n" + textwrap.dedent(body)
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
 
 
 def page(index: int) -> str:
@@ -43,13 +67,18 @@ def test_shares_cover_the_range_in_order_and_evenly(count: int, parts: int) -> N
 
 @needs_fork
 def test_workers_render_every_page_in_order_in_other_processes() -> None:
-    _single_threaded()
-    with PageWorkers(page, ENOUGH, jobs=2) as workers:
-        assert workers.parallel
-        pages = workers.results()
+    result = in_fresh_process(
+        """
+        with PageWorkers(page, COUNT, jobs=2) as workers:
+            pages = workers.results()
+        print(json.dumps({"parallel": workers.parallel, "pages": pages, "pid": os.getpid()}))
+        """
+    )
+    assert result["parallel"]
+    pages = result["pages"]
     assert [p.split("\n")[0] for p in pages] == [f"# Page {i}" for i in range(ENOUGH)]
     renderers = {p.rsplit(" ", 1)[1].strip() for p in pages}
-    assert str(os.getpid()) not in renderers, "the pages were rendered in this process"
+    assert str(result["pid"]) not in renderers, "the pages were rendered in the calling process"
     assert len(renderers) == 2
 
 
@@ -67,31 +96,35 @@ def test_a_small_catalogue_is_rendered_here() -> None:
 
 @needs_fork
 def test_no_fork_while_another_thread_runs() -> None:
-    _single_threaded()
-    stop = threading.Event()
-    thread = threading.Thread(target=stop.wait)
-    thread.start()
-    try:
-        assert not forking_is_safe()
-        with PageWorkers(page, ENOUGH, jobs=2) as workers:
-            assert not workers.parallel
-            assert workers.results() == [page(i) for i in range(ENOUGH)]
-    finally:
+    result = in_fresh_process(
+        """
+        before = forking_is_safe()
+        stop = threading.Event()
+        thread = threading.Thread(target=stop.wait)
+        thread.start()
+        during = forking_is_safe()
+        with PageWorkers(page, COUNT, jobs=2) as workers:
+            pages = workers.results()
         stop.set()
         thread.join()
-    assert forking_is_safe()
-
-
-def failing(index: int) -> str:
-    if index == ENOUGH - 1:
-        raise UsageError(f"template error on page {index}")
-    return page(index)
+        print(json.dumps({"before": before, "during": during, "parallel": workers.parallel,
+                          "same": pages == [page(i) for i in range(COUNT)]}))
+        """
+    )
+    assert result == {"before": True, "during": False, "parallel": False, "same": True}
 
 
 @needs_fork
 def test_an_error_in_a_worker_is_raised_again_here() -> None:
-    _single_threaded()
-    with PageWorkers(failing, ENOUGH, jobs=2) as workers:
-        assert workers.parallel
-        with pytest.raises(UsageError, match=f"page {ENOUGH - 1}"):
-            workers.results()
+    result = in_fresh_process(
+        """
+        with PageWorkers(failing, COUNT, jobs=2) as workers:
+            try:
+                workers.results()
+                error = None
+            except UsageError as exc:
+                error = str(exc)
+        print(json.dumps({"parallel": workers.parallel, "error": error}))
+        """
+    )
+    assert result == {"parallel": True, "error": f"template error on page {ENOUGH - 1}"}
