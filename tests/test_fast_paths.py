@@ -7,6 +7,7 @@ phrases the deceptive-text rule looks for, split and disguised.
 
 from __future__ import annotations
 
+import ipaddress
 import itertools
 import json
 import re
@@ -20,10 +21,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from a2a_docgen.load import load_card_bytes
-from a2a_docgen.load.source import _Duplicate, _reject_duplicates, _shape, might_exceed_depth
+from a2a_docgen.load.source import (
+    _Duplicate,
+    _reject_duplicates,
+    _shape,
+    join_pointer,
+    might_exceed_depth,
+    pointer_tokens,
+)
 from a2a_docgen.model import AgentCard, Diagnostic
 from a2a_docgen.render import escape
-from a2a_docgen.validate import rules
+from a2a_docgen.validate import formats, rules
 from a2a_docgen.validate.text import invisible_characters, plain_ascii, suspicious_phrases
 
 MINIMAL = json.loads(
@@ -205,3 +213,27 @@ def test_duplicate_member_names_are_rejected_at_the_first_repeat(pairs: list[tup
     else:
         with pytest.raises(_Duplicate, match=f"^{repeat}$"):
             _reject_duplicates(list(pairs))
+
+
+def _is_ip_exactly(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return True
+
+
+@settings(max_examples=500)
+@given(
+    host=st.lists(st.sampled_from([*"0123456789.:abcdefgx%", "\u0661", "\uff11", "::1", "127.0.0.1"])).map(
+        "".join
+    )
+)
+def test_ip_address_test_agrees_with_ipaddress(host: str) -> None:
+    assert formats._is_ip(host) == _is_ip_exactly(host)
+
+
+@given(tokens=st.lists(st.text(alphabet="a~/01", max_size=4), max_size=4))
+def test_pointer_tokens_undo_join_pointer(tokens: list[str]) -> None:
+    pointer = join_pointer("", *tokens)
+    assert pointer_tokens(pointer) == tokens

@@ -108,6 +108,8 @@ FLOW_KINDS: tuple[OAuthFlowKind, ...] = (
 
 FLOW_KEYS = ("authorizationUrl", "tokenUrl", "refreshUrl", "deviceAuthorizationUrl", "scopes", "pkceRequired")
 """Every member an OAuth flow object of any kind may have."""
+_FLOW_KEY_SET = frozenset(FLOW_KEYS)
+_SKILL_KEY_SET = frozenset(SKILL_KEYS)
 
 # Members required in each flow kind (v1.0 proto; v0.3 requires scopes on every flow).
 FLOW_REQUIRED: dict[str, tuple[str, ...]] = {
@@ -200,6 +202,8 @@ class _CardReader:
 
     def extra(self, obj: JSONObject, known: set[str] | frozenset[str]) -> dict[str, JSONValue]:
         """Members no era defines (snake_case aliases of known names are not extra)."""
+        if known.issuperset(obj):
+            return {}
         aliases = {snake_case(k) for k in known}
         return {k: obj[k] for k in sorted(obj) if k not in known and k not in aliases}
 
@@ -570,7 +574,7 @@ class _CardReader:
             scopes=scopes or {},
             pkce_required=read.boolean(obj, "pkceRequired", pointer) if kind == "authorizationCode" else None,
             pointer=pointer,
-            extra=self.extra(obj, set(FLOW_KEYS)),
+            extra=self.extra(obj, _FLOW_KEY_SET),
         )
 
     def legacy_authentication_schemes(self) -> dict[str, SecurityScheme]:
@@ -755,7 +759,7 @@ class _CardReader:
                 else security
             ),
             pointer=pointer,
-            extra=self.extra(obj, set(SKILL_KEYS)),
+            extra=self.extra(obj, _SKILL_KEY_SET),
         )
 
     def skill_modes(self, obj: JSONObject, key: str, pointer: str) -> EffectiveModes | None:

@@ -96,14 +96,14 @@ class Reader:
         max_chars: int | None = None,
     ) -> str | None:
         value, pointer, present = self.member(obj, key, base)
-        if self._absent(key, pointer, value, present, required, hint):
-            return None
         if not isinstance(value, str):
-            self._wrong(key, pointer, value, "a string")
+            if not self._absent(key, pointer, value, present, required, hint):
+                self._wrong(key, pointer, value, "a string")
             return None
         if required and not value.strip():
             self.report.error("required-empty", pointer, f'"{key}" is empty: add {hint}')
-        return self.cap(value, pointer, key, max_chars or self.limits.max_label_chars)
+        max_chars = max_chars or self.limits.max_label_chars
+        return value if len(value) <= max_chars else self.cap(value, pointer, key, max_chars)
 
     def cap(self, value: str, pointer: str, key: str, max_chars: int) -> str:
         """Cut an over-long string to the limit, with an error naming the limit."""
@@ -156,10 +156,9 @@ class Reader:
         ``limit`` is (maximum length, limit name): longer arrays are cut with an error.
         """
         value, pointer, present = self.member(obj, key, base)
-        if self._absent(key, pointer, value, present, required, hint):
-            return None
         if not isinstance(value, list):
-            self._wrong(key, pointer, value, "an array")
+            if not self._absent(key, pointer, value, present, required, hint):
+                self._wrong(key, pointer, value, "an array")
             return None
         if required and not value:
             self.report.error(

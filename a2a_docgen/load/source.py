@@ -40,6 +40,8 @@ def pointer_tokens(pointer: str) -> list[str]:
     """Split a JSON Pointer into unescaped tokens."""
     if not pointer:
         return []
+    if "~" not in pointer:
+        return pointer[1:].split("/")
     return [t.replace("~1", "/").replace("~0", "~") for t in pointer[1:].split("/")]
 
 

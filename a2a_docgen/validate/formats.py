@@ -6,6 +6,7 @@ rules attach to the value's pointer. Messages say what to write instead.
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import re
 from dataclasses import dataclass
@@ -39,6 +40,7 @@ _PLACEHOLDER = re.compile(r"<[^<>]*>|\{[^{}]*\}|\$\{|%[A-Z_]+%|\bYOUR[_-][A-Z_]+
 _URI_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 _WHITESPACE_OR_CONTROL = re.compile(r"[\x00-\x20\x7f-\x9f]")
 _HOST_PORT = re.compile(r"^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?):(\d{1,5})$")
+_IPV4_CHARACTERS = re.compile(r"[0-9.]*\Z")
 _HOST_LABELS = re.compile(r"^[A-Za-z0-9_](?:[A-Za-z0-9_.-]*[A-Za-z0-9_])?$")
 
 
@@ -149,6 +151,8 @@ def _valid_host(host: str) -> bool:
 
 
 def _is_ip(host: str) -> bool:
+    if ":" not in host and not _IPV4_CHARACTERS.match(host):
+        return False  # neither IPv6 (colons) nor IPv4 (digits and dots): skip the two failing parses
     try:
         ipaddress.ip_address(host)
     except ValueError:
@@ -219,6 +223,7 @@ _BARE_HINTS = {
 }
 
 
+@functools.lru_cache(maxsize=1024)  # a catalogue names a few media types many times
 def check_media_type(value: str) -> Problem | None:
     """``type/subtype`` with optional parameters (``text/plain; charset=utf-8``); ``*/*`` ranges allowed."""
     if _MEDIA_TYPE.match(value):

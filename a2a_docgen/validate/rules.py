@@ -104,26 +104,25 @@ def duplicate_skill_ids(card: AgentCard, report: Report, limits: Limits) -> None
     for skill in card.skills:
         if skill.id is None or not skill.id.strip():
             continue
-        pointer = _member(card, skill.pointer, "id")
         seen = identity(skill.id)
         if skill.id in exact:
             report.error(
                 "duplicate-skill-id",
-                pointer,
+                _member(card, skill.pointer, "id"),
                 f"skill id {quote(skill.id)} is already used by {exact[skill.id]}; skill ids must be unique in a "
                 "card: rename one",
             )
         elif seen in same_looking:
             report.error(
                 "duplicate-skill-id",
-                pointer,
+                _member(card, skill.pointer, "id"),
                 f"skill id {quote(skill.id)} looks the same as the id of {same_looking[seen]} (they differ only by "
                 "invisible characters or Unicode normalisation); give the skills visibly different ids",
             )
         elif seen.casefold() in folded:
             report.warning(
                 "skill-id-case-twin",
-                pointer,
+                _member(card, skill.pointer, "id"),
                 f"skill id {quote(skill.id)} differs from the id of {folded[seen.casefold()]} only by letter case; "
                 "links and file names derived from ids can collide on case-insensitive systems: rename one",
             )
