@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,6 +17,7 @@ from hypothesis import strategies as st
 from a2a_docgen.render.parallel import MIN_PAGES_PER_WORKER, PageWorkers, _shares
 
 ENOUGH = 3 * MIN_PAGES_PER_WORKER
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 
 needs_fork = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="worker processes are only forked on Linux"
@@ -128,3 +130,45 @@ def test_an_error_in_a_worker_is_raised_again_here() -> None:
         """
     )
     assert result == {"parallel": True, "error": f"template error on page {ENOUGH - 1}"}
+
+
+@needs_fork
+def test_render_catalog_gives_the_same_site_with_workers(tmp_path: Path) -> None:
+    overrides = tmp_path / "templates"
+    overrides.mkdir()
+    (overrides / "agent.md.jinja").write_text("# Agent\n\n{{ nothing.here }}\n")
+    result = in_fresh_process(
+        f"""
+        import sys
+        from pathlib import Path
+        sys.path.insert(0, {str(BENCHMARKS)!r})
+        from synthetic import write_catalogue
+        import a2a_docgen.render as render
+        from a2a_docgen.load import load_catalog
+
+        used = []
+        class Recording(render.PageWorkers):
+            def __enter__(self):
+                used.append(self.parallel)
+                return super().__enter__()
+        render.PageWorkers = Recording
+
+        write_catalogue(Path({str(tmp_path / "cards")!r}), COUNT, 3)
+        catalog = load_catalog([{str(tmp_path / "cards")!r}])
+        serial = render.render_catalog(catalog, jobs=1)
+        parallel = render.render_catalog(catalog, jobs=2)
+        try:
+            render.render_catalog(catalog, jobs=2, templates_dir={str(overrides)!r})
+            error = None
+        except UsageError as exc:
+            error = str(exc)
+        print(json.dumps({{"used": used, "same": serial == parallel, "agents": len(catalog.cards),
+                          "error": error}}))
+        """
+    )
+    assert result == {
+        "used": [False, True, True],
+        "same": True,
+        "agents": ENOUGH,
+        "error": "template error: 'nothing' is undefined",
+    }

@@ -27,6 +27,7 @@ from a2a_docgen.render.env import UnescapedOutputError, shared_env
 from a2a_docgen.render.escape import safe_url
 from a2a_docgen.render.exports import DEFAULT_SITE_NAME, export_files
 from a2a_docgen.render.pages import SiteViews, build_views
+from a2a_docgen.render.parallel import PageWorkers
 from a2a_docgen.render.site import NavEntry, RenderedSite
 
 __all__ = ["NAV", "RenderedSite", "UnescapedOutputError", "render_catalog"]
@@ -57,19 +58,24 @@ def render_catalog(
     templates_dir: str | Path | None = None,
     site_url: str | None = None,
     site_name: str = DEFAULT_SITE_NAME,
+    jobs: int = 1,
 ) -> RenderedSite:
     """Every page and file of the site for ``catalog``.
 
     ``templates_dir`` holds templates that replace built-in ones of the same name. ``site_url`` (the URL the
     site is published at) only adds each raw card's absolute URL as text on its agent page. ``site_name``
-    titles the ``llms.txt`` export; ``catalog.json`` and ``llms.txt`` are part of every site.
+    titles the ``llms.txt`` export; ``catalog.json`` and ``llms.txt`` are part of every site. With ``jobs``
+    above 1, agent pages are rendered by up to that many worker processes where that is safe and pays
+    (``render.parallel``); the result is the same.
     Raises ``UsageError`` for a bad ``site_url``, a broken template or a template that prints card text
     without an encoding filter (``UnescapedOutputError``).
     """
     if site_url is not None and safe_url(site_url) is None:
         raise UsageError(f"site URL {site_url!r} is not an absolute http(s) URL")
     with _collector_paused():
-        return _render_site(shared_env(templates_dir), catalog, site_url=site_url, site_name=site_name)
+        return _render_site(
+            shared_env(templates_dir), catalog, site_url=site_url, site_name=site_name, jobs=jobs
+        )
 
 
 @contextlib.contextmanager
@@ -91,12 +97,18 @@ def _collector_paused() -> Iterator[None]:
 
 
 def _render_site(
-    env: jinja2.Environment, catalog: Catalog, *, site_url: str | None, site_name: str
+    env: jinja2.Environment, catalog: Catalog, *, site_url: str | None, site_name: str, jobs: int
 ) -> RenderedSite:
     views = build_views(catalog, site_url=site_url)
+    agents = views.agents
+
+    def agent_page(index: int) -> str:
+        agent = agents[index]
+        return _render(env, "agent.md.jinja", agent.path, site=views, agent=agent)
+
     pages: dict[str, str] = {}
-    files: dict[str, bytes] = {}
-    try:
+    with PageWorkers(agent_page, len(agents), jobs) as workers:
+        # While workers render the agent pages, this process renders the rest.
         for path, template in _SITE_PAGES.items():
             pages[path] = _render(env, template, path, site=views)
         for tag in views.tags:
@@ -105,15 +117,9 @@ def _render_site(
             pages[media_type.path] = _render(
                 env, "media-type.md.jinja", media_type.path, site=views, media_type=media_type
             )
-        for agent in views.agents:
-            pages[agent.path] = _render(env, "agent.md.jinja", agent.path, site=views, agent=agent)
-            files[agent.card_json] = agent.card.source.text.encode("utf-8")
-    except UnescapedOutputError:
-        raise
-    except jinja2.TemplateError as exc:
-        where = f" ({exc.filename}, line {exc.lineno})" if isinstance(exc, jinja2.TemplateSyntaxError) else ""
-        raise UsageError(f"template error{where}: {exc.message or exc}") from exc
-    files.update(export_files(catalog, site_name=site_name))
+        files = {agent.card_json: agent.card.source.text.encode("utf-8") for agent in agents}
+        files.update(export_files(catalog, site_name=site_name))
+        pages.update(zip([agent.path for agent in agents], workers.results(), strict=True))
     return RenderedSite(
         pages=dict(sorted(pages.items())),
         files=dict(sorted(files.items())),
@@ -125,7 +131,15 @@ def _render_site(
 
 
 def _render(env: jinja2.Environment, template: str, path: str, *, site: SiteViews, **context: Any) -> str:
-    text = env.get_template(template).render(page_path=path, site=site, **context)
+    """One page. A template error becomes a ``UsageError`` here, in the process that renders the page: a
+    worker's exception must survive pickling, and Jinja's syntax error does not."""
+    try:
+        text = env.get_template(template).render(page_path=path, site=site, **context)
+    except UnescapedOutputError:
+        raise
+    except jinja2.TemplateError as exc:
+        where = f" ({exc.filename}, line {exc.lineno})" if isinstance(exc, jinja2.TemplateSyntaxError) else ""
+        raise UsageError(f"template error{where}: {exc.message or exc}") from exc
     return _tidy(text)
 
 
