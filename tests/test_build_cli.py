@@ -155,6 +155,7 @@ def test_no_cards_outside_a_checkout_builds_the_embedded_example(
         (["missing-dir"], "no such file or directory"),
         (["EMPTY"], "no card files"),
         (["CARDS", "--max-file-bytes", "0"], "positive whole number"),
+        (["CARDS", "--jobs", "0"], "positive whole number"),
         (["CARDS", "--templates", "missing-templates"], "--templates"),
         (["CARDS", "--site-url", "ftp://example.org/"], "--site-url"),
         (["CARDS", "--site-url", "not a url"], "--site-url"),

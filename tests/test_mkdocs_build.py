@@ -23,6 +23,7 @@ from mkdocs.commands.build import build
 from mkdocs.config import load_config
 from mkdocs.exceptions import Abort
 
+from a2a_docgen.render.parallel import default_jobs
 from a2a_docgen.render.site import NavEntry, RenderedSite
 from a2a_docgen.site.plugin import A2ADocgenPlugin, _prefix_heading_ids
 from a2a_docgen.site.writer import MANIFEST_NAME
@@ -225,6 +226,24 @@ def test_missing_cards_option_is_a_config_error(
     with pytest.raises(Abort):
         project.build(plugins=[{"a2a-docgen": options}])
     assert any("cards" in r.getMessage() and "required" in r.getMessage().lower() for r in caplog.records)
+
+
+def test_jobs_option_reaches_the_renderer(
+    project: Project, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    seen: list[int] = []
+
+    def render(catalog: object, **options: Any) -> RenderedSite:
+        seen.append(options["jobs"])
+        return FAKE_SITE
+
+    monkeypatch.setattr("a2a_docgen.render.render_catalog", render)
+    project.build(plugins=[{"a2a-docgen": {"cards": "cards", "jobs": 3}}])
+    project.build()
+    assert seen == [3, default_jobs()]
+    with pytest.raises(Abort):
+        project.build(plugins=[{"a2a-docgen": {"cards": "cards", "jobs": 0}}])
+    assert any("jobs: expected a positive whole number" in r.getMessage() for r in caplog.records)
 
 
 def test_prefix_puts_the_catalogue_in_a_directory(project: Project) -> None:

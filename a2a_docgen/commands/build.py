@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
-from a2a_docgen.commands.check import add_limit_options, default_catalogue, limits_from_args
+from a2a_docgen.commands.check import add_limit_options, default_catalogue, limits_from_args, positive_int
 from a2a_docgen.errors import BuildFailed, UsageError
 from a2a_docgen.model import Catalog, Diagnostic
 from a2a_docgen.report_formats import FORMATS, counts, format_diagnostics
@@ -84,6 +84,14 @@ def register(subparsers: Any) -> None:
         help="how diagnostics are printed: text (file:line:col: severity code message), json, or github "
         "(workflow commands that annotate pull requests); default text",
     )
+    parser.add_argument(
+        "-j",
+        "--jobs",
+        type=positive_int,
+        metavar="N",
+        help="render agent pages in up to N processes (default: the CPUs available; 1 renders in this "
+        "process); the pages are the same either way",
+    )
     add_limit_options(parser)
     parser.set_defaults(run=run)
 
@@ -91,6 +99,7 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from a2a_docgen.load import load_catalog
     from a2a_docgen.render import render_catalog
+    from a2a_docgen.render.parallel import default_jobs
     from a2a_docgen.site.writer import write_site
 
     # Without CARDS: the checkout's examples/cards when run from the repository, else the embedded example.
@@ -107,7 +116,8 @@ def run(args: argparse.Namespace) -> int:
     if args.strict and catalog.diagnostics:
         raise BuildFailed(f"--strict: {_counts(catalog.diagnostics)}; nothing written")
 
-    site = render_catalog(catalog, templates_dir=templates, site_url=site_url)
+    jobs = args.jobs or default_jobs()
+    site = render_catalog(catalog, templates_dir=templates, site_url=site_url, jobs=jobs)
     result = write_site(site, args.out_dir)
     print(
         f"{summary(catalog)}: {len(result.written)} written, {len(result.unchanged)} unchanged, "

@@ -29,7 +29,7 @@ the legacy .well-known/agent.json). Without PATH, the bundled example catalogue 
 exit status: 0 no error (warnings allowed unless --strict), 1 errors found, 2 usage error"""
 
 
-def _positive_int(text: str) -> int:
+def positive_int(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
@@ -47,7 +47,7 @@ def add_limit_options(parser: argparse.ArgumentParser) -> None:
         group.add_argument(
             Limits.option_name(name),
             dest=name,
-            type=_positive_int,
+            type=positive_int,
             metavar="N",
             default=None,
             help=f"(default {default})",

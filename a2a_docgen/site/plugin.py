@@ -78,6 +78,8 @@ class A2ADocgenPluginConfig(base.Config):  # type: ignore[no-untyped-call]
     """Use the catalogue's navigation when mkdocs.yml has no ``nav``."""
     prefix = c.Type(str, default="")
     """Directory of the docs tree the catalogue goes into (``agents/``); empty means the docs root."""
+    jobs = c.Optional(c.Type(int))
+    """Processes that render agent pages (default: the CPUs available; 1 renders in the MkDocs process)."""
 
 
 class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-untyped-call]
@@ -124,6 +126,7 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
     def _configure(self, config: MkDocsConfig) -> MkDocsConfig:
         from a2a_docgen.load import load_catalog
         from a2a_docgen.render import render_catalog
+        from a2a_docgen.render.parallel import default_jobs
 
         base_dir = os.path.dirname(config.config_file_path or os.path.join(os.getcwd(), "mkdocs.yml"))
         self.card_paths = [os.path.join(base_dir, p) for p in _as_list(self.config.cards)]
@@ -132,6 +135,9 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         if self.templates_dir is not None and not os.path.isdir(self.templates_dir):
             raise PluginError(f"a2a-docgen: templates: {self.templates_dir} is not a directory")
         prefix = _prefix(self.config.prefix)
+        jobs = self.config.jobs
+        if jobs is not None and jobs < 1:
+            raise PluginError(f"a2a-docgen: jobs: expected a positive whole number, not {jobs}")
 
         try:
             catalog = load_catalog(self.card_paths)
@@ -141,6 +147,7 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
                 templates_dir=self.templates_dir,
                 site_url=_join_url(config.site_url, prefix),
                 site_name=config.site_name,
+                jobs=jobs or default_jobs(),
             )
         except A2ADocgenError as exc:
             raise PluginError(f"a2a-docgen: {exc}") from exc
