@@ -98,6 +98,7 @@ def _exact_only() -> ExitStack:
     stack = ExitStack()
     stack.enter_context(mock.patch.object(rules, "plain_ascii", return_value=False))
     stack.enter_context(mock.patch.object(rules, "_SURROGATE_ESCAPE", re.compile("")))
+    stack.enter_context(mock.patch.object(rules, "_valid_and_distinct", return_value=False))
     return stack
 
 
@@ -105,7 +106,18 @@ def _load(text: str) -> tuple[AgentCard | None, list[Diagnostic]]:
     return load_card_bytes(text.encode("utf-8"), display="card.json")
 
 
-def _card_text(values: list[str], ascii_only: bool) -> str:
+MEDIA_TYPES = [
+    "text/plain",
+    "Text/Plain",
+    " text/plain",
+    "application/json",
+    "json",
+    "text/plain; charset=utf-8",
+    "",
+]
+
+
+def _card_text(values: list[str], ascii_only: bool, modes: tuple[list[str], ...] = ([], [])) -> str:
     """A card with ``values`` in every kind of text field the rules look at, and as member names."""
     value = itertools.cycle(values)
     card: dict[str, Any] = json.loads(json.dumps(MINIMAL))
@@ -129,6 +141,10 @@ def _card_text(values: list[str], ascii_only: bool) -> str:
         id=next(value), name=next(value), description=next(value), tags=[next(value), 3, next(value)]
     )
     skill["examples"] = [next(value), None, next(value)]
+    if modes[0]:
+        card["defaultInputModes"] = modes[0]
+    if modes[1]:
+        skill["outputModes"] = [modes[1][0], 7, *modes[1][1:]]
     card["x-" + next(value)] = [next(value), {next(value): next(value)}]
     surrogates = any("\ud800" <= c <= "\udfff" for v in values for c in v)
     return json.dumps(card, indent=2, ensure_ascii=ascii_only or surrogates)
@@ -138,6 +154,16 @@ def _card_text(values: list[str], ascii_only: bool) -> str:
 @given(values=st.lists(texts, min_size=1, max_size=6), ascii_only=st.booleans())
 def test_rules_find_the_same_with_and_without_shortcuts(values: list[str], ascii_only: bool) -> None:
     text = _card_text(values, ascii_only)
+    fast = _load(text)
+    with _exact_only():
+        exact = _load(text)
+    assert fast == exact
+
+
+@settings(max_examples=200, deadline=None)
+@given(modes=st.tuples(*[st.lists(st.sampled_from(MEDIA_TYPES), max_size=4)] * 2))
+def test_media_type_rule_finds_the_same_with_and_without_shortcuts(modes: tuple[list[str], ...]) -> None:
+    text = _card_text(["x"], ascii_only=True, modes=modes)
     fast = _load(text)
     with _exact_only():
         exact = _load(text)

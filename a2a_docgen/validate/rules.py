@@ -362,6 +362,12 @@ def url_fields(card: AgentCard, report: Report, limits: Limits) -> None:
         _add(report, pointer, check_uri(extension.uri, what="extension URI"))
 
 
+def _valid_and_distinct(modes: Sequence[str]) -> bool:
+    """True when every mode is a media type and none is listed twice (compared as ``media_types`` does)."""
+    distinct = len({mode.strip().lower() for mode in modes}) == len(modes)
+    return distinct and all(check_media_type(mode) is None for mode in modes)
+
+
 def media_types(card: AgentCard, report: Report, limits: Limits) -> None:
     """Input and output modes are media types (``type/subtype``), each listed once."""
     lists = [
@@ -373,6 +379,8 @@ def media_types(card: AgentCard, report: Report, limits: Limits) -> None:
             if modes.origin == "skill":
                 lists.append((modes.pointer, modes.modes))
     for list_pointer, modes_list in lists:
+        if _valid_and_distinct(modes_list):
+            continue  # nothing to report, so no pointer to find
         seen: set[str] = set()
         for pointer, mode in _string_pointers(card, list_pointer, modes_list):
             _add(report, pointer, check_media_type(mode))
