@@ -1,6 +1,6 @@
 """Benchmark: catalogue generation and site builds at several sizes, with the targets of docs/performance.md.
 
-    .venv/bin/python benchmarks/run.py                 # full run (about five minutes on 2 cores)
+    .venv/bin/python benchmarks/run.py                 # full run (about a minute and a half on 2 cores)
     .venv/bin/python benchmarks/run.py --quick         # smaller sizes, no 1,000-agent build
 
 Measures, in one run and side by side:
