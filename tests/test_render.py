@@ -6,6 +6,7 @@ import base64
 import gc
 import html
 import json
+import os
 import posixpath
 import re
 from functools import cache
@@ -33,6 +34,7 @@ from a2a_docgen.render.escape import md_heading, md_title, toc_id
 from a2a_docgen.render.pages import taint
 from a2a_docgen.render.site import RenderedSite
 from a2a_docgen.render.slug import anchor, slug
+from tests.conftest import REPO
 from tests.support.markdown_tokens import fences, headings, inline_text, links, parse, table_rows, walk
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -613,6 +615,29 @@ def test_shared_env_is_reused_until_an_override_changes(tmp_path: Path) -> None:
     assert render_catalog(catalog, templates_dir=tmp_path) == site_of("route-planner")
 
 
+def test_shared_env_sees_changes_behind_a_symlinked_directory(tmp_path: Path) -> None:
+    overrides, real = tmp_path / "overrides", tmp_path / "real"
+    overrides.mkdir()
+    real.mkdir()
+    (overrides / "partials").symlink_to(real, target_is_directory=True)
+    (real / "loop").symlink_to(overrides, target_is_directory=True)  # a cycle is walked once
+    (overrides / "tags.md.jinja").write_text('{% include "partials/head.jinja" %}')
+    head = real / "head.jinja"
+    catalog = catalog_of("route-planner")
+    for text in ("# Head one\n", "# Head two\n"):
+        head.write_text(text)
+        os.utime(head, ns=(0, 0))  # the same modification time both times: only the content tells them apart
+        assert render_catalog(catalog, templates_dir=overrides).pages["tags/index.md"] == text
+
+
+def test_shared_env_without_a_working_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    monkeypatch.chdir(gone)
+    gone.rmdir()
+    assert render_catalog(catalog_of("route-planner")) == site_of("route-planner")
+
+
 def test_site_url_adds_the_card_url_as_text() -> None:
     site = render_catalog(catalog_of("route-planner"), site_url="https://docs.example/agents/")
     text = site.pages[agent_path(site, "Coastal")]
@@ -646,21 +671,51 @@ def test_taint_copies_a_shared_object_once_and_shares_equal_strings() -> None:
     assert not isinstance(shared[0], CardText)
 
 
-def test_md_page_link_is_the_page_link_macro(tmp_path: Path) -> None:
+def test_md_page_link_is_an_encoded_label_and_a_relative_target(tmp_path: Path) -> None:
     (tmp_path / "tags.md.jinja").write_text(
-        '{% import "_macros.md.jinja" as m with context %}\n'
-        "{% for t in site.tags %}\n{{ t.tag | md_page_link(t.path) }} {{ m.page_link(t.tag, t.path) }}\n{% endfor %}\n"
+        "{% for t in site.tags %}\n{{ t.tag | md_page_link(t.path) }} [{{ t.tag | md_inline }}]({{ rel(t.path) }})\n"
+        "{% endfor %}\n"
         "{{ site.agents[0].card.name | md_page_link(site.agents[0].path ~ '#x') }}\n"
+        "{{ site.agents[0].card.name | md_page_link('#only-a-fragment') }}\n"
     )
     site = render_catalog(catalog_of("route-planner"), templates_dir=tmp_path)
-    *lines, agent = site.pages["tags/index.md"].splitlines()
+    *lines, agent, fragment = site.pages["tags/index.md"].splitlines()
     assert lines
     for line in lines:
-        ours, macro = line.split(" ")
-        assert ours == macro
+        ours, spelled_out = line.split(" ")
+        assert ours == spelled_out
         assert re.fullmatch(r"\[[a-z&#;0-9]+\]\([a-z0-9-]+\.md\)", ours), ours
     assert agent.startswith("[Coastal Route Planner](../agents/")
     assert agent.endswith("/index.md#x)")
+    assert fragment == "[Coastal Route Planner](#only-a-fragment)"
+
+
+@pytest.mark.parametrize("call", ["{{ 'A' | md_page_link(target) }}", "[A]({{ rel(target) }})"])
+@pytest.mark.parametrize(
+    "target", ["x) [click](javascript:alert(1)) (", "#f\n# Heading <script>", "agents/a.md"]
+)
+def test_card_text_is_refused_as_a_link_target(call: str, target: str) -> None:
+    template = make_env().from_string(call)
+    with pytest.raises(UnescapedOutputError, match="as a link target"):
+        template.render(page_path="index.md", target=CardText(target))
+
+
+def test_lone_surrogates_in_names_and_ids_do_not_stop_the_render() -> None:
+    text = (REPO / "tests/data/cards/minimal-v1.json").read_text(encoding="utf-8")
+    text = text.replace('"Test Agent"', '"Test \\ud800 Agent"').replace(
+        '"id": "answer"', '"id": "answer\\udfff"'
+    )
+    text = text.replace('"tags": ["qa"]', '"tags": ["qa"], "examples": ["hi", "{\\"q\\": \\"\\ud800\\"}"]')
+    card, diagnostics = load_card_bytes(text.encode(), display="surrogates.json")
+    assert card is not None
+    assert "\ud800" in (card.name or "")
+    assert [d.code for d in diagnostics if d.severity == "error"] == ["invalid-unicode"] * 3
+    site = render_catalog(Catalog(cards=(card,), diagnostics=tuple(diagnostics), excluded=()))
+    site.all_files()  # every page encodes as UTF-8
+    for text in site.pages.values():
+        assert not re.search("[\ud800-\udfff]", text)
+    (agent_page,) = [text for path, text in site.pages.items() if path.startswith("agents/")]
+    assert "SendMessage" in agent_page
 
 
 def test_tidy_trims_lines_and_blank_runs() -> None:

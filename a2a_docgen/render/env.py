@@ -113,13 +113,26 @@ def _directory_prefix(there: str, here: str) -> str:
 @jinja2.pass_context
 def _relative(context: jinja2.runtime.Context, target: str) -> str:
     """``rel(target)`` in templates: ``target`` relative to the page being rendered (``page_path``)."""
-    return relative_path(target, str(context["page_path"]))
+    return relative_path(_site_path(target, "rel"), str(context["page_path"]))
 
 
 @jinja2.pass_context
 def _page_link(context: jinja2.runtime.Context, text: str | None, target: str) -> str:
     """``text | md_page_link(target)``: a link to a page of the site, ``[md_inline(text)](rel(target))``."""
-    return _page_link_from(text, target, str(context["page_path"]).rpartition("/")[0])
+    return _page_link_from(
+        text, _site_path(target, "md_page_link"), str(context["page_path"]).rpartition("/")[0]
+    )
+
+
+def _site_path(target: str, name: str) -> str:
+    """``target``, refused when it is card text: link targets are site paths the views build (from slugs),
+    and card text put into ``(...)`` could close the link and add one of its own."""
+    if isinstance(target, CardText):
+        raise UnescapedOutputError(
+            f"{name}() was given card text ({target[:40]!r}) as a link target; link to a page path of the site, "
+            "or use md_link or md_url for a URL from a card"
+        )
+    return target
 
 
 @functools.lru_cache(maxsize=65536)
@@ -140,10 +153,12 @@ def shared_env(overrides: str | Path | None = None) -> jinja2.Environment:
     Jinja recompiles a built-in template whose file changed. Do not modify the environment.
     """
     search = _search_path(overrides)
-    key = (os.getcwd(), *search)  # the search path may be relative
     try:
-        fingerprint = _contents(Path(search[0])) if overrides is not None else ()
-    except OSError:  # an unreadable file: leave it to the loader, uncached
+        key = tuple(
+            os.path.abspath(path) for path in search
+        )  # a relative path depends on the working directory
+        fingerprint = _contents(search[0]) if overrides is not None else ()
+    except OSError:  # an unreadable file, a deleted working directory: an environment of its own, uncached
         return _new_env(search)
     cached = _shared.get(key)
     if cached is None or cached[0] != fingerprint:
@@ -155,11 +170,22 @@ def shared_env(overrides: str | Path | None = None) -> jinja2.Environment:
 _shared: dict[tuple[str, ...], tuple[tuple[tuple[str, bytes], ...], jinja2.Environment]] = {}
 
 
-def _contents(directory: Path) -> tuple[tuple[str, bytes], ...]:
-    """Every file under ``directory`` and its bytes (templates are small; modification times can repeat)."""
-    return tuple(
-        sorted((str(p.relative_to(directory)), p.read_bytes()) for p in directory.rglob("*") if p.is_file())
-    )
+def _contents(directory: str) -> tuple[tuple[str, bytes], ...]:
+    """Every file under ``directory`` and its bytes (templates are small; modification times can repeat),
+    following symbolic links to directories as Jinja's loader does (each real directory once)."""
+    found: list[tuple[str, bytes]] = []
+    seen: set[str] = set()
+    for root, dirs, files in os.walk(directory, followlinks=True):
+        real = os.path.realpath(root)
+        if real in seen:
+            dirs.clear()
+            continue
+        seen.add(real)
+        for name in files:
+            path = os.path.join(root, name)
+            with open(path, "rb") as handle:
+                found.append((os.path.relpath(path, directory), handle.read()))
+    return tuple(sorted(found))
 
 
 def _search_path(overrides: str | Path | None) -> tuple[str, ...]:

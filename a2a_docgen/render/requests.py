@@ -123,7 +123,10 @@ def message_id(agent_name: str | None, skill_id: str | None, index: int) -> str:
     computed without building a ``UUID``."""
     name = "\x1f".join((agent_name or "", skill_id or "", str(index)))
     digest = bytearray(
-        hashlib.sha1(_NAMESPACE_BYTES + name.encode("utf-8"), usedforsecurity=False).digest()[:16]
+        # surrogatepass: a lone surrogate in a name or id is reported by the validator, not a crash here
+        hashlib.sha1(
+            _NAMESPACE_BYTES + name.encode("utf-8", "surrogatepass"), usedforsecurity=False
+        ).digest()[:16]
     )
     digest[6] = (digest[6] & 0x0F) | 0x50  # version 5
     digest[8] = (digest[8] & 0x3F) | 0x80  # the RFC 4122 variant
