@@ -40,6 +40,31 @@ def in_fresh_process(body: str) -> dict[str, Any]:
             if index == COUNT - 1:
                 raise UsageError(f"template error on page {index}")
             return page(index)
+
+        PARENT = os.getpid()
+
+        class TwoArguments(Exception):  # pickles, but cannot be unpickled (its __init__ wants two)
+            def __init__(self, first, second):
+                super().__init__(f"{first} {second}")
+
+        def dying(index):
+            if index == COUNT // 2 and os.getpid() != PARENT:
+                os._exit(3)  # as if killed: no exception, no result
+            return page(index)
+
+        def odd_failure(index):
+            if index == COUNT // 2:
+                raise TwoArguments("page", index)
+            return page(index)
+
+        def outcome(render, caught):
+            with PageWorkers(render, COUNT, jobs=2) as workers:
+                try:
+                    workers.results()
+                    error = None
+                except caught as exc:
+                    error = str(exc)
+            return {"parallel": workers.parallel, "error": error}
         """
     )
     script += f"COUNT = {ENOUGH}\n" + textwrap.dedent(body)
@@ -118,17 +143,7 @@ def test_no_fork_while_another_thread_runs() -> None:
 
 @needs_fork
 def test_an_error_in_a_worker_is_raised_again_here() -> None:
-    result = in_fresh_process(
-        """
-        with PageWorkers(failing, COUNT, jobs=2) as workers:
-            try:
-                workers.results()
-                error = None
-            except UsageError as exc:
-                error = str(exc)
-        print(json.dumps({"parallel": workers.parallel, "error": error}))
-        """
-    )
+    result = in_fresh_process("print(json.dumps(outcome(failing, UsageError)))")
     assert result == {"parallel": True, "error": f"template error on page {ENOUGH - 1}"}
 
 
@@ -172,3 +187,21 @@ def test_render_catalog_gives_the_same_site_with_workers(tmp_path: Path) -> None
         "agents": ENOUGH,
         "error": "template error: 'nothing' is undefined",
     }
+
+
+@needs_fork
+def test_a_dead_worker_s_pages_are_rendered_here() -> None:
+    result = in_fresh_process(
+        """
+        with PageWorkers(dying, COUNT, jobs=2) as workers:
+            pages = workers.results()
+        print(json.dumps({"parallel": workers.parallel, "titles": [p.split("\\n")[0] for p in pages]}))
+        """
+    )
+    assert result == {"parallel": True, "titles": [f"# Page {i}" for i in range(ENOUGH)]}
+
+
+@needs_fork
+def test_an_exception_that_cannot_cross_processes_is_raised_as_it_is() -> None:
+    result = in_fresh_process("print(json.dumps(outcome(odd_failure, TwoArguments)))")
+    assert result == {"parallel": True, "error": f"page {ENOUGH // 2}"}

@@ -6,7 +6,8 @@ and sends the Markdown back, while this process renders the catalogue pages. The
 the number of workers.
 
 Forking is only safe in a process with a single thread (a lock held by another thread would stay locked in
-the child: ``mkdocs serve`` runs a server thread), and only done on Linux, where it is the usual way to
+the child: ``mkdocs serve`` runs a server thread; threads that C extensions start without Python's
+``threading`` are not seen), and only done on Linux, where it is the usual way to
 start workers. Everywhere else, for one job, or for a catalogue too small to repay starting workers, the
 pages are rendered here, one after another.
 """
@@ -19,12 +20,14 @@ import sys
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from types import TracebackType
 
 __all__ = ["MIN_PAGES_PER_WORKER", "PageWorkers", "default_jobs", "forking_is_safe"]
 
 MIN_PAGES_PER_WORKER = 25
-"""Below this many agent pages per extra worker, starting the worker costs more than it saves."""
+"""Workers are only started for this many pages each or more (so at least 50 pages for two): below that,
+starting them costs more than they save."""
 
 _CHUNKS_PER_WORKER = 4  # smaller shares even out pages of unequal size
 
@@ -84,6 +87,7 @@ class PageWorkers:
         workers = min(jobs, count // MIN_PAGES_PER_WORKER)
         self._workers = workers if workers > 1 and forking_is_safe() else 0
         self._executor: ProcessPoolExecutor | None = None
+        self._shares: list[tuple[int, int]] = []
         self._futures: list[Future[list[str]]] = []
 
     @property
@@ -98,17 +102,23 @@ class PageWorkers:
             self._executor = ProcessPoolExecutor(
                 self._workers, mp_context=multiprocessing.get_context("fork")
             )
-            self._futures = [
-                self._executor.submit(_render_share, bounds)
-                for bounds in _shares(self._count, self._workers * _CHUNKS_PER_WORKER)
-            ]
+            self._shares = _shares(self._count, self._workers * _CHUNKS_PER_WORKER)
+            self._futures = [self._executor.submit(_render_share, bounds) for bounds in self._shares]
         return self
 
     def results(self) -> list[str]:
         """The pages, in index order."""
         if self._executor is None:
             return [self._render(index) for index in range(self._count)]
-        return [page for future in self._futures for page in future.result()]
+        pages: list[str] = []
+        for bounds, future in zip(self._shares, self._futures, strict=True):
+            try:
+                pages.extend(future.result())
+            except BrokenProcessPool:
+                # A worker died (killed, out of memory) or sent back an exception that cannot be unpickled:
+                # render the share here, which gives its pages or the real exception.
+                pages.extend(self._render(index) for index in range(*bounds))
+        return pages
 
     def __exit__(
         self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
