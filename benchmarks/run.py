@@ -512,7 +512,7 @@ def render_report(
         "Profiles of these builds: Python-Markdown converts the pages (over half of the build; the facet pages are",
         "about a fifth of that, the agent pages the rest), Material's search plugin parses each indexed page's HTML",
         "(a quarter), and loading and rendering the catalogue take under a tenth (at 1,000 agents x 10 skills,"
-        " 1.0 s and 2.7 s with two processes, in a build of about 47 s).",
+        " 1.0 s and 2.7 s with two processes, in a build of 40 to 50 s).",
         "MkDocs builds pages one after another in one process, so a second core does not help it.",
         "",
     ]
