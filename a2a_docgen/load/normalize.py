@@ -799,43 +799,35 @@ class _CardReader:
         )
 
     def example(self, text: str, pointer: str) -> Example:
+        """One example. Text that looks like JSON (starts with ``{`` or ``[``) is parsed; if it does not parse or
+        is nested too deep, it is kept as plain text with a warning."""
+        plain = Example(text=text, is_json=False, value=None, pointer=pointer)
         stripped = text.strip()
         if not stripped or stripped[0] not in "{[":
-            return Example(text=text, is_json=False, value=None, pointer=pointer)
+            return plain
         try:
             value = _EXAMPLE_DECODER.decode(stripped)
         except json.JSONDecodeError as exc:
-            self.report.warning(
-                "example-json-invalid",
-                pointer,
+            problem = (
                 f"this example looks like JSON but does not parse ({exc.msg} at line {exc.lineno} column "
-                f"{exc.colno} of the example); fix it, or it is shown as plain text",
+                f"{exc.colno} of the example); fix it, or it is shown as plain text"
             )
-            return Example(text=text, is_json=False, value=None, pointer=pointer)
         except RecursionError:
-            self.report.warning(
-                "example-json-invalid",
-                pointer,
-                f"this JSON example is nested deeper than {self.limits.max_depth} levels; it is shown as plain text",
-            )
-            return Example(text=text, is_json=False, value=None, pointer=pointer)
+            problem = self._nested_too_deep()
         except ValueError:
-            self.report.warning(
-                "example-json-invalid",
-                pointer,
-                "this example looks like JSON but does not parse; it is shown as text",
-            )
-            return Example(text=text, is_json=False, value=None, pointer=pointer)
-        if might_exceed_depth(stripped, self.limits.max_depth) and depth_exceeds(
-            value, self.limits.max_depth
-        ):
-            self.report.warning(
-                "example-json-invalid",
-                pointer,
-                f"this JSON example is nested deeper than {self.limits.max_depth} levels; it is shown as plain text",
-            )
-            return Example(text=text, is_json=False, value=None, pointer=pointer)
-        return Example(text=text, is_json=isinstance(value, (dict, list)), value=value, pointer=pointer)
+            problem = "this example looks like JSON but does not parse; it is shown as text"
+        else:
+            max_depth = self.limits.max_depth
+            if not (might_exceed_depth(stripped, max_depth) and depth_exceeds(value, max_depth)):
+                return Example(
+                    text=text, is_json=isinstance(value, (dict, list)), value=value, pointer=pointer
+                )
+            problem = self._nested_too_deep()
+        self.report.warning("example-json-invalid", pointer, problem)
+        return plain
+
+    def _nested_too_deep(self) -> str:
+        return f"this JSON example is nested deeper than {self.limits.max_depth} levels; it is shown as plain text"
 
     # -- signatures ---------------------------------------------------------------------------------------
 
