@@ -135,8 +135,6 @@ def _render(env: jinja2.Environment, template: str, path: str, *, site: SiteView
     worker's exception must survive pickling, and Jinja's syntax error does not."""
     try:
         text = env.get_template(template).render(page_path=path, site=site, **context)
-    except UnescapedOutputError:
-        raise
     except jinja2.TemplateError as exc:
         where = f" ({exc.filename}, line {exc.lineno})" if isinstance(exc, jinja2.TemplateSyntaxError) else ""
         raise UsageError(f"template error{where}: {exc.message or exc}") from exc
