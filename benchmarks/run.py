@@ -128,11 +128,6 @@ def fresh(kind: str, cards_dir: Path, out_dir: Path, count: int) -> Generation:
     return Generation(**json.loads(done.stdout))
 
 
-def files_per_site(cards_dir: Path) -> int:
-    """How many files a build of ``cards_dir`` writes (pages, raw cards, exports): the floor writes as many."""
-    return len(render_catalog(load_catalog([cards_dir])).all_files())
-
-
 def content_alone(cards_dir: Path) -> float:
     """Seconds the standard library takes to pretty-print what every agent page must show as JSON: each
     example that holds a JSON document, and one JSON-RPC request body per example (``json.dumps(indent=2)``).
@@ -323,11 +318,10 @@ def main(argv: list[str] | None = None) -> int:
         # Interleaved, each into a new directory, so all three meet the same disk and cache conditions; each
         # in a fresh interpreter, as one build is (no template or encoding cache warmed by an earlier run).
         runs: dict[str, list[Generation]] = {"ours": [], "serial": [], "floor": []}
-        files = files_per_site(gen_cards)
         for n in range(args.repeat):
-            runs["floor"].append(fresh("floor", gen_cards, work / f"floor-{n}", files))
             runs["ours"].append(fresh("generation", gen_cards, work / f"gen-{n}", args.jobs))
             runs["serial"].append(fresh("generation", gen_cards, work / f"serial-{n}", 1))
+            runs["floor"].append(fresh("floor", gen_cards, work / f"floor-{n}", runs["ours"][-1].files))
         ours, serial, base = best(runs["ours"]), best(runs["serial"]), best(runs["floor"])
         content = min(content_alone(gen_cards) for _ in range(args.repeat))
         again = rebuilds(gen_cards, work / "gen-0")
