@@ -144,14 +144,7 @@ def _taint_fields(
     for name, card in fields:
         field_value = getattr(value, name)
         if card:
-            field_kind = type(field_value)
-            if field_kind is str:  # most fields: what _taint does, without the call
-                text = memo.get(field_value)
-                if text is None:
-                    text = memo[field_value] = CardText(field_value)
-                field_value = text
-            elif field_kind is not CardText and field_kind not in _SCALARS:
-                field_value = _taint(field_value, memo)
+            field_value = _taint(field_value, memo)
         _set_field(copy, name, field_value)
     return copy
 

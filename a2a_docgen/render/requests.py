@@ -119,19 +119,11 @@ def json_media_type(modes: tuple[str, ...]) -> str | None:
 
 
 def message_id(agent_name: str | None, skill_id: str | None, index: int) -> str:
-    """The deterministic ``messageId`` of example ``index`` (0-based) of a skill: ``str(uuid.uuid5(...))``,
-    computed without building a ``UUID``."""
+    """The deterministic ``messageId`` of example ``index`` (0-based) of a skill: ``uuid.uuid5`` of the
+    names, computed as ``uuid5`` does, so that a lone surrogate (reported by the validator) can be hashed."""
     name = "\x1f".join((agent_name or "", skill_id or "", str(index)))
-    digest = bytearray(
-        # surrogatepass: a lone surrogate in a name or id is reported by the validator, not a crash here
-        hashlib.sha1(
-            _NAMESPACE_BYTES + name.encode("utf-8", "surrogatepass"), usedforsecurity=False
-        ).digest()[:16]
-    )
-    digest[6] = (digest[6] & 0x0F) | 0x50  # version 5
-    digest[8] = (digest[8] & 0x3F) | 0x80  # the RFC 4122 variant
-    h = digest.hex()
-    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
+    digest = hashlib.sha1(_NAMESPACE_BYTES + name.encode("utf-8", "surrogatepass"), usedforsecurity=False)
+    return str(uuid.UUID(bytes=digest.digest()[:16], version=5))
 
 
 def _part(shape: Shape, proto: bool, text: str, data: JSONValue, media_type: str | None) -> JSONObject:
