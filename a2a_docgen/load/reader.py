@@ -48,8 +48,7 @@ class Reader:
 
     def member(self, obj: JSONObject, key: str, base: str) -> tuple[JSONValue, str, bool]:
         """``(value, pointer, present)`` for ``key`` or its snake_case alias."""
-        # The names asked for are the spec's: a pointer token without "~" or "/" needs no escaping.
-        pointer = f"{base}/{key}" if "~" not in key and "/" not in key else join_pointer(base, key)
+        pointer = join_pointer(base, key)
         if key in obj:
             return obj[key], pointer, True
         alias = snake_case(key)
