@@ -34,6 +34,7 @@ from a2a_docgen.limits import DEFAULT_LIMITS, Limits
 from a2a_docgen.load import SIDECAR_SUFFIX, load_card_bytes
 from a2a_docgen.load.source import SourceError, line_col, parse_bytes
 from a2a_docgen.model import Diagnostic, JSONObject
+from a2a_docgen.render.escape import json_document
 
 WELL_KNOWN_PATH = "/.well-known/agent-card.json"
 """Where A2A v0.3 and v1.0 agents publish their card (RFC 8615 well-known URI)."""
@@ -475,9 +476,7 @@ def format_card(card: JSONObject) -> str:
 
     Raises ``ValueError`` for a value with no JSON spelling (infinite numbers).
     """
-    text = json.dumps(card, indent=2, ensure_ascii=False, allow_nan=False)
-    # A lone surrogate (legal in JSON as \\udXXX) cannot be encoded as UTF-8: keep it escaped.
-    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n"
+    return json_document(card)
 
 
 # ------------------------------------------------------------------------------------------ directory

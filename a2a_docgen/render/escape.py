@@ -670,6 +670,22 @@ def pretty_json(value: JSONValue, indent: int) -> str:
     return "".join(out)
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def json_document(value: JSONValue) -> str:
+    """``value`` as a JSON file's text: indent 2, members in their order, UTF-8-ready, final newline.
+
+    A lone surrogate (legal in a JSON string, not encodable as UTF-8) stays a ``\\uXXXX`` escape; outside
+    strings the text holds only ASCII, so the substitution touches strings only. Raises ``ValueError`` for a
+    number with no JSON spelling (NaN, infinity).
+    """
+    text = pretty_json(value, 2)
+    if not text.isascii():
+        text = _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return text + "\n"
+
+
 def _json_leaf(o: object) -> str:
     """A value with no line of its own: a string, a number, a literal or an empty container."""
     if isinstance(o, str):

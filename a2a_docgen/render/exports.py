@@ -12,7 +12,6 @@ a page or section that does not exist.
 from __future__ import annotations
 
 import functools
-import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -27,7 +26,7 @@ from a2a_docgen.model import (
     SecurityRequirement,
     Severity,
 )
-from a2a_docgen.render.escape import clean_text, pretty_json
+from a2a_docgen.render.escape import clean_text, json_document
 from a2a_docgen.render.pages import agent_slugs, skill_anchors
 from a2a_docgen.render.slug import tag_key
 
@@ -236,19 +235,9 @@ def catalog_data(catalog: Catalog) -> JSONObject:
     }
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
 def dump_json(value: JSONValue) -> bytes:
-    """Pretty, deterministic UTF-8 JSON with a trailing newline.
-
-    Card text is kept exactly; a lone surrogate (legal in a JSON string, not encodable as UTF-8) stays a
-    ``\\uXXXX`` escape. Outside strings the dump holds only ASCII, so the substitution touches strings only.
-    """
-    text = pretty_json(value, 2)
-    if not text.isascii():
-        text = _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
-    return (text + "\n").encode("utf-8")
+    """Pretty, deterministic UTF-8 JSON with a trailing newline; card text kept exactly (``json_document``)."""
+    return json_document(value).encode("utf-8")
 
 
 def catalog_json(catalog: Catalog) -> bytes:
