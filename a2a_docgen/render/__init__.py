@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,12 +23,14 @@ from typing import Any
 import jinja2
 
 from a2a_docgen.errors import UsageError
-from a2a_docgen.model import Catalog
+from a2a_docgen.model import Catalog, Example, JSONValue
 from a2a_docgen.render.env import UnescapedOutputError, shared_env
 from a2a_docgen.render.escape import safe_url
 from a2a_docgen.render.exports import DEFAULT_SITE_NAME, export_files
-from a2a_docgen.render.pages import SiteViews, build_views
+from a2a_docgen.render.layout import site_layout
+from a2a_docgen.render.pages import AgentPage, SiteViews, build_views
 from a2a_docgen.render.parallel import PageWorkers
+from a2a_docgen.render.search import SearchEntry, agent_entries, page_entry
 from a2a_docgen.render.site import NavEntry, RenderedSite
 
 __all__ = ["NAV", "RenderedSite", "UnescapedOutputError", "render_catalog"]
@@ -40,17 +43,6 @@ NAV: tuple[NavEntry, ...] = (
     NavEntry("Protocol bindings", "bindings.md"),
     NavEntry("Excluded cards", "excluded.md"),
 )
-
-# Catalogue pages rendered from the whole site view: path -> template.
-_SITE_PAGES = {
-    "index.md": "index.md.jinja",
-    "tags/index.md": "tags.md.jinja",
-    "media-types.md": "media-types.md.jinja",
-    "security.md": "security.md.jinja",
-    "bindings.md": "bindings.md.jinja",
-    "excluded.md": "excluded.md.jinja",
-}
-
 
 def render_catalog(
     catalog: Catalog,
@@ -104,28 +96,70 @@ def _render_site(
 
     def agent_page(index: int) -> str:
         agent = agents[index]
-        return _render(env, "agent.md.jinja", agent.path, site=views, agent=agent)
+        return _render(env, "agent.md.jinja", agent.path, site=views, agent=agent, search_exclude=False)
 
+    layout = site_layout(views)
     pages: dict[str, str] = {}
+    indexed: set[str] = set()
     with PageWorkers(agent_page, len(agents), jobs) as workers:
         # While workers render the agent pages, this process renders the rest.
-        for path, template in _SITE_PAGES.items():
-            pages[path] = _render(env, template, path, site=views)
-        for tag in views.tags:
-            pages[tag.path] = _render(env, "tag.md.jinja", tag.path, site=views, tag=tag)
-        for media_type in views.media_types:
-            pages[media_type.path] = _render(
-                env, "media-type.md.jinja", media_type.path, site=views, media_type=media_type
+        for job in layout.jobs():
+            pages[job.path] = _render(
+                env, job.template, job.path, site=views, search_exclude=not job.indexed, **job.context
             )
+            if job.indexed:
+                indexed.add(job.path)
         files = {agent.card_json: agent.card.source.text.encode("utf-8") for agent in agents}
         files.update(export_files(catalog, site_name=site_name))
         pages.update(zip([agent.path for agent in agents], workers.results(), strict=True))
+    unindexed = frozenset(pages) - indexed - {agent.path for agent in agents}
+    search: dict[str, tuple[SearchEntry, ...]] = {
+        entry.path: page_entry(entry.title) for entry in NAV if entry.path not in unindexed
+    }
+    search.update((agent.path, _agent_search(agent)) for agent in agents)
     return RenderedSite(
         pages=dict(sorted(pages.items())),
         files=dict(sorted(files.items())),
         nav=NAV,
-        unindexed=frozenset(
-            ["media-types.md", *(tag.path for tag in views.tags), *(mt.path for mt in views.media_types)]
+        unindexed=unindexed,
+        search=dict(sorted(search.items())),
+    )
+
+
+def _example_words(example: Example) -> str:
+    """What a reader may search for in an example: its text, or the names and strings of a JSON one."""
+    if not example.is_json:
+        return example.text
+    words: list[str] = []
+    stack: list[JSONValue] = [example.value]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            for key, item in reversed(value.items()):
+                stack.append(item)
+                stack.append(key)
+        elif isinstance(value, list):
+            stack.extend(reversed(value))
+        elif isinstance(value, str):
+            words.append(value)
+    return " ".join(words)
+
+
+def _agent_search(agent: AgentPage) -> tuple[SearchEntry, ...]:
+    card = agent.card
+    return agent_entries(
+        card.name,
+        card.description,
+        card.provider.organization if card.provider else None,
+        (
+            (
+                s.anchor,
+                s.skill.name,
+                s.skill.description,
+                tuple(t.tag for t in s.tags),
+                tuple(_example_words(ex.example) for ex in s.examples),
+            )
+            for s in agent.skills
         ),
     )
 
@@ -141,12 +175,27 @@ def _render(env: jinja2.Environment, template: str, path: str, *, site: SiteView
     return _tidy(text)
 
 
-def _tidy(text: str) -> str:
-    """No trailing spaces, at most one blank line in a row, exactly one newline at the end.
+_FENCE_LINE = re.compile(r"^(`{3,})", re.MULTILINE)
 
-    Safe for the fences we emit: pretty-printed JSON has no blank lines and no trailing spaces.
+
+def _tidy(text: str) -> str:
+    """No trailing spaces, at most one blank line in a row outside code blocks, exactly one newline at the end.
+
+    Template whitespace is collapsed; the blank lines of a code block (a program's) are kept as they are.
     """
     text = "\n".join([line.rstrip() for line in text.split("\n")])
-    while "\n\n\n" in text:  # each pass shortens every run of 3 or more newlines; runs of 2 stay
-        text = text.replace("\n\n\n", "\n\n")
-    return text.strip("\n") + "\n"
+    if "\n\n\n" not in text:
+        return text.strip("\n") + "\n"
+    out: list[str] = []
+    fence: str | None = None
+    for line in text.split("\n"):
+        if fence is None:
+            opening = _FENCE_LINE.match(line)
+            if opening is not None:
+                fence = opening.group(1)
+            elif not line and out and not out[-1]:
+                continue
+        elif line.startswith(fence) and not line[len(fence) :].strip("`"):
+            fence = None
+        out.append(line)
+    return "\n".join(out).strip("\n") + "\n"

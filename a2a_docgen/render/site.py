@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+
+from a2a_docgen.render.search import SearchEntry
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +32,9 @@ class RenderedSite:
     unindexed: frozenset[str] = frozenset()
     """Pages a site search need not index: facet pages (one per tag, the media-type index and one page per media
     type) that only repeat, as lists, what the agent pages say. Keeping them out keeps the search index small."""
+    search: Mapping[str, tuple[SearchEntry, ...]] = field(default_factory=dict)
+    """A site search's entries for each page that has any (agent pages: the agent and each skill), from the
+    model: an engine indexes these instead of the page's HTML."""
 
     def all_files(self) -> dict[str, bytes]:
         """Pages and files together, encoded, sorted by path."""
