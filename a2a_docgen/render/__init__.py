@@ -27,6 +27,8 @@ from a2a_docgen.model import Catalog, Example, JSONValue
 from a2a_docgen.render.env import UnescapedOutputError, shared_env
 from a2a_docgen.render.escape import safe_url
 from a2a_docgen.render.exports import DEFAULT_SITE_NAME, export_files
+from a2a_docgen.render.assets import asset_files
+from a2a_docgen.render.filter_index import FILTER_INDEX, filter_index
 from a2a_docgen.render.layout import site_layout
 from a2a_docgen.render.pages import AgentPage, SiteViews, build_views
 from a2a_docgen.render.parallel import PageWorkers
@@ -111,6 +113,8 @@ def _render_site(
                 indexed.add(job.path)
         files = {agent.card_json: agent.card.source.text.encode("utf-8") for agent in agents}
         files.update(export_files(catalog, site_name=site_name))
+        files[FILTER_INDEX] = filter_index(views)
+        files.update(asset_files())
         pages.update(zip([agent.path for agent in agents], workers.results(), strict=True))
     unindexed = frozenset(pages) - indexed - {agent.path for agent in agents}
     search: dict[str, tuple[SearchEntry, ...]] = {
