@@ -28,7 +28,7 @@ from a2a_docgen.render.env import UnescapedOutputError, shared_env
 from a2a_docgen.render.escape import safe_url
 from a2a_docgen.render.exports import DEFAULT_SITE_NAME, export_files
 from a2a_docgen.render.assets import asset_files
-from a2a_docgen.render.filter_index import FILTER_INDEX, filter_index
+from a2a_docgen.render.filter_index import FILTER_INDEX, agent_facets, filter_index
 from a2a_docgen.render.layout import site_layout
 from a2a_docgen.render.pages import AgentPage, SiteViews, build_views
 from a2a_docgen.render.parallel import PageWorkers
@@ -126,6 +126,7 @@ def _render_site(
         files=dict(sorted(files.items())),
         nav=NAV,
         unindexed=unindexed,
+        facets={agent.path: agent_facets(agent) for agent in agents},
         search=dict(sorted(search.items())),
     )
 

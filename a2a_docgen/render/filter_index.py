@@ -19,9 +19,9 @@ from __future__ import annotations
 import json
 
 from a2a_docgen.render.escape import clean_text
-from a2a_docgen.render.pages import SiteViews
+from a2a_docgen.render.pages import AgentPage, SiteViews
 
-__all__ = ["FILTER_INDEX", "filter_index"]
+__all__ = ["FILTER_INDEX", "agent_facets", "filter_index"]
 
 FILTER_INDEX = "catalogue-filter.json"
 VERSION = 1
@@ -32,22 +32,29 @@ def _clean(text: str | None, max_len: int) -> str:
     return " ".join(clean_text(text, max_len=max_len).split()) if text else ""
 
 
+def agent_facets(agent: AgentPage) -> dict[str, tuple[str, ...]]:
+    """One agent's facet values, as plain text: the filters of the home page and of the catalogue search."""
+    card = agent.card
+    provider = _clean(card.provider.organization, 200) if card.provider else ""
+    return {
+        "tag": tuple(_clean(t, 64) for t in agent.tags),
+        "media": tuple(_clean(m, 128) for m in agent.media_types),
+        "auth": agent.auth_kinds,
+        "binding": tuple(_clean(b, 64) for b in agent.bindings),
+        "provider": (provider,) if provider else (),
+        "era": (agent.era_label,),
+    }
+
+
 def filter_index(views: SiteViews) -> bytes:
     """The filter index of the catalogue, as minified UTF-8 JSON (sorted facet values, agents in order)."""
     values: dict[str, dict[str, int]] = {facet: {} for facet in _FACETS}
     rows = []
     for agent in views.agents:
-        card = agent.card
-        provider = _clean(card.provider.organization, 200) if card.provider else ""
-        entry = {
-            "tag": [_clean(t, 64) for t in agent.tags],
-            "media": [_clean(m, 128) for m in agent.media_types],
-            "auth": list(agent.auth_kinds),
-            "binding": [_clean(b, 64) for b in agent.bindings],
-            "provider": [provider] if provider else [],
-        }
-        for facet, items in entry.items():
-            for item in items:
+        entry = agent_facets(agent)
+        provider = entry["provider"][0] if entry["provider"] else ""
+        for facet in _FACETS:
+            for item in entry[facet]:
                 values[facet].setdefault(item, 0)
         rows.append((agent, provider, entry))
     ordered = {facet: sorted(found, key=lambda v: (v.casefold(), v)) for facet, found in values.items()}

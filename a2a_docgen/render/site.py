@@ -32,6 +32,9 @@ class RenderedSite:
     unindexed: frozenset[str] = frozenset()
     """Pages a site search need not index: facet pages (one per tag, the media-type index and one page per media
     type) that only repeat, as lists, what the agent pages say. Keeping them out keeps the search index small."""
+    facets: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=dict)
+    """Each agent page's facet values (``tag``, ``media``, ``auth``, ``binding``, ``provider``, ``era``: plain
+    text), for a site search that filters (Pagefind)."""
     search: Mapping[str, tuple[SearchEntry, ...]] = field(default_factory=dict)
     """A site search's entries for each page that has any (agent pages: the agent and each skill), from the
     model: an engine indexes these instead of the page's HTML."""

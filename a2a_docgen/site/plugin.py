@@ -26,7 +26,7 @@ import gc
 import html
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -151,6 +151,7 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
             raise PluginError(f"a2a-docgen: {exc}") from exc
         self.site = _with_prefix(site, prefix)
         self.theme = _theme(config)
+        _add_assets(config, prefix)
         if self.config.nav and config.nav is None:
             config.nav = [{_nav_title(entry.title): entry.path} for entry in self.site.nav]
         return config
@@ -189,8 +190,12 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         if converted.title is not None:
             page.title = _html_title(converted.title)  # type: ignore[misc]
 
+        facets = self.site.facets.get(page.file.src_uri) if self.site is not None else None
+        indexed = self.site is not None and page.file.src_uri not in self.site.unindexed
+
         def render(config: MkDocsConfig, files: Files) -> None:
-            page.content, links_to_anchors = _with_links(converted, page, files, config)
+            content, links_to_anchors = _with_links(converted, page, files, config)
+            page.content = _wrapped(content, facets, search_body=facets is not None and indexed)
             page.toc = get_toc([_toc_token(h) for h in converted.toc])  # type: ignore[arg-type]
             page.present_anchor_ids = set(converted.ids)
             page.links_to_anchors = links_to_anchors
@@ -269,6 +274,37 @@ def _with_links(
 
     resolver = _RelativePathTreeprocessor(page.file, files, config)
     return converted.with_links(resolver.path_to_url), resolver.links_to_anchors
+
+
+def _wrapped(content: str, facets: Mapping[str, tuple[str, ...]] | None, *, search_body: bool) -> str:
+    """Our page's HTML in the element our stylesheet and scripts know (``a2a-page``). An agent page is marked as
+    the body a site search indexes (Pagefind's ``data-pagefind-body``) and carries its facet values as filters
+    (in an element whose text is not indexed)."""
+    kind = "agent" if facets is not None else "list"
+    body = " data-pagefind-body" if search_body else ""
+    out = [f'<div class="a2a-page a2a-page-{kind}"{body}>\n', content]
+    if facets:
+        spans = "".join(
+            f'<span data-pagefind-filter="{name}">{html.escape(value, quote=False)}</span>'
+            for name, values in facets.items()
+            for value in values
+        )
+        out.append(f'<div class="a2a-facets" data-pagefind-ignore hidden>{spans}</div>\n')
+    out.append("</div>\n")
+    return "".join(out)
+
+
+def _add_assets(config: MkDocsConfig, prefix: str) -> None:
+    """The catalogue's stylesheet and script on every page of the site (the theme loads them)."""
+    from a2a_docgen.render.assets import SCRIPTS, STYLESHEETS
+
+    for path in STYLESHEETS:
+        if prefix + path not in config.extra_css:
+            config.extra_css.append(prefix + path)
+    scripts = [str(script) for script in config.extra_javascript]
+    for path in SCRIPTS:
+        if prefix + path not in scripts:
+            config.extra_javascript.append(prefix + path)
 
 
 def _toc_token(heading: Heading) -> dict[str, Any]:
@@ -370,5 +406,6 @@ def _with_prefix(site: RenderedSite, prefix: str) -> RenderedSite:
         files={prefix + path: data for path, data in site.files.items()},
         nav=tuple(type(entry)(entry.title, prefix + entry.path) for entry in site.nav),
         unindexed=frozenset(prefix + path for path in site.unindexed),
+        facets={prefix + path: values for path, values in site.facets.items()},
         search={prefix + path: entries for path, entries in site.search.items()},
     )
