@@ -19,6 +19,7 @@ Nothing here knows MkDocs: the plugin passes the theme's settings and a link res
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 from collections.abc import Callable, Sequence
@@ -76,15 +77,16 @@ class HtmlPage:
         """The HTML with each link inside the site made a URL by ``resolve`` (``str`` keeps them as written)."""
         if not self.links:
             return self.html
-        urls = [escapeHtml(resolve(link)) for link in self.links]
-        return _PLACEHOLDER.sub(lambda m: urls[int(m.group(1))], self.html)
+        # The placeholder holds the target as the HTML attribute does: escaped.
+        urls = {escapeHtml(link): escapeHtml(resolve(link)) for link in dict.fromkeys(self.links)}
+        return _PLACEHOLDER.sub(lambda m: urls[m.group(1)], self.html)
 
 
 LinkResolver = Callable[[str], str]
 
 # A link inside the site, in ``HtmlPage.html``, until ``with_links`` resolves it. NUL never reaches the HTML
 # otherwise: markdown-it replaces it in the source.
-_PLACEHOLDER = re.compile("\x00([0-9]+)\x00")
+_PLACEHOLDER = re.compile("\x00([^\x00]*)\x00")
 
 _ALLOWED_HTML = re.compile(r"<br\s*/?>|</?code>")
 _EXPLICIT_ID = re.compile(r"[ \t]+\{#([a-z][a-z0-9-]*)\}[ \t]*$")
@@ -103,7 +105,34 @@ def _parser() -> MarkdownIt:
     md.disable("image")
     md.validateLink = _validate_link  # type: ignore[method-assign]
     md.core.ruler.after("block", "a2a_explicit_ids", _explicit_ids)
+    md.core.ruler.at("inline", _cached_inline)
     return md
+
+
+_INLINE_CACHE: dict[str, list[Token]] = {}
+_INLINE_CACHE_SIZE = 200_000
+
+
+def _cached_inline(state: StateCore) -> None:
+    """markdown-it's inline step, with each inline text parsed once per build: a catalogue repeats the same
+    lines on every page (labels, "same as the agent", tag links from one directory). Without reference
+    definitions (our pages have none) an inline text parses the same wherever it is."""
+    if state.env.get("references"):
+        for token in state.tokens:
+            if token.type == "inline":
+                token.children = []
+                state.md.inline.parse(token.content, state.md, state.env, token.children)
+        return
+    if len(_INLINE_CACHE) > _INLINE_CACHE_SIZE:
+        _INLINE_CACHE.clear()
+    for token in state.tokens:
+        if token.type == "inline":
+            children = _INLINE_CACHE.get(token.content)
+            if children is None:
+                children = []
+                state.md.inline.parse(token.content, state.md, state.env, children)
+                _INLINE_CACHE[token.content] = children
+            token.children = children
 
 
 def _explicit_ids(state: StateCore) -> None:
@@ -129,13 +158,49 @@ def slugify(text: str) -> str:
 
 
 _FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
+# A backtick fence that starts a line: its info string holds no backtick (CommonMark), and it ends at the first
+# later line of at least as many backticks and nothing else.
+_FENCE_OPEN = re.compile(r"^(`{3,})([^`\n]*)\n", re.MULTILINE)
+_SET_ASIDE = "\x7fa2a-fence-"
+
+
+def _set_fences_aside(markdown: str) -> tuple[str, list[tuple[str, str]]]:
+    """``markdown`` with the content of every fence that starts a line taken out, and (info, content) of each
+    in order. Code blocks are most of our pages and markdown-it looks at every character of its input in
+    Python; without their content the blocks parse the same (a fence's content never changes what is around
+    it) in a fraction of the time, and the renderer puts each content back."""
+    fences: list[tuple[str, str]] = []
+    out: list[str] = []
+    pos = 0
+    while (m := _FENCE_OPEN.search(markdown, pos)) is not None:
+        ticks, info = m.group(1), m.group(2)
+        close = _closing_fence(len(ticks)).search(markdown, m.end())
+        end = close.end() if close is not None else len(markdown)
+        content = markdown[m.end() : close.start()] if close is not None else markdown[m.end() :]
+        out.append(markdown[pos : m.start()])
+        out.append(f"{ticks}{_SET_ASIDE}{len(fences)}\n{ticks}")
+        fences.append((info, content))
+        pos = end
+    if not fences:
+        return markdown, fences
+    out.append(markdown[pos:])
+    return "".join(out), fences
+
+
+@functools.lru_cache(maxsize=16)
+def _closing_fence(ticks: int) -> re.Pattern[str]:
+    return re.compile(rf"^ {{0,3}}`{{{ticks},}}[ \t]*$", re.MULTILINE)
 
 
 def to_html(markdown: str, *, theme: Theme = Theme()) -> HtmlPage:
     """One page of ours as HTML, with its title, table of contents and ids (its front matter, settings for
     other engines, is not content)."""
     env: dict[str, Any] = {}
-    tokens = _MD.parse(_FRONT_MATTER.sub("", markdown, count=1), env)
+    source, fences = _set_fences_aside(_FRONT_MATTER.sub("", markdown, count=1))
+    tokens = _MD.parse(source, env)
+    for token in tokens:
+        if token.type == "fence" and token.info.startswith(_SET_ASIDE):
+            token.info, token.content = fences[int(token.info[len(_SET_ASIDE) :])]
     headings = _assign_ids(tokens)
     links = _mark_links(tokens)
     renderer = _Renderer(theme)
@@ -209,10 +274,12 @@ def _mark_links(tokens: Sequence[Token]) -> list[str]:
             if child.type != "link_open":
                 continue
             href = str(child.attrGet("href") or "")
-            if _SCHEME.match(href):
+            if href.startswith("\x00"):  # an inline text seen before (shared tokens): already marked
+                found.append(href.strip("\x00"))
+            elif _SCHEME.match(href):
                 child.attrSet("rel", "nofollow noopener")
             else:
-                child.attrSet("href", f"\x00{len(found)}\x00")
+                child.attrSet("href", f"\x00{href}\x00")
                 found.append(href)
     return found
 

@@ -13,10 +13,8 @@ The navigation lists the catalogue pages only, never one entry per agent, so it 
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import re
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -24,11 +22,12 @@ import jinja2
 
 from a2a_docgen.errors import UsageError
 from a2a_docgen.model import Catalog, Example, JSONValue
+from a2a_docgen.render.assets import asset_files
 from a2a_docgen.render.env import UnescapedOutputError, shared_env
 from a2a_docgen.render.escape import safe_url
 from a2a_docgen.render.exports import DEFAULT_SITE_NAME, export_files
-from a2a_docgen.render.assets import asset_files
 from a2a_docgen.render.filter_index import FILTER_INDEX, agent_facets, filter_index
+from a2a_docgen.render.gc import collector_paused
 from a2a_docgen.render.layout import site_layout
 from a2a_docgen.render.pages import AgentPage, SiteViews, build_views
 from a2a_docgen.render.parallel import PageWorkers
@@ -46,6 +45,7 @@ NAV: tuple[NavEntry, ...] = (
     NavEntry("Excluded cards", "excluded.md"),
 )
 
+
 def render_catalog(
     catalog: Catalog,
     *,
@@ -53,6 +53,7 @@ def render_catalog(
     site_url: str | None = None,
     site_name: str = DEFAULT_SITE_NAME,
     jobs: int = 1,
+    convert: Callable[[str, str], object] | None = None,
 ) -> RenderedSite:
     """Every page and file of the site for ``catalog``.
 
@@ -60,62 +61,65 @@ def render_catalog(
     site is published at) only adds each raw card's absolute URL as text on its agent page. ``site_name``
     titles the ``llms.txt`` export; ``catalog.json`` and ``llms.txt`` are part of every site. With ``jobs``
     above 1, agent pages are rendered by up to that many worker processes where that is safe and pays
-    (``render.parallel``); the result is the same.
+    (``render.parallel``); the result is the same. ``convert(path, markdown)``, when given, is called for every
+    page (by the worker that rendered it) and its results are the site's ``converted`` (a site engine turning
+    the pages into HTML this way converts them on every core).
     Raises ``UsageError`` for a bad ``site_url``, a broken template or a template that prints card text
     without an encoding filter (``UnescapedOutputError``).
     """
     if site_url is not None and safe_url(site_url) is None:
         raise UsageError(f"site URL {site_url!r} is not an absolute http(s) URL")
-    with _collector_paused():
+    with collector_paused():
         return _render_site(
-            shared_env(templates_dir), catalog, site_url=site_url, site_name=site_name, jobs=jobs
+            shared_env(templates_dir),
+            catalog,
+            site_url=site_url,
+            site_name=site_name,
+            jobs=jobs,
+            convert=convert,
         )
 
 
-@contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    """The cyclic garbage collector off while a site renders (and back on after, if it was on).
-
-    Rendering allocates hundreds of thousands of objects that live until the end (the views) or are freed by
-    reference counting; the full collections their allocation triggers walk the whole heap, catalogue included,
-    and find little: what dies in cycles during a render (each page's Jinja context and imported macros) is
-    collected once, after it.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 def _render_site(
-    env: jinja2.Environment, catalog: Catalog, *, site_url: str | None, site_name: str, jobs: int
+    env: jinja2.Environment,
+    catalog: Catalog,
+    *,
+    site_url: str | None,
+    site_name: str,
+    jobs: int,
+    convert: Callable[[str, str], object] | None,
 ) -> RenderedSite:
     views = build_views(catalog, site_url=site_url)
     agents = views.agents
 
-    def agent_page(index: int) -> str:
+    def agent_page(index: int) -> tuple[str, object]:
         agent = agents[index]
-        return _render(env, "agent.md.jinja", agent.path, site=views, agent=agent, search_exclude=False)
+        text = _render(env, "agent.md.jinja", agent.path, site=views, agent=agent, search_exclude=False)
+        return text, convert(agent.path, text) if convert is not None else None
 
     layout = site_layout(views)
     pages: dict[str, str] = {}
+    converted: dict[str, object] = {}
     indexed: set[str] = set()
     with PageWorkers(agent_page, len(agents), jobs) as workers:
         # While workers render the agent pages, this process renders the rest.
         for job in layout.jobs():
-            pages[job.path] = _render(
+            text = _render(
                 env, job.template, job.path, site=views, search_exclude=not job.indexed, **job.context
             )
+            pages[job.path] = text
+            if convert is not None:
+                converted[job.path] = convert(job.path, text)
             if job.indexed:
                 indexed.add(job.path)
         files = {agent.card_json: agent.card.source.text.encode("utf-8") for agent in agents}
         files.update(export_files(catalog, site_name=site_name))
         files[FILTER_INDEX] = filter_index(views)
         files.update(asset_files())
-        pages.update(zip([agent.path for agent in agents], workers.results(), strict=True))
+        for agent, (text, html) in zip(agents, workers.results(), strict=True):
+            pages[agent.path] = text
+            if convert is not None:
+                converted[agent.path] = html
     unindexed = frozenset(pages) - indexed - {agent.path for agent in agents}
     search: dict[str, tuple[SearchEntry, ...]] = {
         entry.path: page_entry(entry.title) for entry in NAV if entry.path not in unindexed
@@ -127,6 +131,7 @@ def _render_site(
         nav=NAV,
         unindexed=unindexed,
         facets={agent.path: agent_facets(agent) for agent in agents},
+        converted=converted,
         search=dict(sorted(search.items())),
     )
 

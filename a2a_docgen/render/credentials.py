@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from a2a_docgen.model import (
-    APIKeySecurityScheme,
     AgentCard,
+    APIKeySecurityScheme,
     HTTPAuthSecurityScheme,
     MutualTlsSecurityScheme,
     OAuth2SecurityScheme,
@@ -25,7 +25,9 @@ from a2a_docgen.model import (
 
 __all__ = ["Credential", "CredentialKind", "credentials"]
 
-CredentialKind = Literal["bearer", "basic", "authorization", "header", "query", "cookie", "client-certificate", "other"]
+CredentialKind = Literal[
+    "bearer", "basic", "authorization", "header", "query", "cookie", "client-certificate", "other"
+]
 
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]{0,99}")
 

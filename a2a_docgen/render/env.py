@@ -36,7 +36,6 @@ __all__ = [
 ]
 
 
-
 class CardText(str):
     """Text that comes from a card. Templates must pass it through an encoder before printing it."""
 

@@ -69,7 +69,10 @@ def filter_index(views: SiteViews) -> bytes:
                 _clean(agent.summary, 200),
                 position["provider"][provider] if provider else -1,
                 len(agent.skills),
-                *([position[facet][v] for v in entry[facet]] for facet in ("tag", "media", "auth", "binding")),
+                *(
+                    [position[facet][v] for v in entry[facet]]
+                    for facet in ("tag", "media", "auth", "binding")
+                ),
                 agent.era_label,
                 words,
             ]

@@ -95,7 +95,9 @@ class SiteLayout:
     def jobs(self) -> Iterator[PageJob]:
         """Every page but the agent pages, in a fixed order."""
         for page in self.home:
-            yield PageJob(page.pager.path, "index.md.jinja", {"page": page, "layout": self}, page.pager.number == 1)
+            yield PageJob(
+                page.pager.path, "index.md.jinja", {"page": page, "layout": self}, page.pager.number == 1
+            )
         for page in self.tag_index:
             yield PageJob(page.pager.path, "tags.md.jinja", {"page": page}, page.pager.number == 1)
         for tag, pages in self.tags:
@@ -105,12 +107,17 @@ class SiteLayout:
         for media_type, pages in self.media_types:
             for page in pages:
                 yield PageJob(
-                    page.pager.path, "media-type.md.jinja", {"media_type": media_type, "page": page}, indexed=False
+                    page.pager.path,
+                    "media-type.md.jinja",
+                    {"media_type": media_type, "page": page},
+                    indexed=False,
                 )
         yield PageJob("security.md", "security.md.jinja", {"layout": self})
         for kind in self.kinds:
             for page in kind.pages:
-                yield PageJob(page.pager.path, "security-kind.md.jinja", {"kind": kind, "page": page}, indexed=False)
+                yield PageJob(
+                    page.pager.path, "security-kind.md.jinja", {"kind": kind, "page": page}, indexed=False
+                )
         for page in self.scopes:
             yield PageJob(page.pager.path, "scopes.md.jinja", {"page": page}, indexed=False)
         for page in self.unauthenticated:
@@ -118,7 +125,9 @@ class SiteLayout:
         yield PageJob("bindings.md", "bindings.md.jinja", {"layout": self})
         for binding in self.bindings:
             for page in binding.pages:
-                yield PageJob(page.pager.path, "binding.md.jinja", {"binding": binding, "page": page}, indexed=False)
+                yield PageJob(
+                    page.pager.path, "binding.md.jinja", {"binding": binding, "page": page}, indexed=False
+                )
         for page in self.excluded:
             yield PageJob(page.pager.path, "excluded.md.jinja", {"page": page}, page.pager.number == 1)
 
@@ -157,7 +166,8 @@ def site_layout(views: SiteViews, per_page: dict[str, int] | None = None) -> Sit
         tag_index=paginate(views.tags, "tags/index.md", size["tags"]),
         tags=tuple((tag, paginate(tag.agents, tag.path, size["facet"])) for tag in views.tags),
         media_types=tuple(
-            (view, paginate(_media_lines(view, order), view.path, size["facet"])) for view in views.media_types
+            (view, paginate(_media_lines(view, order), view.path, size["facet"]))
+            for view in views.media_types
         ),
         kinds=tuple(kinds),
         scopes=paginate(views.scopes, "security/scopes.md", size["scopes"]),

@@ -69,13 +69,15 @@ LINE_BREAK = "<br>"
 _PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 _NAMED = {"<": "&lt;", "&": "&amp;"}
 _ALWAYS = frozenset("<`*[]{|\\~^$")
-_CANDIDATE = re.compile(r"[!#$&(*+\-/:<=?@\[\\\]^_`{|}~]|(?<=[wW]{3})\.|(?<![0-9a-fA-F])[0-9a-f](?=[0-9a-f]{39}(?![0-9a-fA-F]))")
+_CANDIDATE = re.compile(
+    r"[!#$&(*+\-/:<=?@\[\\\]^_`{|}~]|(?<=[wW]{3})\.|(?<![0-9a-fA-F])[0-9a-f](?=[0-9a-f]{39}(?![0-9a-fA-F]))"
+)
 _ENTITY_AFTER = re.compile(r"#[0-9]+;|#[xX][0-9a-fA-F]+;|[A-Za-z][A-Za-z0-9]*;")
 _EMOJI_AFTER = re.compile(r"[A-Za-z0-9_+\-]+:")
 _SMART_WORDS = re.compile(r"(?i)(?:c|r|tm)(?=\)|$)")
 _SMART_PARENS = ("(c)", "(r)", "(tm)")
 _FRACTIONS = frozenset(
-    "1/4 1/2 3/4 1/3 2/3 1/5 2/5 3/5 4/5 1/6 5/6 1/8 3/8 5/8 7/8".split()
+    ["1/4", "1/2", "3/4", "1/3", "2/3", "1/5", "2/5", "3/5", "4/5", "1/6", "5/6", "1/8", "3/8", "5/8", "7/8"]
 )
 _LIST_MARKER = re.compile(r"(?:[0-9]{1,9}|[A-Za-z]|[ivxlcdm]+|[IVXLCDM]+)[.)](?=[ \t]|$)")
 _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]{0,31}://[^\s<>]+|(?<![\w@.])www\.[^\s<>]+|xmpp:[^\s<>]+")

@@ -35,12 +35,12 @@ from a2a_docgen.model import (
     SecurityRequirement,
     SecurityScheme,
 )
-from a2a_docgen.render.env import CardText
 from a2a_docgen.render.credentials import credentials
+from a2a_docgen.render.env import CardText
 from a2a_docgen.render.markdown import json_text
 from a2a_docgen.render.requests import RequestExample, build_request, canonical_binding, json_media_type
-from a2a_docgen.render.snippets import curl_command, grpcurl_command, python_snippet
 from a2a_docgen.render.slug import anchor, identity_key, slug, tag_key, tag_slug
+from a2a_docgen.render.snippets import curl_command, grpcurl_command, python_snippet
 
 __all__ = [
     "AgentPage",
@@ -568,11 +568,15 @@ def _examples(card: AgentCard, skill: AgentSkill, target: InterfaceView | None) 
         request = build_request(card, skill, index, target.interface) if target else None
         variants = _variants(card, skill, example, request, target.interface) if request and target else ()
         fit = example_fit(example, skill.effective_input_modes.modes)
-        views.append(ExampleView(index + 1, example, example_heading(example), request, target, variants, fit))
+        views.append(
+            ExampleView(index + 1, example, example_heading(example), request, target, variants, fit)
+        )
     return tuple(views)
 
 
-def _requirement_key(requirements: Sequence[SecurityRequirement]) -> tuple[tuple[tuple[str, tuple[str, ...]], ...], ...]:
+def _requirement_key(
+    requirements: Sequence[SecurityRequirement],
+) -> tuple[tuple[tuple[str, tuple[str, ...]], ...], ...]:
     return tuple(tuple(sorted(r.schemes.items())) for r in requirements)
 
 

@@ -177,7 +177,9 @@ def python_snippet(
     interface.append(f"protocol_version={json_text(version)}")
     if tenant:
         interface.append(f"tenant={json_text(tenant)}")
-    http_client = 'httpx.AsyncClient(cert=("client.crt", "client.key"))' if certificate else "httpx.AsyncClient()"
+    http_client = (
+        'httpx.AsyncClient(cert=("client.crt", "client.key"))' if certificate else "httpx.AsyncClient()"
+    )
     modes = ", ".join(json_text(mode) for mode in output_modes)
     context = ", ".join(f"{json_text(name)}: {json_text(value)}" for name, value in parameters)
     lines = [

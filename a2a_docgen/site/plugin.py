@@ -26,6 +26,7 @@ import gc
 import html
 import os
 import re
+import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -35,7 +36,7 @@ from mkdocs.config import config_options as c
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.livereload import LiveReloadServer
-from mkdocs.plugins import BasePlugin, get_plugin_logger
+from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
@@ -43,6 +44,7 @@ from mkdocs.structure.toc import get_toc
 from a2a_docgen.errors import A2ADocgenError
 from a2a_docgen.html import Heading, HtmlPage, Theme, to_html
 from a2a_docgen.model import Catalog
+from a2a_docgen.render.gc import collector_paused
 from a2a_docgen.render.search import SearchEntry
 from a2a_docgen.render.site import RenderedSite
 from a2a_docgen.report_formats import format_text
@@ -52,8 +54,11 @@ __all__ = ["A2ADocgenPlugin", "A2ADocgenPluginConfig"]
 
 log = get_plugin_logger(__name__)
 
-_FULL_COLLECTION_THRESHOLD = 100
-"""gc threshold 2 during a build: gen-1 collections between two full ones (Python's default is 10)."""
+AUTO_PREFIX = "catalogue/"
+"""Where the catalogue goes when the docs directory has a home page of its own and no prefix is set."""
+
+GC_FREEZE = os.environ.get("A2A_DOCGEN_GC_FREEZE", "1") != "0"
+"""Whether builds freeze the long-lived objects (``A2ADocgenPlugin._freeze``); off only to measure it."""
 
 _ENTITY = re.compile(r"&(?!(?:#[0-9]+|#[xX][0-9a-fA-F]+|[0-9a-zA-Z]+);)")
 
@@ -69,8 +74,9 @@ class A2ADocgenPluginConfig(base.Config):  # type: ignore[no-untyped-call]
     """Fail the build when any card has a diagnostic (otherwise they are logged at INFO level)."""
     nav = c.Type(bool, default=True)
     """Use the catalogue's navigation when mkdocs.yml has no ``nav``."""
-    prefix = c.Type(str, default="")
-    """Directory of the docs tree the catalogue goes into (``agents/``); empty means the docs root."""
+    prefix = c.Optional(c.Type(str))
+    """Directory of the docs tree the catalogue goes into (``catalogue/``); empty means the docs root. Not set:
+    the docs root, or ``catalogue/`` when the docs directory has a home page of its own."""
     jobs = c.Optional(c.Type(int))
     """Processes that render agent pages (default: the CPUs available; 1 renders in the MkDocs process)."""
 
@@ -83,10 +89,13 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
     def __init__(self) -> None:
         super().__init__()
         self.site: RenderedSite | None = None
+        self.prefix = ""
+        self.files: Files | None = None
+        self.marked: Page | None = None
         self.card_paths: list[str] = []
         self.templates_dir: str | None = None
         self.theme = Theme()
-        self.gc_threshold: tuple[int, int, int] | None = None
+        self.frozen = False
         self.converted: dict[str, tuple[str, Theme, HtmlPage]] = {}
         """Page path -> (its Markdown, the theme settings, its HTML): kept across ``mkdocs serve`` rebuilds, so
         a rebuild converts only the pages whose Markdown changed."""
@@ -95,31 +104,33 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         """Defined so that MkDocs keeps this instance, and its converted pages, across ``serve`` rebuilds."""
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
-        self._relax_full_collections()
         try:
-            return self._configure(config)
+            config = self._configure(config)
         except BaseException:
-            self._restore_full_collections()
+            self._thaw()
             raise
+        self._freeze()
+        return config
 
-    def _relax_full_collections(self) -> None:
-        """Let Python's cyclic collector do fewer full collections while the site builds.
+    def _freeze(self) -> None:
+        """Leave what lives for the whole build out of Python's cyclic garbage collections.
 
-        A build keeps every page in memory, and each full collection walks the whole heap. Young collections
-        are unchanged, so cyclic garbage is still freed; the thresholds are restored after the build.
+        The catalogue, its views and the rendered site (and MkDocs' configuration) stay in memory until the
+        build ends, while converting the pages makes many short-lived objects: each full collection walked
+        the whole heap again. ``gc.freeze`` moves the objects made so far to a generation the collector never
+        scans; they are given back after the build (``_thaw``), so nothing is kept longer than before.
         """
-        if self.gc_threshold is None:
-            self.gc_threshold = gc.get_threshold()
-            young, middle, old = self.gc_threshold
-            gc.set_threshold(young, middle, max(old, _FULL_COLLECTION_THRESHOLD))
+        if GC_FREEZE and not self.frozen:
+            gc.freeze()
+            self.frozen = True
 
-    def _restore_full_collections(self) -> None:
-        if self.gc_threshold is not None:
-            gc.set_threshold(*self.gc_threshold)
-            self.gc_threshold = None
+    def _thaw(self) -> None:
+        if self.frozen:
+            gc.unfreeze()
+            self.frozen = False
 
     def on_build_error(self, *, error: Exception) -> None:
-        self._restore_full_collections()
+        self._thaw()
 
     def _configure(self, config: MkDocsConfig) -> MkDocsConfig:
         from a2a_docgen.load import load_catalog
@@ -132,37 +143,71 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         self.templates_dir = os.path.join(base_dir, templates) if templates else None
         if self.templates_dir is not None and not os.path.isdir(self.templates_dir):
             raise PluginError(f"a2a-docgen: templates: {self.templates_dir} is not a directory")
-        prefix = _prefix(self.config.prefix)
+        self.prefix = prefix = self._choose_prefix(config)
         jobs = self.config.jobs
         if jobs is not None and jobs < 1:
             raise PluginError(f"a2a-docgen: jobs: expected a positive whole number, not {jobs}")
 
+        started = time.perf_counter()
         try:
             catalog = load_catalog(self.card_paths)
             self._report(catalog)
+            self.theme = _theme(config)
             site = render_catalog(
                 catalog,
                 templates_dir=self.templates_dir,
                 site_url=_join_url(config.site_url, prefix),
                 site_name=config.site_name,
                 jobs=jobs or default_jobs(),
+                convert=self._convert,
             )
         except A2ADocgenError as exc:
             raise PluginError(f"a2a-docgen: {exc}") from exc
         self.site = _with_prefix(site, prefix)
-        self.theme = _theme(config)
+        for path, converted in self.site.converted.items():  # workers' conversions, for the next rebuild
+            if isinstance(converted, HtmlPage):
+                self.converted[path] = (self.site.pages[path], self.theme, converted)
         _add_assets(config, prefix)
-        if self.config.nav and config.nav is None:
+        if self.config.nav and config.nav is None and not _site_pages(config.docs_dir, prefix):
             config.nav = [{_nav_title(entry.title): entry.path} for entry in self.site.nav]
+        log.info(_summary(catalog, time.perf_counter() - started))
         return config
+
+    def _choose_prefix(self, config: MkDocsConfig) -> str:
+        """The ``prefix`` option, or the docs root unless the docs directory has a home page of its own (then
+        ``catalogue/``, said once in the log): the catalogue never takes the site's home page."""
+        if self.config.prefix is not None:
+            return _prefix(self.config.prefix)
+        own = _site_pages(config.docs_dir, "")
+        if {"index.md", "README.md"} & own:
+            log.info(
+                "the docs directory has a home page of its own, so the catalogue goes under "
+                f"{AUTO_PREFIX} (set the plugin's prefix option to choose another directory, or '' for the root)"
+            )
+            return AUTO_PREFIX
+        return ""
 
     def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files:
         if self.site is None:
             return files
-        # Pages an earlier `a2a-docgen build` wrote into docs_dir and that are gone now must not be published.
-        prefix = _prefix(self.config.prefix)
+        # Files an earlier `a2a-docgen build` wrote into docs_dir are ours: replaced by the fresh render, or left
+        # out when the cards no longer produce them. Any other file at one of our paths is the site's own.
+        prefix = self.prefix
         written = {prefix + path for path in read_manifest(os.path.join(config.docs_dir, prefix))}
         ours = set(self.site.pages) | set(self.site.files)
+        clashes = sorted(
+            path
+            for path in ours
+            if path not in written and (existing := files.get_file_from_path(path)) is not None
+            and not existing.generated_by
+        )
+        if clashes:
+            shown = ", ".join(clashes[:5]) + (f" and {len(clashes) - 5} more" if len(clashes) > 5 else "")
+            raise PluginError(
+                f"a2a-docgen: the catalogue would replace pages of the site ({shown} in the docs directory): "
+                "set the plugin's prefix option to a directory of its own (for example prefix: catalogue), "
+                "or move those pages"
+            )
         for path in sorted(ours | (written - ours)):
             existing = files.get_file_from_path(path)
             if existing is not None:
@@ -179,6 +224,7 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
             files.append(File.generated(config, path, content=data))
         for plugin in config.plugins.values():
             _take_over_search(plugin, self._search_entries)
+        self.files = files
         return files
 
     def on_pre_page(self, page: Page, /, *, config: MkDocsConfig, files: Files) -> Page:
@@ -186,7 +232,8 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         markdown = self.site.pages.get(page.file.src_uri) if self.site is not None else None
         if markdown is None:
             return page
-        converted = self._convert(page.file.src_uri, markdown)
+        done = self.site.converted.get(page.file.src_uri) if self.site is not None else None
+        converted = done if isinstance(done, HtmlPage) else self._convert(page.file.src_uri, markdown)
         if converted.title is not None:
             page.title = _html_title(converted.title)  # type: ignore[misc]
 
@@ -203,11 +250,37 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         page.render = render  # type: ignore[method-assign]
         return page
 
+    @event_priority(-100)  # after the search plugin, and any other, has seen the page
+    def on_page_context(self, context: Any, /, *, page: Page, config: MkDocsConfig, nav: Any) -> Any:
+        """Mark where a page of ours that is not in the navigation belongs (an agent page: the home page's
+        entry; a tag page: Tags ...), so the theme shows readers their place; undone after the page."""
+        owner = self._nav_owner(page)
+        if owner is not None and not owner.active:
+            owner.active = True
+            self.marked = owner
+        return context
+
+    def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str:
+        if self.marked is not None:
+            self.marked.active = False
+            self.marked = None
+        return output
+
+    def _nav_owner(self, page: Page) -> Page | None:
+        if self.site is None or page.file.src_uri not in self.site.pages or page.file.inclusion.is_in_nav():
+            return None
+        owner = self.site.nav_owner(page.file.src_uri)
+        file = self.files.get_file_from_path(owner) if owner and self.files is not None else None
+        return file.page if file is not None and file.page is not None and file.page is not page else None
+
     def _convert(self, path: str, markdown: str) -> HtmlPage:
+        """One page as HTML: from the last build when its Markdown is the same (``mkdocs serve``), else
+        converted now (in a render worker, when the catalogue is rendered by several)."""
         cached = self.converted.get(path)
         if cached is not None and cached[0] == markdown and cached[1] == self.theme:
             return cached[2]
-        converted = to_html(markdown, theme=self.theme)
+        with collector_paused():
+            converted = to_html(markdown, theme=self.theme)
         self.converted[path] = (markdown, self.theme, converted)
         return converted
 
@@ -219,7 +292,7 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         """Publish each catalogue page's Markdown next to its HTML (``llms.txt`` links to it)."""
-        self._restore_full_collections()
+        self._thaw()
         if self.site is None:
             return
         site_dir = Path(config.site_dir)
@@ -250,6 +323,35 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
                 f"a2a-docgen: strict: {errors} errors and {len(catalog.diagnostics) - errors} warnings "
                 "in the cards (listed above)"
             )
+
+
+def _site_pages(docs_dir: str, prefix: str) -> set[str]:
+    """The Markdown pages of the docs directory (below ``prefix``) that ``a2a-docgen build`` did not write."""
+    root = os.path.join(docs_dir, prefix)
+    generated = set(read_manifest(root))
+    found: set[str] = set()
+    for directory, dirnames, filenames in os.walk(root):
+        dirnames[:] = [d for d in dirnames if not d.startswith(".")]
+        for name in filenames:
+            if name.endswith(".md"):
+                path = os.path.relpath(os.path.join(directory, name), root).replace(os.sep, "/")
+                if path not in generated:
+                    found.add(path)
+    return found
+
+
+def _summary(catalog: Catalog, seconds: float) -> str:
+    """One line for the build log: what the catalogue holds and how long it took."""
+    from a2a_docgen.text.plural import plural
+
+    skills = sum(len(card.skills) for card in catalog.cards)
+    errors = sum(1 for d in catalog.diagnostics if d.severity == "error")
+    warnings = len(catalog.diagnostics) - errors
+    return (
+        f"{plural(len(catalog.cards), 'agent')}, {plural(skills, 'skill')}, "
+        f"{len(catalog.excluded)} excluded, {plural(errors, 'error')}, {plural(warnings, 'warning')}, "
+        f"rendered in {seconds:.1f} s"
+    )
 
 
 # -- conversion ------------------------------------------------------------------------------------------------
