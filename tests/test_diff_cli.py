@@ -151,6 +151,14 @@ def test_json_objects_carry_every_field(capsys: pytest.CaptureFixture[str]) -> N
         "file": str(HEAD / "weather.json"),
         "line": 30,
         "column": 21,
+        "anchor": {
+            "file": str(HEAD / "weather.json"),
+            "line": 30,
+            "column": 21,
+            "pointer": "/skills/0/inputModes",
+        },
+        "policy": False,
+        "accepted": None,
     }
 
 
@@ -454,3 +462,40 @@ def test_json_escapes_invisible_characters_and_round_trips(
     assert "\u0085" not in out
     assert "\\u202e" in out
     assert {c["agent"] for c in json.loads(out)} == {"Weather \u202eAgent\u0085"}
+
+
+# -- issue 16 ----------------------------------------------------------------------------------------------
+
+
+def test_head_card_that_no_longer_loads_says_so_in_two_directory_mode(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    head = tmp_path / "head"
+    shutil.copytree(BASE, head)
+    (head / "weather.json").write_text('{"name": "Weather Agent", "skills": [', encoding="utf-8")
+    _, out, _ = run(capsys, BASE, head, "--format", "json")
+    removed = {c["agent"]: c["message"] for c in json.loads(out) if c["code"] == "agent-removed"}
+    assert removed == {"Weather Agent": "the agent is gone (its file no longer loads as a card)"}
+
+
+def test_head_file_that_no_longer_loads_when_comparing_two_files(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    broken = tmp_path / "other-name.json"
+    broken.write_text("{", encoding="utf-8")
+    _, out, _ = run(capsys, BASE / "weather.json", broken, "--format", "json")
+    [removed] = json.loads(out)
+    assert removed["message"] == "the agent is gone (its file no longer loads as a card)"
+
+
+def test_removed_card_whose_file_is_deleted_has_no_note(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    head = tmp_path / "head"
+    shutil.copytree(BASE, head)
+    (head / "fax.json").unlink()
+    (head / "sub").mkdir()
+    (head / "sub" / "fax.json").write_text("{", encoding="utf-8")
+    _, out, _ = run(capsys, BASE, head, "--format", "json")
+    [removed] = json.loads(out)
+    assert removed["message"] == "the agent is gone"

@@ -126,7 +126,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"no card files (*.json) found in {', '.join(args.paths)}")
     _report_problems("base" if args.base_ref is None else f"base ({args.base_ref})", base)
     _report_problems("head", head)
-    changes = diff_catalogs(base, head)
+    head_roots = [args.paths[1]] if args.base_ref is None else list(args.paths)
+    changes = diff_catalogs(base, head, head_roots=head_roots)
     sys.stdout.write(format_changes(changes, args.format, site_url=args.site_url))
     sys.stdout.flush()
     if args.format != "text":
