@@ -57,7 +57,7 @@ def test_breaking_changes_exit_1(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, BASE, HEAD)
     assert code == 1
     lines = out.splitlines()
-    assert lines[-1] == "9 changes: 4 breaking, 3 non-breaking, 2 info."
+    assert lines[-1] == "8 changes: 3 breaking, 3 non-breaking, 2 info; 1 policy finding: 1 breaking."
     assert f"{BASE / 'fax.json'}:1: breaking: Fax Gateway: the agent is gone [agent-removed]" in lines
     assert len(lines) == 10
 
@@ -134,7 +134,9 @@ def test_invalid_cards_are_reported_and_the_rest_is_compared(
 def test_json_objects_carry_every_field(capsys: pytest.CaptureFixture[str]) -> None:
     _, out, err = run(capsys, BASE, HEAD, "--format", "json")
     changes = json.loads(out)
-    assert err.strip() == "a2a-docgen diff: 9 changes: 4 breaking, 3 non-breaking, 2 info"
+    assert err.strip() == (
+        "a2a-docgen diff: 8 changes: 3 breaking, 3 non-breaking, 2 info; 1 policy finding: 1 breaking"
+    )
     required = {"agent", "skill", "severity", "code", "message", "pointer", "before", "after", "file", "line"}
     assert all(required <= set(c) for c in changes)
     forecast = next(c for c in changes if c["code"] == "input-mode-removed")
@@ -181,11 +183,12 @@ def test_markdown_comment(capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = run(capsys, BASE, HEAD, "--format", "markdown", "--site-url", "https://docs.example.com/")
     lines = out.splitlines()
     assert lines[0] == COMMENT_MARKER
-    assert lines[1] == "### ❌ 4 breaking changes to A2A agent cards"
-    assert "**4** breaking · **3** non-breaking · **2** info · 3 agents" in lines
+    assert lines[1] == "### ❌ 3 breaking changes to A2A agent cards"
+    assert "**3** breaking · **3** non-breaking · **2** info · 3 agents · **1** policy finding" in lines
     rows = table_rows(out)
     assert rows[0] == ["Agent", "Skill", "Change", "Code"]
-    assert len(rows) == 5  # the head and four breaking changes
+    assert len(rows) == 4  # the head and three breaking changes; the version policy has its section
+    assert out.index("#### Breaking changes") < out.index("#### Version policy") < out.index("#### Other")
     assert rows[1][:2] == ["Fax Gateway", "(agent)"]
     assert any(row[1] == "forecast" and row[3] == "input-mode-removed" for row in rows)
     hrefs = links(out)
@@ -240,8 +243,8 @@ def test_hostile_card_text_stays_inert(capsys: pytest.CaptureFixture[str], tmp_p
     lines = out.splitlines()
     assert [line.split("title=")[1].split("::")[0] for line in lines] == [
         "Breaking change%3A version-not-bumped",
-        "Card change%3A agent-renamed",
         "Breaking change%3A skill-removed",
+        "Card change%3A agent-renamed",
     ]
     assert all(GITHUB_COMMAND.match(line) for line in lines)
     assert all("\n::error::injected" not in line for line in lines)
@@ -401,7 +404,8 @@ def test_markdown_stays_under_the_comment_limit() -> None:
     changes = [_change("Alpha", i, "breaking") for i in range(400)] + [_change("Beta", i) for i in range(400)]
     out = format_markdown(changes)
     assert len(out) <= MARKDOWN_BUDGET
-    assert "more breaking changes; see the job log." in out
+    assert "more breaking changes of this agent; see the job log." in out
+    assert "<details><summary><b>Alpha</b> (400 breaking changes)</summary>" in out
     assert out.endswith("more changes; see the job log.\n")
     rows = table_rows(out)
     assert 10 < len(rows) < 401

@@ -174,6 +174,7 @@ def load_config(path: str | os.PathLike[str]) -> ReviewConfig:
 
 
 _TOML_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)$")
+_TOML_AT_END = re.compile(r"\s*\(at end of document\)$")
 
 
 def parse_config(text: str, path: str) -> ReviewConfig:
@@ -184,6 +185,12 @@ def parse_config(text: str, path: str) -> ReviewConfig:
         message = str(exc)
         position = _TOML_POSITION.search(message)
         if position is None:
+            at_end = _TOML_AT_END.search(message)
+            if at_end is not None:
+                last = text.count("\n") + (0 if text.endswith("\n") else 1)
+                raise ConfigError(
+                    f"{path}:{max(last, 1)}: not valid TOML: {message[: at_end.start()]}"
+                ) from None
             raise ConfigError(f"{path}: not valid TOML: {message}") from None
         line, column = position.groups()
         raise ConfigError(f"{path}:{line}:{column}: not valid TOML: {message[: position.start()]}") from None

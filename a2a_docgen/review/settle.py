@@ -64,7 +64,7 @@ class Settlement:
                 )
                 message = f"{entry.describe()} expired on {entry.expires.isoformat()}: {still}"
             elif index not in self._used:
-                message = f"{entry.describe()} matches no change; remove it (stale acceptances hide nothing)"
+                message = f"{entry.describe()} matches no change; remove it"
             else:
                 continue
             result.append(ConfigWarning(file=entry.file, line=entry.line, message=message))
