@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from a2a_docgen.cli import main
+from a2a_docgen.render.escape import md_inline
 from a2a_docgen.review.diff import Change
 from a2a_docgen.review.formats import COMMENT_MARKER, MARKDOWN_BUDGET, format_markdown, page_url
 from a2a_docgen.review.git import load_catalog_at_revision
@@ -503,3 +504,217 @@ def test_removed_card_whose_file_is_deleted_has_no_note(
     _, out, _ = run(capsys, BASE, head, "--format", "json")
     [removed] = json.loads(out)
     assert removed["message"] == "the agent is gone"
+
+
+@pytest.fixture(autouse=True)
+def _no_github_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("GITHUB_SERVER_URL", "GITHUB_REPOSITORY", "GITHUB_SHA", "GITHUB_WORKSPACE"):
+        monkeypatch.delenv(name, raising=False)
+
+
+def test_base_ref_annotations_of_removals_land_on_the_surviving_parent(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    head = weather()
+    head["skills"].pop()  # "observations", at the end of the base file
+    head["description"] = "Forecasts for any place, and a much longer description that moves no line."
+    write(repo / "cards" / "weather.json", head)
+    (repo / "cards" / "fax.json").unlink()
+    _, out, _ = run(capsys, "--base-ref", "HEAD", "cards", "--format", "github")
+    lines = out.splitlines()
+    assert all(GITHUB_COMMAND_ANY.match(line) for line in lines), lines
+    skill = next(line for line in lines if "skill-removed" in line)
+    text = (repo / "cards" / "weather.json").read_text(encoding="utf-8").splitlines()
+    line = int(skill.split(",line=")[1].split(",")[0])
+    assert text[line - 1].strip() == '"skills": ['
+    assert skill.startswith(f"::error file={Path('cards', 'weather.json')},line={line},col=")
+    assert "(line 31 of the base card)" in skill
+    fax = next(line for line in lines if "agent-removed" in line)
+    assert fax.startswith("::error title=Breaking change%3A agent-removed::Fax Gateway: the agent is gone")
+
+    _, out, _ = run(capsys, "--base-ref", "HEAD", "cards", "--format", "json")
+    anchors = {c["code"]: c["anchor"] for c in json.loads(out)}
+    assert anchors["agent-removed"] is None
+    assert anchors["skill-removed"]["pointer"] == "/skills"
+
+
+def test_base_ref_annotation_of_a_card_that_no_longer_loads_is_on_its_first_line(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (repo / "cards" / "fax.json").write_text("{", encoding="utf-8")
+    _, out, _ = run(capsys, "--base-ref", "HEAD", "cards", "--format", "github")
+    [line] = out.splitlines()
+    assert line.startswith(
+        f"::error file={Path('cards', 'fax.json')},line=1,col=1,title=Breaking change%3A agent-removed::"
+    )
+    assert "its file no longer loads as a card" in line
+
+
+GITHUB_COMMAND_ANY = re.compile(
+    r"^::(error|warning|notice) (file=[^,:\n]+,line=[1-9]\d*,col=[1-9]\d*,)?title=[^,:\n]+::[^\r\n]+$"
+)
+
+
+def test_github_annotations_keep_to_the_limits_most_important_first() -> None:
+    from a2a_docgen.review.formats import format_github
+
+    changes = (
+        [_change("Alpha", i, "breaking") for i in range(14)]
+        + [_change("Beta", i, "non-breaking") for i in range(3)]
+        + [_change("Gamma", i) for i in range(12)]
+    )
+    lines = format_github(changes).splitlines()
+    levels = [line.split(" ", 1)[0] for line in lines]
+    assert levels == ["::error"] * 10 + ["::warning"] * 3 + ["::notice"] * 10
+    assert lines[-1].startswith("::notice title=a2a-docgen diff::")
+    assert "7 more findings not annotated" in lines[-1]  # 4 errors and 3 notices (9 kept, then this one)
+    assert all(GITHUB_COMMAND_ANY.match(line) for line in lines)
+    assert len(format_github(changes[:10]).splitlines()) == 10
+
+
+def test_markdown_lists_card_files_that_fail_to_load(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    head = tmp_path / "head"
+    shutil.copytree(BASE, head)
+    (head / "weather.json").write_text('{"name": "Weather <b>Agent</b>", "skills": [', encoding="utf-8")
+    _, out, _ = run(capsys, BASE, head, "--format", "markdown")
+    section = out.split("#### Card files that fail to load\n", 1)[1].split("\n#### ", 1)[0]
+    assert f"- head · <code>{md_inline(str(head / 'weather.json'))}</code>" in section
+    assert "  - line 1, column " in section
+    assert {t.content.strip() for t in html_tokens(out)} == {COMMENT_MARKER, "<code>", "</code>"}
+    assert "**1** file fails to load" in out
+
+
+def test_markdown_links_findings_to_their_file_and_line(
+    repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    head = weather()
+    head["skills"].pop()
+    head["skills"][0]["inputModes"] = ["text/plain"]
+    write(repo / "cards" / "weather.json", head)
+    sha = "0123456789abcdef0123456789abcdef01234567"
+    monkeypatch.setenv("GITHUB_SERVER_URL", "https://github.com")
+    monkeypatch.setenv("GITHUB_REPOSITORY", "acme/cards")
+    monkeypatch.setenv("GITHUB_SHA", sha)
+    _, out, _ = run(capsys, "--base-ref", "HEAD", "cards", "--format", "markdown")
+    hrefs = links(out)
+    base_commit = subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True, check=True
+    ).stdout.strip()
+    narrowed = next(
+        c
+        for c in json.loads(run(capsys, "--base-ref", "HEAD", "cards", "--format", "json")[1])
+        if c["code"] == "input-mode-removed"
+    )
+    assert f"https://github.com/acme/cards/blob/{sha}/cards/weather.json#L{narrowed['line']}" in hrefs
+    assert f"https://github.com/acme/cards/blob/{base_commit}/cards/weather.json#L31" in hrefs  # removed
+    assert table_rows(out)[0] == ["Agent", "Skill", "Change", "Code", "Where"]
+
+    _, out, _ = run(
+        capsys,
+        "--base-ref",
+        "HEAD",
+        "cards",
+        "--format",
+        "markdown",
+        "--repo-url",
+        "https://github.example.com/team/cards/",
+        "--head-sha",
+        "abcdef1",
+    )
+    assert (
+        f"https://github.example.com/team/cards/blob/abcdef1/cards/weather.json#L{narrowed['line']}"
+        in links(out)
+    )
+
+
+@pytest.mark.parametrize(
+    ("argv", "env", "message"),
+    [
+        (
+            ["--repo-url", "javascript:alert(1)", "--head-sha", "abcdef1"],
+            {},
+            "--repo-url: 'javascript:alert(1)'",
+        ),
+        (["--repo-url", "https://github.com/a/b"], {}, "--repo-url needs --head-sha"),
+        (["--head-sha", "abcdef1"], {}, "--head-sha needs --repo-url"),
+        (
+            ["--repo-url", "https://github.com/a/b", "--head-sha", "main;rm"],
+            {},
+            "--head-sha: 'main;rm' is not a commit id",
+        ),
+        (
+            [],
+            {"GITHUB_SERVER_URL": "https://github.com", "GITHUB_REPOSITORY": "a/b", "GITHUB_SHA": "x"},
+            "$GITHUB_SHA: 'x'",
+        ),
+        (["--skip-empty", "--format", "json"], {}, "--skip-empty applies to --format markdown"),
+    ],
+)
+def test_link_and_comment_options_are_checked(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    argv: list[str],
+    env: dict[str, str],
+    message: str,
+) -> None:
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    format_args = [] if "--format" in argv else ["--format", "markdown"]
+    code, out, err = run(capsys, BASE, HEAD, *format_args, *argv)
+    assert code == 2
+    assert out == ""
+    assert message in err
+
+
+def test_skip_empty_writes_no_comment_when_there_is_nothing_to_say(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    code, out, err = run(capsys, BASE, BASE, "--format", "markdown", "--skip-empty")
+    assert (code, out) == (0, "")
+    assert "no comment written" in err
+    code, out, _ = run(capsys, BASE, HEAD, "--format", "markdown", "--skip-empty")
+    assert out.startswith(COMMENT_MARKER)
+    broken = tmp_path / "broken"
+    shutil.copytree(BASE, broken)
+    (broken / "other.json").write_text("[]", encoding="utf-8")
+    _, out, _ = run(capsys, broken, broken, "--format", "markdown", "--skip-empty")
+    assert "#### Card files that fail to load" in out  # something to say, though nothing changed
+
+
+def test_markdown_shows_configuration_warnings_and_accepted_changes(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".a2a-docgen.toml").write_text(
+        '[[diff.accept]]\nagent = "Fax Gateway"\ncode = "agent-removed"\nreason = "Retired <now>"\n'
+        '[[diff.accept]]\nagent = "Nobody"\ncode = "agent-removed"\nreason = "old"\n',
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    _, out, _ = run(capsys, BASE, HEAD, "--format", "markdown")
+    assert "#### Configuration" in out
+    assert (
+        "- ⚠️ <code>&#46;a2a&#45;docgen&#46;toml&#58;5</code>: the acceptance of agent&#45;removed for Nobody"
+        in out
+    )
+    assert "<details><summary>Accepted changes (1)</summary>" in out
+    assert "accepted: Retired &#60;now&#62;" in out
+    assert "**1** accepted" in out
+    _, out, _ = run(capsys, BASE, HEAD, "--format", "github")
+    assert "::warning file=.a2a-docgen.toml,line=5,title=a2a-docgen configuration::the acceptance of" in out
+
+
+def test_markdown_groups_many_breaking_changes_per_agent() -> None:
+    changes = [_change("Alpha", i, "breaking") for i in range(15)] + [
+        _change("Beta", i, "breaking") for i in range(10)
+    ]
+    out = format_markdown(changes)
+    tokens = [t.content.strip() for t in html_tokens(out)]
+    assert "<details><summary><b>Alpha</b> (15 breaking changes)</summary>" in tokens
+    assert "<details><summary><b>Beta</b> (10 breaking changes)</summary>" in tokens
+    assert len(table_rows(out)) == 25 + 2  # a head row per table
+    few = format_markdown(changes[:20])
+    assert "<details>" not in few
+    assert len(table_rows(few)) == 21
