@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from a2a_docgen.load import load_card_bytes, load_catalog
 from a2a_docgen.model import Catalog
-from a2a_docgen.review.codes import SCHEME_DETAIL_CODES
+from a2a_docgen.review.codes import EXAMPLES, SCHEME_DETAIL_CODES
 from a2a_docgen.review.diff import CODES, Change, diff_catalogs, parse_version
 
 DATA = Path(__file__).parent / "data" / "diff"
@@ -643,8 +643,16 @@ def test_every_code_is_documented() -> None:
     if not DOCS.exists():
         pytest.skip("docs/review.md is not in this tree")
     text = DOCS.read_text(encoding="utf-8")
-    documented = set(re.findall(r"^\| `([a-z-]+)` \| (breaking|non-breaking|info) \|", text, re.MULTILINE))
-    assert documented == {(code, severity) for code, (severity, _) in CODES.items()}
+    rows = re.findall(
+        r"^\| `([a-z-]+)` \| (breaking|non-breaking|info)( †)? \| (.+?) \| (.+?) \|$", text, re.MULTILINE
+    )
+    assert {(code, severity) for code, severity, *_ in rows} == {
+        (code, severity) for code, (severity, _) in CODES.items()
+    }
+    assert len(rows) == len(CODES)
+    for code, _, mark, meaning, example in rows:
+        assert (meaning, example) == (CODES[code][1], EXAMPLES[code]), code
+        assert bool(mark) == (code in SCHEME_DETAIL_CODES), code
 
 
 # -- properties -------------------------------------------------------------------------------------------------

@@ -417,18 +417,62 @@ def test_markdown_stays_under_the_comment_limit() -> None:
 REPO = Path(__file__).resolve().parents[1]
 
 
-def test_documented_workflow_runs_check_and_diff() -> None:
+def _workflow() -> dict[str, Any]:
     yaml = pytest.importorskip("yaml")
     text = (REPO / "docs" / "review.md").read_text(encoding="utf-8")
     block = text.split("# .github/workflows/agent-cards.yml\n", 1)[1].split("```", 1)[0]
-    workflow = yaml.safe_load(block)
+    workflow: dict[str, Any] = yaml.safe_load(block)
+    return workflow
+
+
+def test_documented_workflow_runs_check_and_diff() -> None:
+    workflow = _workflow()
     steps = workflow["jobs"]["review"]["steps"]
     scripts = "\n".join(step.get("run", "") for step in steps)
-    assert "a2a-docgen check --format github cards/" in scripts
-    assert 'a2a-docgen diff --base-ref "origin/$BASE_REF" --format markdown' in scripts
+    assert "a2a-docgen check --format github $CARDS" in scripts
+    assert 'a2a-docgen diff --base-ref "origin/$BASE_REF" --format markdown --skip-empty' in scripts
     assert "${{" not in scripts  # expressions reach scripts through the environment only
     assert any(step.get("uses", "").startswith("actions/github-script") for step in steps)
     assert steps[-1]["if"] == "${{ !cancelled() && steps.review.outputs.exit != '0' }}"
+
+
+def test_documented_workflow_reviews_every_path_it_is_started_for() -> None:
+    workflow = _workflow()
+    triggers = workflow[True]["pull_request"]["paths"]  # YAML 1.1 reads the key "on" as true
+    cards = workflow["env"]["CARDS"].split()
+    assert ".well-known/agent-card.json" in cards
+    for path in cards:
+        assert path in triggers or f"{path}/**" in triggers, path
+    assert set(triggers) - {p for c in cards for p in (c, f"{c}/**")} == {".a2a-docgen.toml"}
+    scripts = [step.get("run", "") for step in workflow["jobs"]["review"]["steps"]]
+    assert all(script.rstrip().endswith("$CARDS") for script in scripts if "a2a-docgen check" in script)
+    commands = [line.strip() for script in scripts for line in script.splitlines()]
+    commands = [line for line in commands if line.startswith("a2a-docgen ")]
+    assert len(commands) == 3
+    assert all("$CARDS" in line or line.endswith("\\") for line in commands)
+    assert sum(script.count("$CARDS") for script in scripts) == 3
+
+
+def test_documented_workflow_is_safe_to_rerun_and_reports_usage_errors() -> None:
+    from a2a_docgen import __version__
+
+    workflow = _workflow()
+    assert workflow["concurrency"]["cancel-in-progress"] is True
+    assert "github.event.pull_request.number" in workflow["concurrency"]["group"]
+    steps = workflow["jobs"]["review"]["steps"]
+    installs = [step["run"] for step in steps if "pip install" in step.get("run", "")]
+    assert installs == [f'pip install "a2a-docgen=={__version__}"']
+    comment = next(step for step in steps if step.get("uses", "").startswith("actions/github-script"))
+    script = comment["with"]["script"]
+    assert script.index('fs.existsSync("review.md")') < script.index("readFileSync")
+    assert "deleteComment" in script  # --skip-empty: an empty report removes the outdated comment
+    assert "exit 2, a usage error" in steps[-1]["run"]
+
+
+def _hooks() -> dict[str, dict[str, Any]]:
+    yaml = pytest.importorskip("yaml")
+    hooks = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    return {hook["id"]: hook for hook in hooks}
 
 
 @pytest.mark.parametrize(
@@ -446,12 +490,32 @@ def test_documented_workflow_runs_check_and_diff() -> None:
     ],
 )
 def test_pre_commit_hook_selects_card_files(path: str, checked: bool) -> None:
-    yaml = pytest.importorskip("yaml")
-    [hook] = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
-    assert hook["id"] == "a2a-docgen-check"
-    assert hook["entry"] == "a2a-docgen check"
-    selected = re.search(hook["files"], path) is not None and re.search(hook["exclude"], path) is None
-    assert selected is checked
+    hooks = _hooks()
+    check, review = hooks["a2a-docgen-check"], hooks["a2a-docgen-diff"]
+    assert check["entry"] == "a2a-docgen check"
+    for hook in (check, review):
+        selected = re.search(hook["files"], path) is not None and re.search(hook["exclude"], path) is None
+        assert selected is checked
+
+
+def test_pre_push_hook_diffs_against_the_upstream_branch() -> None:
+    hook = _hooks()["a2a-docgen-diff"]
+    assert hook["entry"] == "a2a-docgen diff --base-ref @{upstream}"
+    assert hook["stages"] == ["pre-push"]
+    assert hook["pass_filenames"] is False
+    assert re.search(hook["files"], ".a2a-docgen.toml")
+
+
+def test_the_upstream_revision_resolves_and_says_when_there_is_none(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = run(capsys, "--base-ref", "@{upstream}", "cards")
+    assert code == 2
+    assert "no upstream configured" in err
+    assert "--base-ref origin/main" in err
+    git(repo, "branch", "-q", "base")
+    git(repo, "branch", "-q", "--set-upstream-to", "base")
+    assert run(capsys, "--base-ref", "@{upstream}", "cards")[0] == 0
 
 
 def test_json_escapes_invisible_characters_and_round_trips(
@@ -718,3 +782,27 @@ def test_markdown_groups_many_breaking_changes_per_agent() -> None:
     few = format_markdown(changes[:20])
     assert "<details>" not in few
     assert len(table_rows(few)) == 21
+
+
+def test_json_output_follows_the_documented_schema(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    from a2a_docgen.review.codes import CODES
+
+    schema = json.loads((REPO / "docs" / "diff.schema.json").read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    assert set(schema["$defs"]["change"]["properties"]["code"]["enum"]) == set(CODES)
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".a2a-docgen.toml").write_text(
+        '[[diff.accept]]\nagent = "Fax Gateway"\ncode = "agent-removed"\nreason = "Retired"\nexpires = 2999-01-01\n',
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    _, out, _ = run(capsys, BASE, HEAD, "--format", "json")
+    changes = json.loads(out)
+    assert any(c["accepted"] for c in changes)
+    assert any(c["policy"] for c in changes)
+    jsonschema.Draft202012Validator(schema).validate(changes)
+    keys = set(Change.__dataclass_fields__) | {"policy"}
+    assert set(schema["$defs"]["change"]["required"]) == keys
