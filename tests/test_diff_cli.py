@@ -39,6 +39,13 @@ def weather() -> dict[str, Any]:
     return card
 
 
+def broken_copy(source: Path, target: Path, text: str = '{"name": "Weather Agent", "skills": [') -> Path:
+    """A copy of the directory ``source`` at ``target`` whose weather.json no longer parses."""
+    shutil.copytree(source, target)
+    (target / "weather.json").write_text(text, encoding="utf-8")
+    return target
+
+
 def write(path: Path, card: dict[str, Any]) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(card, indent=2), encoding="utf-8")
@@ -115,9 +122,7 @@ def test_unknown_format_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> 
 def test_invalid_cards_are_reported_and_the_rest_is_compared(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    head = tmp_path / "head"
-    shutil.copytree(HEAD, head)
-    (head / "weather.json").write_text('{"name": "Weather Agent", "skills": [', encoding="utf-8")
+    head = broken_copy(HEAD, tmp_path / "head")
     code, out, err = run(capsys, BASE, head, "--format", "json")
     assert code == 1
     assert "a2a-docgen diff: head cards with errors (1 not read):" in err
@@ -539,9 +544,7 @@ def test_json_escapes_invisible_characters_and_round_trips(
 def test_head_card_that_no_longer_loads_says_so_in_two_directory_mode(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    head = tmp_path / "head"
-    shutil.copytree(BASE, head)
-    (head / "weather.json").write_text('{"name": "Weather Agent", "skills": [', encoding="utf-8")
+    head = broken_copy(BASE, tmp_path / "head")
     _, out, _ = run(capsys, BASE, head, "--format", "json")
     removed = {c["agent"]: c["message"] for c in json.loads(out) if c["code"] == "agent-removed"}
     assert removed == {"Weather Agent": "the agent is gone (its file no longer loads as a card)"}
@@ -639,9 +642,7 @@ def test_github_annotations_keep_to_the_limits_most_important_first() -> None:
 def test_markdown_lists_card_files_that_fail_to_load(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    head = tmp_path / "head"
-    shutil.copytree(BASE, head)
-    (head / "weather.json").write_text('{"name": "Weather <b>Agent</b>", "skills": [', encoding="utf-8")
+    head = broken_copy(BASE, tmp_path / "head", '{"name": "Weather <b>Agent</b>", "skills": [')
     _, out, _ = run(capsys, BASE, head, "--format", "markdown")
     section = out.split("#### Card files that fail to load\n", 1)[1].split("\n#### ", 1)[0]
     assert f"- head · <code>{md_inline(str(head / 'weather.json'))}</code>" in section

@@ -257,6 +257,11 @@ def _accept(
     return "\n".join(lines) + "\n"
 
 
+def review_weather(capsys: pytest.CaptureFixture[str], *argv: object) -> tuple[int, str, str]:
+    """``diff --format json`` of the weather card from tests/data/diff/base to head."""
+    return run(capsys, BASE / "weather.json", HEAD / "weather.json", "--format", "json", *argv)
+
+
 def _codes(out: str) -> dict[str, Any]:
     return {c["code"]: c for c in json.loads(out)}
 
@@ -267,7 +272,7 @@ def test_acceptance_by_skill_and_pointer(here: Path, capsys: pytest.CaptureFixtu
         _accept("input-mode-removed", skill="forecast", pointer="/skills/0/inputModes")
         + _accept("security-scope-required", skill="observations", pointer="/elsewhere"),
     )
-    code, out, err = run(capsys, BASE / "weather.json", HEAD / "weather.json", "--format", "json")
+    code, out, err = review_weather(capsys)
     changes = _codes(out)
     assert changes["input-mode-removed"]["accepted"]["reason"] == "agreed"
     assert changes["security-scope-required"]["accepted"] is None
@@ -282,7 +287,7 @@ def test_an_acceptance_without_skill_matches_only_agent_wide_changes(
     here: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     configure(here, _accept("input-mode-removed"))
-    _, out, err = run(capsys, BASE / "weather.json", HEAD / "weather.json", "--format", "json")
+    _, out, err = review_weather(capsys)
     assert _codes(out)["input-mode-removed"]["accepted"] is None
     assert "the acceptance of input-mode-removed for Weather Agent matches no change" in err
 
@@ -293,7 +298,7 @@ def test_expired_acceptances_stop_applying(here: Path, capsys: pytest.CaptureFix
         _accept("input-mode-removed", skill="forecast", expires="2020-01-31")
         + _accept("skill-removed", skill="nowhere", expires="2020-02-01"),
     )
-    code, out, err = run(capsys, BASE / "weather.json", HEAD / "weather.json", "--format", "json")
+    code, out, err = review_weather(capsys)
     assert _codes(out)["input-mode-removed"]["accepted"] is None
     assert code == 1
     assert (
@@ -325,7 +330,7 @@ def test_accepting_every_breaking_change_also_settles_the_version_policy(
         _accept("input-mode-removed", skill="forecast")
         + _accept("security-scope-required", skill="observations"),
     )
-    code, out, _ = run(capsys, BASE / "weather.json", HEAD / "weather.json", "--format", "json")
+    code, out, _ = review_weather(capsys)
     assert "version-not-bumped" not in _codes(out)
     assert code == 0
 
@@ -382,7 +387,7 @@ def test_version_policy(
     here: Path, capsys: pytest.CaptureFixture[str], policy: str, expected: str | None
 ) -> None:
     configure(here, f"[diff]\nversion-policy = {policy}\n")
-    _, out, _ = run(capsys, BASE / "weather.json", HEAD / "weather.json", "--format", "json")
+    _, out, _ = review_weather(capsys)
     found = _codes(out).get("version-not-bumped")
     assert (found["severity"] if found else None) == expected
 
