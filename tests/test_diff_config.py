@@ -474,3 +474,11 @@ def test_list_codes_usage(
 def test_every_code_has_an_example() -> None:
     assert EXAMPLES.keys() == CODES.keys()
     assert all(example.strip() and "\n" not in example for example in EXAMPLES.values())
+
+
+def test_the_documented_configuration_parses() -> None:
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "review.md").read_text(encoding="utf-8")
+    block = docs.split("```toml\n# .a2a-docgen.toml\n", 1)[1].split("```", 1)[0]
+    config = parse_config(block, ".a2a-docgen.toml")
+    assert [a.code for a in config.accept] == ["input-mode-removed", "agent-removed"]
+    assert config.severities["extension-removed"] == "non-breaking"
