@@ -79,6 +79,8 @@ class GitRevision:
             reason = detail[-1] if detail else f"git exited with {result.returncode}"
             if "resolve" in what and not detail:
                 reason = "no such revision (fetch it first, e.g. git fetch origin main)"
+            elif "no upstream configured" in reason:
+                reason += " (push it with --set-upstream once, or name the base, e.g. --base-ref origin/main)"
             raise UsageError(f"cannot {what}: {reason}")
         return result.stdout
 
