@@ -32,6 +32,8 @@ class Limits:
     """Characters in one description."""
     max_label_chars: int = 300
     """Characters in one name, id, tag, version or media type."""
+    max_url_chars: int = 2048
+    """Characters in one URL or URI. Pages never link a longer one."""
 
     @staticmethod
     def option_name(field_name: str) -> str:

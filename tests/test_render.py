@@ -33,7 +33,7 @@ from a2a_docgen.render.env import (
 from a2a_docgen.render.escape import md_heading, md_title, toc_id
 from a2a_docgen.render.pages import taint
 from a2a_docgen.render.site import RenderedSite
-from a2a_docgen.render.slug import anchor, slug
+from a2a_docgen.text.slug import anchor, slug
 from tests.conftest import REPO
 from tests.support.markdown_tokens import fences, headings, inline_text, links, parse, table_rows, walk
 

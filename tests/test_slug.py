@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from a2a_docgen.render.slug import (
+from a2a_docgen.text.slug import (
     SLUG_PATTERN,
     anchor,
     case_twins,

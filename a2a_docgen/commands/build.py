@@ -17,7 +17,8 @@ from urllib.parse import urlsplit
 from a2a_docgen.commands.check import add_limit_options, default_catalogue, limits_from_args, positive_int
 from a2a_docgen.errors import BuildFailed, UsageError
 from a2a_docgen.model import Catalog, Diagnostic
-from a2a_docgen.report_formats import FORMATS, counts, format_diagnostics
+from a2a_docgen.report_formats import FORMATS, counts, counts_text, format_diagnostics
+from a2a_docgen.text.plural import plural
 
 DEFAULT_CARDS = "examples/cards"
 DEFAULT_OUT_DIR = "site_src"
@@ -130,9 +131,9 @@ def run(args: argparse.Namespace) -> int:
 def summary(catalog: Catalog) -> str:
     """``3 agents, 9 skills`` (plus excluded files and diagnostics when there are any)."""
     skills = sum(len(card.skills) for card in catalog.cards)
-    text = f"{_plural(len(catalog.cards), 'agent')}, {_plural(skills, 'skill')}"
+    text = f"{plural(len(catalog.cards), 'agent')}, {plural(skills, 'skill')}"
     if catalog.excluded:
-        text += f" ({_plural(len(catalog.excluded), 'file')} excluded)"
+        text += f" ({plural(len(catalog.excluded), 'file')} excluded)"
     if catalog.diagnostics:
         text += f", {_counts(catalog.diagnostics)}"
     return text
@@ -157,9 +158,4 @@ def _site_url(value: str | None) -> str | None:
 
 
 def _counts(diagnostics: Sequence[Diagnostic]) -> str:
-    errors, warnings = counts(diagnostics)
-    return f"{_plural(errors, 'error')}, {_plural(warnings, 'warning')}"
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+    return counts_text(*counts(diagnostics))

@@ -21,6 +21,7 @@ from a2a_docgen.fetch.client import (
     parse_header,
 )
 from a2a_docgen.model import Diagnostic
+from a2a_docgen.report_formats import counts_text
 
 EXAMPLES = """\
 examples:
@@ -120,7 +121,7 @@ def summary(outcome: FetchOutcome) -> str:
         return f"failed {outcome.error}"
     if outcome.status == "failed":
         return f"failed {outcome.requested}: {outcome.error}"
-    counts = f"{_plural(outcome.errors, 'error')}, {_plural(outcome.warnings, 'warning')}"
+    counts = counts_text(outcome.errors, outcome.warnings)
     if outcome.status == "rejected":
         return f"rejected {outcome.url}: {counts}; not written (--strict)"
     if outcome.status in ("unchanged", "not-modified"):
@@ -128,7 +129,3 @@ def summary(outcome: FetchOutcome) -> str:
     else:
         state = counts if outcome.diagnostics else "valid"
     return f"fetched {outcome.url} -> {outcome.path} ({state})"
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"

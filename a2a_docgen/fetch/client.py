@@ -34,7 +34,7 @@ from a2a_docgen.limits import DEFAULT_LIMITS, Limits
 from a2a_docgen.load import SIDECAR_SUFFIX, load_card_bytes
 from a2a_docgen.load.source import SourceError, line_col, parse_bytes
 from a2a_docgen.model import Diagnostic, JSONObject
-from a2a_docgen.render.escape import json_document
+from a2a_docgen.text.jsonio import json_document
 
 WELL_KNOWN_PATH = "/.well-known/agent-card.json"
 """Where A2A v0.3 and v1.0 agents publish their card (RFC 8615 well-known URI)."""

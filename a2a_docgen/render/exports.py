@@ -26,9 +26,11 @@ from a2a_docgen.model import (
     SecurityRequirement,
     Severity,
 )
-from a2a_docgen.render.escape import clean_text, json_document
 from a2a_docgen.render.pages import agent_slugs, skill_anchors
-from a2a_docgen.render.slug import tag_key
+from a2a_docgen.text.jsonio import json_document
+from a2a_docgen.text.plural import plural
+from a2a_docgen.text.slug import tag_key
+from a2a_docgen.text.unicode import clean_text
 
 __all__ = [
     "CATALOG_JSON",
@@ -277,10 +279,6 @@ def _agent_name(card: AgentCard) -> str:
     return _llms_text(card.name, _MAX_NAME) or "Unnamed agent"
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
 def _note(text: str, details: list[str]) -> str:
     meta = "; ".join(details)
     if text and meta:
@@ -295,7 +293,7 @@ def _agent_line(paths: AgentPaths) -> str:
         details.append(f"version {_llms_text(card.version, 64)}")
     if card.provider and card.provider.organization:
         details.append(f"provider {_llms_text(card.provider.organization, _MAX_NAME)}")
-    details.append(_plural(len(card.skills), "skill"))
+    details.append(plural(len(card.skills), "skill"))
     name = _agent_name(card)
     note = _note(_llms_text(card.description, _MAX_NOTE), details)
     return f"- [{name}]({paths.page_path}): {note}"
@@ -320,7 +318,7 @@ def llms_txt(catalog: Catalog, *, site_name: str = DEFAULT_SITE_NAME) -> str:
     lines = [
         f"# {title}",
         "",
-        f"> {_plural(len(agents), 'agent')} and {_plural(skill_count, 'skill')} described by their "
+        f"> {plural(len(agents), 'agent')} and {plural(skill_count, 'skill')} described by their "
         "A2A Agent Cards. Every link leads to the Markdown source of a page of this site.",
         "",
         "Each agent page lists the agent's interfaces, security schemes and skills; each skill states "

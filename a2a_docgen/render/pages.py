@@ -36,7 +36,7 @@ from a2a_docgen.model import (
 )
 from a2a_docgen.render.env import CardText
 from a2a_docgen.render.requests import RequestExample, build_request, canonical_binding
-from a2a_docgen.render.slug import anchor, identity_key, slug, tag_key, tag_slug
+from a2a_docgen.text.slug import anchor, identity_key, slug, tag_key, tag_slug
 
 __all__ = [
     "AgentPage",

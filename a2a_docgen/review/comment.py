@@ -14,10 +14,10 @@ from collections.abc import Sequence
 from urllib.parse import quote
 
 from a2a_docgen.render.escape import md_code, md_inline, md_link, md_table_row
-from a2a_docgen.render.slug import anchor, slug
 from a2a_docgen.review.codes import SEVERITIES
 from a2a_docgen.review.diff import Change
 from a2a_docgen.review.report import ReviewReport, SourceLinks, counts, has_news, plural
+from a2a_docgen.text.slug import anchor, slug
 
 __all__ = ["COMMENT_MARKER", "MARKDOWN_BUDGET", "format_comment", "format_markdown", "page_url"]
 

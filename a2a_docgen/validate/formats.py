@@ -7,13 +7,13 @@ rules attach to the value's pointer. Messages say what to write instead.
 from __future__ import annotations
 
 import functools
-import ipaddress
 import re
 from dataclasses import dataclass
 from urllib.parse import SplitResult, urlsplit
 
 from a2a_docgen.load.reader import quote
 from a2a_docgen.model import Severity
+from a2a_docgen.text.urls import is_local_host, valid_host
 from a2a_docgen.validate.text import invisible_characters
 
 __all__ = [
@@ -40,8 +40,6 @@ _PLACEHOLDER = re.compile(r"<[^<>]*>|\{[^{}]*\}|\$\{|%[A-Z_]+%|\bYOUR[_-][A-Z_]+
 _URI_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 _WHITESPACE_OR_CONTROL = re.compile(r"[\x00-\x20\x7f-\x9f]")
 _HOST_PORT = re.compile(r"^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?):(\d{1,5})$")
-_IPV4_CHARACTERS = re.compile(r"[0-9.]*\Z")
-_HOST_LABELS = re.compile(r"^[A-Za-z0-9_](?:[A-Za-z0-9_.-]*[A-Za-z0-9_])?$")
 
 
 def _placeholder(value: str) -> Problem | None:
@@ -54,17 +52,6 @@ def _placeholder(value: str) -> Problem | None:
         f"{quote(value)} looks like a template placeholder ({match.group()}) that was never filled in; "
         "write the real URL",
     )
-
-
-def is_local_host(host: str) -> bool:
-    """``localhost``, ``*.localhost`` and loopback addresses: plain http is normal there."""
-    host = host.lower().rstrip(".")
-    if host == "localhost" or host.endswith(".localhost"):
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def check_url(value: str, *, what: str = "URL", grpc: bool = False) -> Problem | None:
@@ -90,7 +77,7 @@ def check_url(value: str, *, what: str = "URL", grpc: bool = False) -> Problem |
             hint = ' (it has no scheme: add "https://")' if "." in value.split("/", maxsplit=1)[0] else ""
         return Problem("error", "url-invalid", f"the {what} {quote(value)} must be {expected}{hint}")
     host = parts.hostname or ""
-    if not _valid_host(host):
+    if not valid_host(host):
         return Problem("error", "url-invalid", f"the {what} {quote(value)} has no valid host name")
     if scheme == "http" and not is_local_host(host):
         return Problem(
@@ -130,34 +117,6 @@ def _hidden_characters(value: str, what: str) -> Problem | None:
             "(percent-encode a space inside a path as %20)",
         )
     return None
-
-
-def _valid_host(host: str) -> bool:
-    """A DNS name (internationalised names included: ``bücher.example``) or an IP address."""
-    if _is_ip(host):
-        return True
-    labels = host.removesuffix(".").split(".")
-    if not all(label and not label.startswith("-") and not label.endswith("-") for label in labels):
-        return False
-    if _HOST_LABELS.match(host):
-        return True
-    if not all(c.isalnum() or c in ".-" for c in host):
-        return False
-    try:
-        host.encode("idna")
-    except UnicodeError:
-        return False
-    return True
-
-
-def _is_ip(host: str) -> bool:
-    if ":" not in host and not _IPV4_CHARACTERS.match(host):
-        return False  # neither IPv6 (colons) nor IPv4 (digits and dots): skip the two failing parses
-    try:
-        ipaddress.ip_address(host)
-    except ValueError:
-        return False
-    return True
 
 
 _ACTIVE_SCHEMES = frozenset({"javascript", "vbscript", "data", "file", "blob", "about"})

@@ -25,7 +25,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable
 
-from a2a_docgen.render.escape import strip_invisible
+from a2a_docgen.text.unicode import strip_invisible
 
 __all__ = [
     "SLUG_PATTERN",
