@@ -34,6 +34,7 @@ from a2a_docgen.limits import DEFAULT_LIMITS, Limits
 from a2a_docgen.load import SIDECAR_SUFFIX, load_card_bytes
 from a2a_docgen.load.source import SourceError, line_col, parse_bytes
 from a2a_docgen.model import Diagnostic, JSONObject
+from a2a_docgen.protocol import media_type_essence
 from a2a_docgen.text.jsonio import json_document
 
 WELL_KNOWN_PATH = "/.well-known/agent-card.json"
@@ -423,7 +424,7 @@ def _transport_reason(exc: httpx.HTTPError) -> str:
 
 
 def _check_content_type(url: httpx.URL, value: str | None) -> None:
-    media_type = (value or "").partition(";")[0].strip().lower()
+    media_type = media_type_essence(value or "")
     if (
         not media_type
         or media_type in _JSON_TYPES
@@ -465,7 +466,7 @@ def _parse(answer: _Answer, limits: Limits) -> JSONObject:
     except SourceError as exc:
         reason = exc.problem.message
         media_type = answer.headers.get("content-type")
-        if media_type and media_type.partition(";")[0].strip().lower() in _TEXT_TYPES:
+        if media_type and media_type_essence(media_type) in _TEXT_TYPES:
             reason += f" (the server said {_show(media_type, 80)})"
         raise InvalidCardJSON(str(answer.url), reason, *line_col(exc.text, exc.problem.offset)) from None
     return parsed.value

@@ -17,7 +17,6 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-import re
 from collections.abc import Mapping
 
 from a2a_docgen.limits import Limits
@@ -50,8 +49,7 @@ from a2a_docgen.model import (
     SecurityScheme,
     UnknownSecurityScheme,
 )
-
-_VERSION = re.compile(r"^(\d+)\.(\d+)(?:\.\d+)?")
+from a2a_docgen.protocol import major_minor, short_version
 
 CARD_KEYS_V1 = [
     "name",
@@ -119,11 +117,6 @@ FLOW_REQUIRED: dict[str, tuple[str, ...]] = {
     "implicit": (),
     "password": (),
 }
-
-
-def major_minor(version: str) -> tuple[int, int] | None:
-    match = _VERSION.match(version.strip())
-    return (int(match.group(1)), int(match.group(2))) if match else None
 
 
 def detect_era(raw: JSONObject) -> Era:
@@ -320,8 +313,7 @@ class _CardReader:
         if declared is None:
             # The v0.3 schema defaults protocolVersion to 0.3.0; v0.2 cards had no such member.
             return "0.3" if self.era == "0.3" else None
-        version = major_minor(declared)
-        return f"{version[0]}.{version[1]}" if version else declared
+        return short_version(declared) or declared
 
     # -- provider, capabilities -----------------------------------------------------------------------------
 

@@ -34,8 +34,9 @@ from a2a_docgen.model import (
     SecurityRequirement,
     SecurityScheme,
 )
+from a2a_docgen.protocol import canonical_binding
 from a2a_docgen.render.env import CardText
-from a2a_docgen.render.requests import RequestExample, build_request, canonical_binding
+from a2a_docgen.render.requests import RequestExample, build_request
 from a2a_docgen.text.slug import anchor, identity_key, slug, tag_key, tag_slug
 
 __all__ = [

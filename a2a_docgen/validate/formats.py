@@ -13,11 +13,11 @@ from urllib.parse import SplitResult, urlsplit
 
 from a2a_docgen.load.reader import quote
 from a2a_docgen.model import Severity
+from a2a_docgen.protocol import CORE_BINDINGS, canonical_binding, version_format
 from a2a_docgen.text.urls import is_local_host, valid_host
 from a2a_docgen.validate.text import invisible_characters
 
 __all__ = [
-    "CORE_BINDINGS",
     "Problem",
     "check_binding",
     "check_media_type",
@@ -200,23 +200,18 @@ def check_media_type(value: str) -> Problem | None:
 
 # -- protocol versions and bindings -------------------------------------------------------------------------
 
-_MAJOR_MINOR = re.compile(r"^\d+\.\d+$")
-_MAJOR_MINOR_PATCH = re.compile(r"^(\d+\.\d+)\.\d+$")
-
 
 def check_protocol_version(value: str, *, allow_patch: bool) -> Problem | None:
     """v1.0 interfaces: ``Major.Minor`` (a patch is tolerated with a warning). v0.3 cards: patch allowed."""
-    if _MAJOR_MINOR.match(value):
+    parts = version_format(value)
+    if parts is not None and (not parts[1] or allow_patch):
         return None
-    patch = _MAJOR_MINOR_PATCH.match(value)
-    if patch and allow_patch:
-        return None
-    if patch:
+    if parts is not None:
         return Problem(
             "warning",
             "protocol-version-format",
             f"protocol version {quote(value)} has a patch number, which cards SHOULD NOT carry (A2A section 3.6): "
-            f'write "{patch.group(1)}"',
+            f'write "{parts[0]}"',
         )
     expected = (
         '"Major.Minor" or "Major.Minor.Patch", e.g. "0.3.0"' if allow_patch else '"Major.Minor", e.g. "1.0"'
@@ -224,30 +219,11 @@ def check_protocol_version(value: str, *, allow_patch: bool) -> Problem | None:
     return Problem("error", "protocol-version-format", f"protocol version {quote(value)} must be {expected}")
 
 
-CORE_BINDINGS = ("JSONRPC", "GRPC", "HTTP+JSON")
-_BINDING_HINTS = {
-    "JSON-RPC": "JSONRPC",
-    "JSON_RPC": "JSONRPC",
-    "JSONRPC2": "JSONRPC",
-    "JSON-RPC2": "JSONRPC",
-    "JSON-RPC-2.0": "JSONRPC",
-    "HTTP": "HTTP+JSON",
-    "HTTPS": "HTTP+JSON",
-    "REST": "HTTP+JSON",
-    "HTTP_JSON": "HTTP+JSON",
-    "HTTP-JSON": "HTTP+JSON",
-    "HTTPJSON": "HTTP+JSON",
-    "HTTP/JSON": "HTTP+JSON",
-    "G-RPC": "GRPC",
-}
-
-
 def check_binding(value: str) -> Problem | None:
     """One of the core bindings, or a URI naming a custom one (A2A section 5.8)."""
     if value in CORE_BINDINGS:
         return None
-    upper = value.strip().upper()
-    hint = upper if upper in CORE_BINDINGS else _BINDING_HINTS.get(upper)
+    hint = canonical_binding(value)
     if hint is not None:
         return Problem(
             "warning",
