@@ -357,6 +357,11 @@ class AgentCard:
         return next((s for s in self.skills if s.id == skill_id), None)
 
 
+def card_order(card: AgentCard) -> tuple[str, str, str]:
+    """The catalogue order of cards: agent name case-insensitively, then name, then source path."""
+    return ((card.name or "").casefold(), card.name or "", card.source.path)
+
+
 Severity = Literal["error", "warning"]
 
 

@@ -28,6 +28,7 @@ from a2a_docgen.fetch import (
     format_card,
     parse_header,
 )
+from a2a_docgen.validate.formats import check_url
 from tests.support.http_server import TestServer, serve
 
 NEW = "/.well-known/agent-card.json"
@@ -139,6 +140,14 @@ def test_card_urls() -> None:
 def test_only_http_urls_are_accepted(url: str) -> None:
     with pytest.raises(UsageError):
         card_urls(url)
+
+
+@pytest.mark.parametrize("host", ["exa$mple.com", "-a.example", "a" * 64 + ".example", "a..example"])
+def test_a_host_the_validator_refuses_is_not_fetched(host: str) -> None:
+    """``fetch`` judges hosts as ``check`` does (``text.urls.valid_host``)."""
+    assert check_url(f"https://{host}/", what="URL") is not None
+    with pytest.raises(UsageError, match="host"):
+        card_urls(f"https://{host}/")
 
 
 def test_url_with_password_is_refused_without_echoing_it() -> None:

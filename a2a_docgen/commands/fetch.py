@@ -11,7 +11,7 @@ import sys
 import textwrap
 from typing import Any
 
-from a2a_docgen.fetch.client import (
+from a2a_docgen.fetch import (
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_REDIRECTS,
     DEFAULT_TIMEOUT,

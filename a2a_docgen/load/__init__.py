@@ -16,7 +16,7 @@ from a2a_docgen.limits import DEFAULT_LIMITS, Limits
 from a2a_docgen.load.normalize import detect_era, normalize
 from a2a_docgen.load.report import Finding, Report, locate_all
 from a2a_docgen.load.source import SourceError, line_col, parse_bytes
-from a2a_docgen.model import AgentCard, CardSource, Catalog, Diagnostic
+from a2a_docgen.model import AgentCard, CardSource, Catalog, Diagnostic, card_order
 
 __all__ = ["CardFile", "assemble_catalog", "detect_era", "discover", "load_card_bytes", "load_catalog"]
 
@@ -119,7 +119,7 @@ def assemble_catalog(
             excluded.append(display)
         else:
             cards.append(card)
-    cards.sort(key=lambda c: ((c.name or "").casefold(), c.name or "", c.source.path))
+    cards.sort(key=card_order)
     diagnostics.extend(validate_catalog(cards))
     diagnostics.sort(key=Diagnostic.sort_key)
     return Catalog(cards=tuple(cards), diagnostics=tuple(diagnostics), excluded=tuple(excluded))

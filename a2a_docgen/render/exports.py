@@ -25,8 +25,10 @@ from a2a_docgen.model import (
     JSONValue,
     SecurityRequirement,
     Severity,
+    card_order,
 )
 from a2a_docgen.render.pages import agent_slugs, skill_anchors
+from a2a_docgen.render.paths import agent_card_path, agent_dir, agent_page_path
 from a2a_docgen.text.jsonio import json_document
 from a2a_docgen.text.plural import plural
 from a2a_docgen.text.slug import tag_key
@@ -77,7 +79,7 @@ class AgentPaths:
 def sorted_cards(catalog: Catalog) -> list[AgentCard]:
     """The cards in catalogue order (name case-insensitively, then name, then source path), whatever order
     the ``Catalog`` was built in."""
-    return sorted(catalog.cards, key=lambda c: ((c.name or "").casefold(), c.name or "", c.source.path))
+    return sorted(catalog.cards, key=card_order)
 
 
 def agent_paths(catalog: Catalog) -> list[AgentPaths]:
@@ -85,13 +87,12 @@ def agent_paths(catalog: Catalog) -> list[AgentPaths]:
     cards = sorted_cards(catalog)
     paths = []
     for card, agent_slug in zip(cards, agent_slugs(cards), strict=True):
-        directory = f"agents/{agent_slug}/"
         paths.append(
             AgentPaths(
                 card=card,
-                page_path=f"{directory}index.md",
-                page_url=directory,
-                card_path=f"{directory}card.json",
+                page_path=agent_page_path(agent_slug),
+                page_url=agent_dir(agent_slug),
+                card_path=agent_card_path(agent_slug),
                 skill_anchors=tuple(skill_anchors(card.skills, agent_slug)),
             )
         )

@@ -33,6 +33,7 @@ from a2a_docgen.model import (
     Origin,
     SecurityRequirement,
     SecurityScheme,
+    card_order,
 )
 from a2a_docgen.protocol import canonical_binding
 from a2a_docgen.render.env import CardText
@@ -379,11 +380,6 @@ class SiteViews:
 
 
 # -- builders --------------------------------------------------------------------------------------------------
-
-
-def card_order(card: AgentCard) -> tuple[str, str, str]:
-    """The catalogue order: name case-insensitively, then name, then source path (as ``load_catalog`` sorts)."""
-    return ((card.name or "").casefold(), card.name or "", card.source.path)
 
 
 def agent_slugs(cards: Sequence[AgentCard]) -> list[str]:

@@ -44,7 +44,6 @@ SLUG_PATTERN = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,39}[a-z0-9])?-[0-9a-f]{10}")
 
 _MAX_STEM = 40
 _HASH_CHARS = 10
-_NOT_SLUG = re.compile(r"[^a-z0-9]+")
 _ANCHOR_PREFIX = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 
 
@@ -54,10 +53,23 @@ def identity_key(s: str) -> str:
     return unicodedata.normalize("NFC", strip_invisible(s))
 
 
+@functools.lru_cache(maxsize=16)
+def _not_kept(keep: str) -> re.Pattern[str]:
+    return re.compile(f"[^a-z0-9{re.escape(keep)}]+")
+
+
+def plain_slug(text: str, *, keep: str = "") -> str:
+    """``text`` in lower case, each run of characters other than ``a-z``, ``0-9`` and those of ``keep`` made one
+    ``-``, then ``-`` and ``keep`` stripped from both ends: ``plain_slug("A.B:8443", keep=".-") == "a.b-8443"``.
+
+    No hash and no length limit: for names that are unique already (a host name), not for card ids.
+    """
+    return _not_kept(keep).sub("-", text.lower()).strip("-" + keep)
+
+
 def _stem(key: str) -> str:
     ascii_text = unicodedata.normalize("NFKD", key).encode("ascii", "ignore").decode("ascii")
-    stem = _NOT_SLUG.sub("-", ascii_text.lower()).strip("-")
-    return stem[:_MAX_STEM].rstrip("-") or "x"
+    return plain_slug(ascii_text)[:_MAX_STEM].rstrip("-") or "x"
 
 
 @functools.lru_cache(maxsize=65536)
