@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from a2a_docgen.load import load_catalog
+from a2a_docgen.catalog import load_catalog
 from a2a_docgen.render.exports import AgentPaths, agent_paths
 from tests.support import browser as browser_support
 from tests.support.browser import ARTIFACTS, DEFAULT_THEME_STUBS, SiteBrowser, browse_site, screenshot

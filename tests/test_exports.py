@@ -13,7 +13,7 @@ import pytest
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from a2a_docgen.load import load_card_bytes
+from a2a_docgen.catalog import load_card_bytes
 from a2a_docgen.model import AgentCard, Catalog, Diagnostic
 from a2a_docgen.render import render_catalog
 from a2a_docgen.render.exports import (

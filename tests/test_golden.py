@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from a2a_docgen.load import load_catalog
+from a2a_docgen.catalog import load_catalog
 from a2a_docgen.render import render_catalog
 from a2a_docgen.render.site import RenderedSite
 from tests.support.markdown_tokens import fences, parse

@@ -38,7 +38,7 @@ gen = generator()
 @pytest.fixture(scope="module")
 def expected() -> tuple[set[str], Catalog]:
     """The pages the renderer makes for the corpus (as built HTML paths), and the catalogue."""
-    from a2a_docgen.load import load_catalog
+    from a2a_docgen.catalog import load_catalog
     from a2a_docgen.render import render_catalog
 
     catalog = load_catalog([HOSTILE])

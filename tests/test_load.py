@@ -10,9 +10,10 @@ from typing import Any
 
 import pytest
 
+from a2a_docgen.catalog import load_card_bytes, load_catalog
 from a2a_docgen.errors import UsageError
 from a2a_docgen.limits import DEFAULT_LIMITS
-from a2a_docgen.load import discover, load_card_bytes, load_catalog
+from a2a_docgen.load import discover
 from a2a_docgen.model import Diagnostic
 
 MINIMAL_TEXT = (Path(__file__).parent / "data" / "cards" / "minimal-v1.json").read_text(encoding="utf-8")

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from a2a_docgen.load import load_card_bytes
+from a2a_docgen.catalog import load_card_bytes
 from a2a_docgen.model import AgentCard
 from a2a_docgen.protocol import BINDING_ALIASES, canonical_binding
 from a2a_docgen.render.requests import (

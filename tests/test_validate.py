@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from a2a_docgen.load import load_card_bytes
+from a2a_docgen.catalog import load_card_bytes
 from a2a_docgen.model import AgentCard, Diagnostic
 from a2a_docgen.validate.formats import check_binding, check_media_type, check_protocol_version, check_url
 from a2a_docgen.validate.rules import catalog_rules

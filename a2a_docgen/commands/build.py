@@ -98,7 +98,7 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from a2a_docgen.load import load_catalog
+    from a2a_docgen.catalog import load_catalog
     from a2a_docgen.render import render_catalog
     from a2a_docgen.render.parallel import default_jobs
     from a2a_docgen.site.writer import write_site

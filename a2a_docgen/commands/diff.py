@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from a2a_docgen.catalog import load_catalog
 from a2a_docgen.commands.check import add_limit_options, limits_from_args
 from a2a_docgen.errors import UsageError
-from a2a_docgen.load import load_catalog
 from a2a_docgen.model import Catalog
 from a2a_docgen.report_formats import format_text
 from a2a_docgen.review.config import CONFIG_NAME, ConfigWarning, ReviewConfig, find_config, load_config

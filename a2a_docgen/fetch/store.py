@@ -18,6 +18,7 @@ from typing import Literal
 
 import httpx
 
+from a2a_docgen.catalog import load_card_bytes
 from a2a_docgen.errors import FetchError, UsageError
 from a2a_docgen.fetch.client import (
     DEFAULT_MAX_BYTES,
@@ -32,7 +33,7 @@ from a2a_docgen.fetch.stems import assign_stems
 from a2a_docgen.fetch.urls import check_url
 from a2a_docgen.files import same_bytes, write_atomic
 from a2a_docgen.limits import DEFAULT_LIMITS, Limits
-from a2a_docgen.load import SIDECAR_SUFFIX, load_card_bytes
+from a2a_docgen.load import SIDECAR_SUFFIX
 from a2a_docgen.model import Diagnostic, JSONObject
 from a2a_docgen.text.jsonio import json_document
 
