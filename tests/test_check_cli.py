@@ -26,12 +26,6 @@ LINE = re.compile(
 )
 
 
-@pytest.fixture(autouse=True)
-def only_check(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Build the parser with ``check`` alone, so these tests do not depend on the other commands."""
-    monkeypatch.setattr(cli, "COMMANDS", ("check",))
-
-
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     code = cli.main(["check", *argv])
     out, err = capsys.readouterr()

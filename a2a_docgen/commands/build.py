@@ -23,6 +23,8 @@ from a2a_docgen.text.plural import plural
 DEFAULT_CARDS = "examples/cards"
 DEFAULT_OUT_DIR = "site_src"
 
+HELP = "render Agent Cards into Markdown pages"
+
 EXAMPLES = f"""\
 examples:
   a2a-docgen build                            # {DEFAULT_CARDS} -> {DEFAULT_OUT_DIR}/
@@ -40,7 +42,7 @@ exit status: 0 built, 1 the build failed (with --strict: any diagnostic), 2 usag
 def register(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "build",
-        help="render Agent Cards into Markdown pages",
+        help=HELP,
         description=textwrap.dedent(
             f"""\
             Load the Agent Cards under CARDS (files or directories; default {DEFAULT_CARDS}), report

@@ -23,6 +23,8 @@ from a2a_docgen.fetch import (
 from a2a_docgen.model import Diagnostic
 from a2a_docgen.report_formats import counts_text
 
+HELP = "download Agent Cards from running agents"
+
 EXAMPLES = """\
 examples:
   a2a-docgen fetch https://agent.example.com -o cards/
@@ -40,7 +42,7 @@ exit status: 0 every card fetched, 1 a URL failed (or, with --strict, a card has
 def register(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "fetch",
-        help="download Agent Cards from running agents",
+        help=HELP,
         description=textwrap.dedent(
             """\
             Download the Agent Card of each agent into DIR and check it. URL is an agent's base URL
