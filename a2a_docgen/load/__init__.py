@@ -12,10 +12,11 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from a2a_docgen.diagnostics import FILE_TOO_LARGE, NOT_A_CARD, SYMLINK_OUTSIDE, UNREADABLE, diagnostic
 from a2a_docgen.errors import UsageError
 from a2a_docgen.limits import DEFAULT_LIMITS, Limits
 from a2a_docgen.load.normalize import detect_era, normalize
-from a2a_docgen.load.report import Finding, Report, locate_all
+from a2a_docgen.load.report import Report, locate_all
 from a2a_docgen.load.source import ParsedSource, SourceError, line_col, parse_bytes
 from a2a_docgen.model import AgentCard, CardSource, Diagnostic
 
@@ -107,7 +108,7 @@ def _walk(root: Path, argument: str) -> Iterator[CardFile]:
 def read_card_file(card_file: CardFile, limits: Limits) -> bytes | Diagnostic:
     """The bytes of one file, or the diagnostic that says why it is not read (never raises for the file)."""
     if card_file.problem is not None:
-        return _whole_file(card_file.display, "symlink-outside", card_file.problem)
+        return diagnostic(SYMLINK_OUTSIDE, card_file.problem, file=card_file.display)
     try:
         size = card_file.path.stat().st_size
         if size > limits.max_file_bytes:
@@ -115,7 +116,7 @@ def read_card_file(card_file: CardFile, limits: Limits) -> bytes | Diagnostic:
         with card_file.path.open("rb") as handle:
             data = handle.read(limits.max_file_bytes + 1)
     except OSError as exc:
-        return _whole_file(card_file.display, "unreadable", f"cannot read the file: {exc.strerror or exc}")
+        return diagnostic(UNREADABLE, f"cannot read the file: {exc.strerror or exc}", file=card_file.display)
     if len(data) > limits.max_file_bytes:  # grew after stat
         return file_too_large(card_file.display, len(data), limits)
     return data
@@ -135,13 +136,10 @@ class ReadCard:
         card: AgentCard | None = self.card
         if not self.card.name or not self.card.name.strip():
             card = None
-            self.report.findings.append(
-                Finding(
-                    "error",
-                    "not-a-card",
-                    "without a name this file cannot be documented as an agent; it is listed as excluded",
-                    "/name",
-                )
+            self.report.add(
+                NOT_A_CARD,
+                "/name",
+                "without a name this file cannot be documented as an agent; it is listed as excluded",
             )
         index = self.parsed
         diagnostics = locate_all(
@@ -162,18 +160,12 @@ def read_card_bytes(
     except SourceError as exc:
         problem = exc.problem
         line, column = line_col(exc.text, problem.offset) if exc.text else (1, 1)
-        return Diagnostic(
-            severity="error",
-            code=problem.code,
-            message=problem.message,
-            file=display,
-            line=line,
-            column=column,
-            pointer=problem.pointer,
+        return diagnostic(
+            problem.code, problem.message, file=display, line=line, column=column, pointer=problem.pointer
         )
     report = Report()
     for warning in parsed.warnings:
-        report.warning(warning.code, warning.pointer, warning.message)
+        report.add(warning.code, warning.pointer, warning.message)
     source = CardSource(
         path=display,
         root=root,
@@ -184,18 +176,12 @@ def read_card_bytes(
     return ReadCard(normalize(parsed.value, source, report, limits), report, parsed, display)
 
 
-def _whole_file(display: str, code: str, message: str) -> Diagnostic:
-    return Diagnostic(
-        severity="error", code=code, message=message, file=display, line=1, column=1, pointer=""
-    )
-
-
 def file_too_large(display: str, size: int, limits: Limits, *, where: str = "") -> Diagnostic:
     """``file-too-large`` for a file of ``size`` bytes; ``where`` says where it was found (`` at the base
     revision``)."""
-    return _whole_file(
-        display,
-        "file-too-large",
+    return diagnostic(
+        FILE_TOO_LARGE,
         f"the file has {size} bytes{where}, more than the limit of {limits.max_file_bytes} "
         f"(limit max_file_bytes, raise it with {Limits.option_name('max_file_bytes')}); it is not read",
+        file=display,
     )

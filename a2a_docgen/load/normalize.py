@@ -19,6 +19,20 @@ import binascii
 import json
 from collections.abc import Mapping
 
+from a2a_docgen.diagnostics import (
+    EMPTY_OVERRIDE,
+    EXAMPLE_JSON_INVALID,
+    LEGACY_FIELD,
+    REQUIRED_EMPTY,
+    REQUIRED_MISSING,
+    REQUIREMENT_SHAPE,
+    SCHEME_AMBIGUOUS,
+    SCHEME_UNKNOWN_TYPE,
+    SIGNATURE_HEADER_INCOMPLETE,
+    SIGNATURE_HEADER_INVALID,
+    UNKNOWN_FIELD,
+    WRONG_TYPE,
+)
 from a2a_docgen.limits import Limits
 from a2a_docgen.load.reader import Reader, quote, snake_case
 from a2a_docgen.load.report import Report
@@ -201,7 +215,7 @@ class _CardReader:
         return {k: obj[k] for k in sorted(obj) if k not in known and k not in aliases}
 
     def legacy(self, pointer: str, message: str) -> None:
-        self.report.warning("legacy-field", pointer, message, at_key=True)
+        self.report.add(LEGACY_FIELD, pointer, message, at_key=True)
 
     # -- interfaces ---------------------------------------------------------------------------------------
 
@@ -392,8 +406,8 @@ class _CardReader:
             for name, value in obj.items():
                 scheme_pointer = join_pointer(pointer, name)
                 if not isinstance(value, dict):
-                    self.report.error(
-                        "wrong-type",
+                    self.report.add(
+                        WRONG_TYPE,
                         scheme_pointer,
                         f'security scheme "{name}" must be an object, not {quote(value)}',
                     )
@@ -420,14 +434,14 @@ class _CardReader:
                     f'{{"type": "{SCHEME_WRAPPERS[wrappers[0]]}", ...}}',
                 )
             if not isinstance(inner, dict):
-                self.report.error(
-                    "wrong-type", inner_pointer, f'"{wrappers[0]}" must be an object, not {quote(inner)}'
+                self.report.add(
+                    WRONG_TYPE, inner_pointer, f'"{wrappers[0]}" must be an object, not {quote(inner)}'
                 )
                 return UnknownSecurityScheme(label=wrappers[0], description=None, pointer=pointer)
             return self.scheme_body(SCHEME_WRAPPERS[wrappers[0]], inner, inner_pointer, v1=True)
         if len(wrappers) > 1:
-            self.report.error(
-                "scheme-ambiguous",
+            self.report.add(
+                SCHEME_AMBIGUOUS,
                 pointer,
                 f'security scheme "{name}" has several kinds ({", ".join(wrappers)}); a scheme is exactly one of them',
             )
@@ -442,16 +456,16 @@ class _CardReader:
                 )
             if kind in SCHEME_WRAPPERS.values():
                 return self.scheme_body(kind, obj, pointer, v1=False)
-            self.report.error(
-                "scheme-unknown-type",
+            self.report.add(
+                SCHEME_UNKNOWN_TYPE,
                 join_pointer(pointer, "type"),
                 f"unknown security scheme type {quote(kind)}; use apiKey, http, oauth2, openIdConnect or mutualTLS",
             )
             return UnknownSecurityScheme(
                 label=kind, description=self.read.text(obj, "description", pointer), pointer=pointer
             )
-        self.report.error(
-            "scheme-unknown-type",
+        self.report.add(
+            SCHEME_UNKNOWN_TYPE,
             pointer,
             f'security scheme "{name}" declares no kind: wrap it in one of {", ".join(SCHEME_WRAPPERS)} (v1.0) or '
             'give it a "type" (v0.3)',
@@ -520,14 +534,14 @@ class _CardReader:
             if not present or value is None:
                 continue
             if not isinstance(value, dict):
-                self.report.error(
-                    "wrong-type", flow_pointer, f'the "{kind}" flow must be an object, not {quote(value)}'
+                self.report.add(
+                    WRONG_TYPE, flow_pointer, f'the "{kind}" flow must be an object, not {quote(value)}'
                 )
                 continue
             result.append(self.flow(kind, value, flow_pointer))
         if not result and not any(k for k in flows_obj if k not in FLOW_KINDS):
-            self.report.error(
-                "required-missing",
+            self.report.add(
+                REQUIRED_MISSING,
                 flows_pointer,
                 '"flows" declares no flow: add one of authorizationCode, clientCredentials or deviceCode',
             )
@@ -552,8 +566,8 @@ class _CardReader:
             hint="an object of scope -> description ({} if none)",
         )
         if scopes == {} and "scopes" in FLOW_REQUIRED[kind]:
-            self.report.error(
-                "required-empty",
+            self.report.add(
+                REQUIRED_EMPTY,
                 join_pointer(pointer, "scopes"),
                 f'"scopes" of the {kind} flow must declare at least one scope (name -> description)',
             )
@@ -642,8 +656,8 @@ class _CardReader:
             if self.era == "1.0" and under_v1_key:
                 # A strict v1.0 parser rejects this; a lenient one drops the members and reads an empty
                 # requirement, i.e. "no authentication": an error, not a mere style issue.
-                self.report.error(
-                    "requirement-shape",
+                self.report.add(
+                    REQUIREMENT_SHAPE,
                     pointer,
                     "this security requirement has the v0.3 shape, which v1.0 clients read as no requirement at "
                     'all; write {"schemes": {"<scheme>": {"list": ["<scope>"]}}}',
@@ -656,8 +670,8 @@ class _CardReader:
                 schemes[name] = found[0] if found else ()
                 for extra_key in value:
                     if extra_key != "list":
-                        self.report.warning(
-                            "unknown-field",
+                        self.report.add(
+                            UNKNOWN_FIELD,
                             join_pointer(value_pointer, extra_key),
                             f'unknown member "{extra_key}"',
                             at_key=True,
@@ -668,8 +682,8 @@ class _CardReader:
                 schemes[name] = self.read.string_items(value, value_pointer, name)
             else:
                 expected = '{"list": [...]}' if wrapped else "an array of strings"
-                self.report.error(
-                    "wrong-type",
+                self.report.add(
+                    WRONG_TYPE,
                     value_pointer,
                     f'the scopes of "{name}" must be {expected}, not {quote(value)}',
                 )
@@ -761,8 +775,8 @@ class _CardReader:
             return None
         modes, modes_pointer = found
         if not modes:
-            self.report.warning(
-                "empty-override",
+            self.report.add(
+                EMPTY_OVERRIDE,
                 modes_pointer,
                 f'"{key}" is empty, which means "not set": the skill inherits the card default; remove it or list '
                 "the media types",
@@ -815,7 +829,7 @@ class _CardReader:
                     text=text, is_json=isinstance(value, (dict, list)), value=value, pointer=pointer
                 )
             problem = self._nested_too_deep()
-        self.report.warning("example-json-invalid", pointer, problem)
+        self.report.add(EXAMPLE_JSON_INVALID, pointer, problem)
         return plain
 
     def _nested_too_deep(self) -> str:
@@ -864,16 +878,16 @@ class _CardReader:
         except (binascii.Error, ValueError, RecursionError):
             header = None
         if not isinstance(header, dict):
-            self.report.warning(
-                "signature-header-invalid",
+            self.report.add(
+                SIGNATURE_HEADER_INVALID,
                 pointer,
                 "the protected header is not base64url-encoded JSON; it must decode to an object with alg, typ and kid",
             )
             return None
         missing = [k for k in ("alg", "kid") if k not in header]
         if missing:
-            self.report.warning(
-                "signature-header-incomplete",
+            self.report.add(
+                SIGNATURE_HEADER_INCOMPLETE,
                 pointer,
                 f"the protected header lacks {', '.join(missing)} (A2A section 8.4.2 requires alg, typ and kid)",
             )

@@ -12,6 +12,14 @@ import json
 import re
 from collections.abc import Iterable
 
+from a2a_docgen.diagnostics import (
+    LIMIT_EXCEEDED,
+    NULL_VALUE,
+    REQUIRED_EMPTY,
+    REQUIRED_MISSING,
+    SNAKE_CASE_NAME,
+    WRONG_TYPE,
+)
 from a2a_docgen.limits import Limits
 from a2a_docgen.load.report import Report
 from a2a_docgen.load.source import join_pointer, json_type
@@ -54,8 +62,8 @@ class Reader:
         alias = snake_case(key)
         if alias != key and alias in obj:
             alias_pointer = join_pointer(base, alias)
-            self.report.warning(
-                "snake-case-name",
+            self.report.add(
+                SNAKE_CASE_NAME,
                 alias_pointer,
                 f'"{alias}" is the proto field name; A2A JSON uses camelCase: rename it to "{key}"',
                 at_key=True,
@@ -71,10 +79,10 @@ class Reader:
             return False
         if required:
             state = "is null" if present else "is missing"
-            self.report.error("required-missing", pointer, f'required member "{key}" {state}: add {hint}')
+            self.report.add(REQUIRED_MISSING, pointer, f'required member "{key}" {state}: add {hint}')
         elif present:
-            self.report.warning(
-                "null-value",
+            self.report.add(
+                NULL_VALUE,
                 pointer,
                 f'"{key}" is null; omit the member instead (JSON Schema rejects null here)',
             )
@@ -82,7 +90,7 @@ class Reader:
 
     def _wrong(self, key: str, pointer: str, value: JSONValue, expected: str, fix: str = "") -> None:
         message = f'"{key}" must be {expected}, not {_found(value)}'
-        self.report.error("wrong-type", pointer, message + (f"; {fix}" if fix else ""))
+        self.report.add(WRONG_TYPE, pointer, message + (f"; {fix}" if fix else ""))
 
     def text(
         self,
@@ -100,7 +108,7 @@ class Reader:
                 self._wrong(key, pointer, value, "a string")
             return None
         if required and not value.strip():
-            self.report.error("required-empty", pointer, f'"{key}" is empty: add {hint}')
+            self.report.add(REQUIRED_EMPTY, pointer, f'"{key}" is empty: add {hint}')
         max_chars = max_chars or self.limits.max_label_chars
         return value if len(value) <= max_chars else self.cap(value, pointer, key, max_chars)
 
@@ -111,8 +119,8 @@ class Reader:
         limit = "max_label_chars" if max_chars == self.limits.max_label_chars else "max_text_chars"
         if max_chars == self.limits.max_example_chars:
             limit = "max_example_chars"
-        self.report.error(
-            "limit-exceeded",
+        self.report.add(
+            LIMIT_EXCEEDED,
             pointer,
             f'"{key}" has {len(value)} characters, more than the limit of {max_chars}; only the first '
             f"{max_chars} are used (raise it with {Limits.option_name(limit)})",
@@ -160,15 +168,15 @@ class Reader:
                 self._wrong(key, pointer, value, "an array")
             return None
         if required and not value:
-            self.report.error(
-                "required-empty",
+            self.report.add(
+                REQUIRED_EMPTY,
                 pointer,
                 f'"{key}" is a required array and must contain at least one element (A2A section 5.7): add {hint}',
             )
         if limit is not None and len(value) > limit[0]:
             maximum, name = limit
-            self.report.error(
-                "limit-exceeded",
+            self.report.add(
+                LIMIT_EXCEEDED,
                 pointer,
                 f'"{key}" has {len(value)} elements, more than the limit of {maximum}; only the first {maximum} '
                 f"are used (raise it with {Limits.option_name(name)})",
@@ -206,8 +214,8 @@ class Reader:
                     item if len(item) <= max_chars else self.cap(item, f"{pointer}/{index}", key, max_chars)
                 )
             else:
-                self.report.error(
-                    "wrong-type",
+                self.report.add(
+                    WRONG_TYPE,
                     f"{pointer}/{index}",
                     f'elements of "{key}" must be strings, not {_found(item)}',
                 )
@@ -221,8 +229,8 @@ class Reader:
             if isinstance(item, dict):
                 result.append((index, item, item_pointer))
             else:
-                self.report.error(
-                    "wrong-type", item_pointer, f"each {what} must be an object, not {_found(item)}"
+                self.report.add(
+                    WRONG_TYPE, item_pointer, f"each {what} must be an object, not {_found(item)}"
                 )
         return result
 
@@ -239,8 +247,8 @@ class Reader:
             if isinstance(description, str):
                 result[name] = description
             else:
-                self.report.error(
-                    "wrong-type",
+                self.report.add(
+                    WRONG_TYPE,
                     join_pointer(pointer, name),
                     f'the description of "{name}" must be a string, not {_found(description)}',
                 )

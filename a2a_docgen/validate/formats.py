@@ -11,6 +11,14 @@ import re
 from dataclasses import dataclass
 from urllib.parse import SplitResult, urlsplit
 
+from a2a_docgen.diagnostics import (
+    BINDING_UNKNOWN,
+    MEDIA_TYPE_INVALID,
+    PROTOCOL_VERSION_FORMAT,
+    URL_INVALID,
+    URL_NOT_HTTPS,
+    Code,
+)
 from a2a_docgen.load.reader import quote
 from a2a_docgen.model import Severity
 from a2a_docgen.protocol import CORE_BINDINGS, canonical_binding, version_format
@@ -27,11 +35,18 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Problem:
-    severity: Severity
-    code: str
+    """A format problem: its code, the message, and the severity (from the registry unless the code has several)."""
+
+    code: Code
     message: str
+    severity: Severity
+
+    def __init__(self, code: Code, message: str, severity: Severity | None = None) -> None:
+        object.__setattr__(self, "code", code)
+        object.__setattr__(self, "message", message)
+        object.__setattr__(self, "severity", code.resolve(severity))
 
 
 # -- URLs ---------------------------------------------------------------------------------------------------
@@ -47,8 +62,7 @@ def _placeholder(value: str) -> Problem | None:
     if match is None:
         return None
     return Problem(
-        "error",
-        "url-invalid",
+        URL_INVALID,
         f"{quote(value)} looks like a template placeholder ({match.group()}) that was never filled in; "
         "write the real URL",
     )
@@ -64,9 +78,7 @@ def check_url(value: str, *, what: str = "URL", grpc: bool = False) -> Problem |
         return None
     parts = _split(value)
     if parts is None:
-        return Problem(
-            "error", "url-invalid", f"the {what} {quote(value)} is not a valid URL (bad host or port)"
-        )
+        return Problem(URL_INVALID, f"the {what} {quote(value)} is not a valid URL (bad host or port)")
     scheme = parts.scheme.lower()
     expected = 'an absolute URL such as "https://agent.example.com/a2a"'
     if grpc:
@@ -75,14 +87,13 @@ def check_url(value: str, *, what: str = "URL", grpc: bool = False) -> Problem |
         hint = ""
         if not _URI_SCHEME.match(value) and not grpc:
             hint = ' (it has no scheme: add "https://")' if "." in value.split("/", maxsplit=1)[0] else ""
-        return Problem("error", "url-invalid", f"the {what} {quote(value)} must be {expected}{hint}")
+        return Problem(URL_INVALID, f"the {what} {quote(value)} must be {expected}{hint}")
     host = parts.hostname or ""
     if not valid_host(host):
-        return Problem("error", "url-invalid", f"the {what} {quote(value)} has no valid host name")
+        return Problem(URL_INVALID, f"the {what} {quote(value)} has no valid host name")
     if scheme == "http" and not is_local_host(host):
         return Problem(
-            "warning",
-            "url-not-https",
+            URL_NOT_HTTPS,
             f"the {what} {quote(value)} uses plain http; use https so the traffic is encrypted and the "
             "server authenticated",
         )
@@ -104,15 +115,13 @@ def _hidden_characters(value: str, what: str) -> Problem | None:
     invisible = invisible_characters(value)
     if invisible:
         return Problem(
-            "error",
-            "url-invalid",
+            URL_INVALID,
             f"the {what} {quote(value)} contains an invisible character ({invisible[0][1]}) that can make it "
             "look like another address; remove it",
         )
     if _WHITESPACE_OR_CONTROL.search(value):
         return Problem(
-            "error",
-            "url-invalid",
+            URL_INVALID,
             f"the {what} {quote(value)} contains spaces or control characters; remove them "
             "(percent-encode a space inside a path as %20)",
         )
@@ -129,25 +138,23 @@ def check_uri(value: str, *, what: str = "URI") -> Problem | None:
         return problem
     if not _URI_SCHEME.match(value):
         return Problem(
-            "error",
-            "url-invalid",
+            URL_INVALID,
             f'the {what} {quote(value)} must be an absolute URI such as "https://example.com/ext/v1" or '
             '"urn:example:ext"',
         )
     scheme = value.split(":", 1)[0].lower()
     if scheme in _ACTIVE_SCHEMES:
         return Problem(
-            "error",
-            "url-invalid",
+            URL_INVALID,
             f'the {what} {quote(value)} uses the "{scheme}:" scheme, which runs or embeds content; an identifier '
             'is an "https:" or "urn:" URI',
         )
     if scheme in ("http", "https"):
         parts = _split(value)
         if parts is None:
-            return Problem("error", "url-invalid", f"the {what} {quote(value)} has an invalid host or port")
+            return Problem(URL_INVALID, f"the {what} {quote(value)} has an invalid host or port")
         if not parts.hostname:
-            return Problem("error", "url-invalid", f"the {what} {quote(value)} has no host name")
+            return Problem(URL_INVALID, f"the {what} {quote(value)} has no host name")
     return None
 
 
@@ -192,8 +199,7 @@ def check_media_type(value: str) -> Problem | None:
     if value != value.strip() and _MEDIA_TYPE.match(value.strip()):
         suggestion = f": remove the surrounding spaces ({quote(value.strip())})"
     return Problem(
-        "error",
-        "media-type-invalid",
+        MEDIA_TYPE_INVALID,
         f"{quote(value)} is not a media type; write type/subtype{suggestion}",
     )
 
@@ -208,15 +214,15 @@ def check_protocol_version(value: str, *, allow_patch: bool) -> Problem | None:
         return None
     if parts is not None:
         return Problem(
-            "warning",
-            "protocol-version-format",
+            PROTOCOL_VERSION_FORMAT,
             f"protocol version {quote(value)} has a patch number, which cards SHOULD NOT carry (A2A section 3.6): "
             f'write "{parts[0]}"',
+            "warning",
         )
     expected = (
         '"Major.Minor" or "Major.Minor.Patch", e.g. "0.3.0"' if allow_patch else '"Major.Minor", e.g. "1.0"'
     )
-    return Problem("error", "protocol-version-format", f"protocol version {quote(value)} must be {expected}")
+    return Problem(PROTOCOL_VERSION_FORMAT, f"protocol version {quote(value)} must be {expected}", "error")
 
 
 def check_binding(value: str) -> Problem | None:
@@ -226,16 +232,14 @@ def check_binding(value: str) -> Problem | None:
     hint = canonical_binding(value)
     if hint is not None:
         return Problem(
-            "warning",
-            "binding-unknown",
+            BINDING_UNKNOWN,
             f'unknown protocol binding {quote(value)}: the core bindings are case-sensitive; write "{hint}"',
         )
     custom_uri = _URI_SCHEME.match(value) and value.split(":", 1)[0].lower() not in _ACTIVE_SCHEMES
     if custom_uri and not _WHITESPACE_OR_CONTROL.search(value):
         return None
     return Problem(
-        "warning",
-        "binding-unknown",
+        BINDING_UNKNOWN,
         f'unknown protocol binding {quote(value)}: use "JSONRPC", "GRPC" or "HTTP+JSON", or a URI for a custom '
         "binding (A2A section 5.8)",
     )
