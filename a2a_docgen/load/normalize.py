@@ -168,13 +168,13 @@ class _CardReader:
             "",
             required=True,
             hint="what the agent does",
-            max_chars=self.limits.max_text_chars,
+            limit="max_text_chars",
         )
         version = read.text(raw, "version", "", required=True, hint='the agent\'s own version, e.g. "1.0.0"')
         interfaces = self.interfaces()
         provider = self.provider()
-        documentation_url = read.text(raw, "documentationUrl", "", max_chars=4096)
-        icon_url = read.text(raw, "iconUrl", "", max_chars=4096)
+        documentation_url = read.url(raw, "documentationUrl", "")
+        icon_url = read.url(raw, "iconUrl", "")
         capabilities = self.capabilities()
         schemes = self.security_schemes()
         requirements, requirements_pointer = self.card_requirements()
@@ -246,7 +246,7 @@ class _CardReader:
 
     def v1_interface(self, obj: JSONObject, pointer: str) -> AgentInterface:
         read = self.read
-        url = read.text(obj, "url", pointer, required=True, hint="the URL of the interface", max_chars=4096)
+        url = read.url(obj, "url", pointer, required=True, hint="the URL of the interface")
         binding = self._binding(obj, pointer)
         version = read.text(
             obj, "protocolVersion", pointer, required=True, hint='the A2A version served, e.g. "1.0"'
@@ -279,9 +279,7 @@ class _CardReader:
     def v03_interfaces(self) -> tuple[AgentInterface, ...]:
         raw, read = self.raw, self.read
         version = self.card_protocol_version()
-        url = read.text(
-            raw, "url", "", required=True, hint="the URL of the agent's preferred endpoint", max_chars=4096
-        )
+        url = read.url(raw, "url", "", required=True, hint="the URL of the agent's preferred endpoint")
         transport = read.text(raw, "preferredTransport", "")
         result: list[AgentInterface] = []
         if url is not None:
@@ -299,9 +297,7 @@ class _CardReader:
         if found is not None:
             items, pointer = found
             for _, obj, item_pointer in read.objects(items, pointer, "interface"):
-                item_url = read.text(
-                    obj, "url", item_pointer, required=True, hint="the interface URL", max_chars=4096
-                )
+                item_url = read.url(obj, "url", item_pointer, required=True, hint="the interface URL")
                 item_transport = read.text(
                     obj, "transport", item_pointer, required=True, hint='"JSONRPC", "GRPC" or "HTTP+JSON"'
                 )
@@ -340,9 +336,7 @@ class _CardReader:
             organization=self.read.text(
                 obj, "organization", pointer, required=True, hint="the organisation's name"
             ),
-            url=self.read.text(
-                obj, "url", pointer, required=True, hint="the provider's website", max_chars=4096
-            ),
+            url=self.read.url(obj, "url", pointer, required=True, hint="the provider's website"),
             pointer=pointer,
             extra=self.extra(obj, {"organization", "url"}),
         )
@@ -375,12 +369,8 @@ class _CardReader:
                 params = read.obj(ext, "params", ext_item_pointer)
                 extensions.append(
                     AgentExtension(
-                        uri=read.text(
-                            ext, "uri", ext_item_pointer, required=self.era != "1.0", max_chars=4096
-                        ),
-                        description=read.text(
-                            ext, "description", ext_item_pointer, max_chars=self.limits.max_text_chars
-                        ),
+                        uri=read.url(ext, "uri", ext_item_pointer, required=self.era != "1.0"),
+                        description=read.text(ext, "description", ext_item_pointer, limit="max_text_chars"),
                         required=read.boolean(ext, "required", ext_item_pointer) is True,
                         params=params[0] if params else None,
                         pointer=ext_item_pointer,
@@ -476,7 +466,7 @@ class _CardReader:
 
     def scheme_body(self, kind: str, obj: JSONObject, pointer: str, *, v1: bool) -> SecurityScheme:
         read = self.read
-        description = read.text(obj, "description", pointer, max_chars=self.limits.max_text_chars)
+        description = read.text(obj, "description", pointer, limit="max_text_chars")
         known = {"description"} | ({"type"} if not v1 else set())
         if kind == "apiKey":
             location_key = "location" if v1 or "location" in obj else "in"
@@ -503,20 +493,15 @@ class _CardReader:
             return OAuth2SecurityScheme(
                 description=description,
                 flows=self.flows(obj, pointer),
-                oauth2_metadata_url=read.text(obj, "oauth2MetadataUrl", pointer, max_chars=4096),
+                oauth2_metadata_url=read.url(obj, "oauth2MetadataUrl", pointer),
                 pointer=pointer,
                 extra=self.extra(obj, known | {"flows", "oauth2MetadataUrl"}),
             )
         if kind == "openIdConnect":
             return OpenIdConnectSecurityScheme(
                 description=description,
-                open_id_connect_url=read.text(
-                    obj,
-                    "openIdConnectUrl",
-                    pointer,
-                    required=True,
-                    hint="the OIDC discovery URL",
-                    max_chars=4096,
+                open_id_connect_url=read.url(
+                    obj, "openIdConnectUrl", pointer, required=True, hint="the OIDC discovery URL"
                 ),
                 pointer=pointer,
                 extra=self.extra(obj, known | {"openIdConnectUrl"}),
@@ -554,9 +539,7 @@ class _CardReader:
             required |= {"scopes", "authorizationUrl" if kind == "implicit" else "tokenUrl"}
 
         def url(key: str) -> str | None:
-            return read.text(
-                obj, key, pointer, required=key in required, hint="an absolute https URL", max_chars=4096
-            )
+            return read.url(obj, key, pointer, required=key in required, hint="an absolute https URL")
 
         scopes = read.string_map(
             obj,
@@ -694,7 +677,7 @@ class _CardReader:
 
     def default_modes(self, key: str) -> EffectiveModes:
         found = self.read.strings(
-            self.raw, key, "", required=True, hint='media types such as "text/plain"', limit=(64, "max_tags")
+            self.raw, key, "", required=True, hint='media types such as "text/plain"', limit="max_media_types"
         )
         return EffectiveModes(
             modes=found[0] if found else (),
@@ -711,7 +694,7 @@ class _CardReader:
             "",
             required=True,
             hint="at least one skill",
-            limit=(self.limits.max_skills, "max_skills"),
+            limit="max_skills",
         )
         if found is None:
             return ()
@@ -736,7 +719,7 @@ class _CardReader:
             pointer,
             required=True,
             hint='keywords, e.g. ["maps"]',
-            limit=(self.limits.max_tags, "max_tags"),
+            limit="max_tags",
         )
         own_inputs = self.skill_modes(obj, "inputModes", pointer)
         own_outputs = self.skill_modes(obj, "outputModes", pointer)
@@ -750,7 +733,7 @@ class _CardReader:
                 pointer,
                 required=True,
                 hint="what the skill does",
-                max_chars=self.limits.max_text_chars,
+                limit="max_text_chars",
             ),
             tags=tags[0] if tags else (),
             examples=self.examples(obj, pointer),
@@ -770,7 +753,7 @@ class _CardReader:
 
     def skill_modes(self, obj: JSONObject, key: str, pointer: str) -> EffectiveModes | None:
         """The skill's own list, or None when it inherits the card default (absent or empty)."""
-        found = self.read.strings(obj, key, pointer, limit=(64, "max_tags"))
+        found = self.read.strings(obj, key, pointer, limit="max_media_types")
         if found is None:
             return None
         modes, modes_pointer = found
@@ -789,8 +772,8 @@ class _CardReader:
             obj,
             "examples",
             pointer,
-            limit=(self.limits.max_examples, "max_examples"),
-            max_chars=self.limits.max_example_chars,
+            limit="max_examples",
+            item_limit="max_example_chars",
         )
         if found is None:
             return ()
@@ -845,7 +828,12 @@ class _CardReader:
         result = []
         for _, obj, item_pointer in self.read.objects(items, pointer, "signature"):
             protected = self.read.text(
-                obj, "protected", item_pointer, required=True, hint="the JWS protected header", max_chars=8192
+                obj,
+                "protected",
+                item_pointer,
+                required=True,
+                hint="the JWS protected header",
+                limit="max_text_chars",
             )
             header = self.read.obj(obj, "header", item_pointer)
             result.append(
@@ -857,7 +845,7 @@ class _CardReader:
                         item_pointer,
                         required=True,
                         hint="the JWS signature",
-                        max_chars=8192,
+                        limit="max_text_chars",
                     ),
                     header=header[0] if header else None,
                     protected_header=self.decode_protected(

@@ -11,6 +11,7 @@ import functools
 import json
 import re
 from collections.abc import Iterable
+from typing import Literal
 
 from a2a_docgen.diagnostics import (
     LIMIT_EXCEEDED,
@@ -24,6 +25,11 @@ from a2a_docgen.limits import Limits
 from a2a_docgen.load.report import Report
 from a2a_docgen.load.source import join_pointer, json_type
 from a2a_docgen.model import JSONObject, JSONValue
+
+TextLimit = Literal["max_label_chars", "max_text_chars", "max_example_chars"]
+"""The fields of ``Limits`` that bound one string (``max_url_chars`` bounds URLs, read by ``Reader.url``)."""
+CountLimit = Literal["max_skills", "max_tags", "max_examples", "max_media_types"]
+"""The fields of ``Limits`` that bound the length of one array."""
 
 _CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
@@ -92,6 +98,19 @@ class Reader:
         message = f'"{key}" must be {expected}, not {_found(value)}'
         self.report.add(WRONG_TYPE, pointer, message + (f"; {fix}" if fix else ""))
 
+    def _string(
+        self, obj: JSONObject, key: str, base: str, required: bool, hint: str
+    ) -> tuple[str, str] | None:
+        """``(value, pointer)`` of a string member; a wrong type, or a missing or empty required one, reported."""
+        value, pointer, present = self.member(obj, key, base)
+        if not isinstance(value, str):
+            if not self._absent(key, pointer, value, present, required, hint):
+                self._wrong(key, pointer, value, "a string")
+            return None
+        if required and not value.strip():
+            self.report.add(REQUIRED_EMPTY, pointer, f'"{key}" is empty: add {hint}')
+        return value, pointer
+
     def text(
         self,
         obj: JSONObject,
@@ -100,25 +119,39 @@ class Reader:
         *,
         required: bool = False,
         hint: str = "a string",
-        max_chars: int | None = None,
+        limit: TextLimit = "max_label_chars",
     ) -> str | None:
-        value, pointer, present = self.member(obj, key, base)
-        if not isinstance(value, str):
-            if not self._absent(key, pointer, value, present, required, hint):
-                self._wrong(key, pointer, value, "a string")
+        """A string, cut to the ``limit`` it exceeds (a field of ``Limits``) with an error naming that limit."""
+        found = self._string(obj, key, base, required, hint)
+        if found is None:
             return None
-        if required and not value.strip():
-            self.report.add(REQUIRED_EMPTY, pointer, f'"{key}" is empty: add {hint}')
-        max_chars = max_chars or self.limits.max_label_chars
-        return value if len(value) <= max_chars else self.cap(value, pointer, key, max_chars)
+        value, pointer = found
+        return value if len(value) <= getattr(self.limits, limit) else self.cap(value, pointer, key, limit)
 
-    def cap(self, value: str, pointer: str, key: str, max_chars: int) -> str:
-        """Cut an over-long string to the limit, with an error naming the limit."""
+    def url(
+        self, obj: JSONObject, key: str, base: str, *, required: bool = False, hint: str = "a URL"
+    ) -> str | None:
+        """A URL or URI: a string that is never cut, as a shortened URL leads somewhere else. One longer than
+        ``max_url_chars`` is reported and kept whole."""
+        found = self._string(obj, key, base, required, hint)
+        if found is None:
+            return None
+        value, pointer = found
+        maximum = self.limits.max_url_chars
+        if len(value) > maximum:
+            self.report.add(
+                LIMIT_EXCEEDED,
+                pointer,
+                f'"{key}" has {len(value)} characters, more than the limit of {maximum}; a URL is not cut, as a '
+                f"shortened one would lead elsewhere (raise it with {Limits.option_name('max_url_chars')})",
+            )
+        return value
+
+    def cap(self, value: str, pointer: str, key: str, limit: TextLimit) -> str:
+        """Cut an over-long string to ``limit`` (a field of ``Limits``), with an error naming the limit."""
+        max_chars: int = getattr(self.limits, limit)
         if len(value) <= max_chars:
             return value
-        limit = "max_label_chars" if max_chars == self.limits.max_label_chars else "max_text_chars"
-        if max_chars == self.limits.max_example_chars:
-            limit = "max_example_chars"
         self.report.add(
             LIMIT_EXCEEDED,
             pointer,
@@ -156,11 +189,11 @@ class Reader:
         *,
         required: bool = False,
         hint: str = "an array",
-        limit: tuple[int, str] | None = None,
+        limit: CountLimit | None = None,
     ) -> tuple[list[JSONValue], str] | None:
         """A JSON array; required arrays need at least one element (spec section 5.7).
 
-        ``limit`` is (maximum length, limit name): longer arrays are cut with an error.
+        ``limit`` names the field of ``Limits`` that bounds its length: longer arrays are cut with an error.
         """
         value, pointer, present = self.member(obj, key, base)
         if not isinstance(value, list):
@@ -173,13 +206,13 @@ class Reader:
                 pointer,
                 f'"{key}" is a required array and must contain at least one element (A2A section 5.7): add {hint}',
             )
-        if limit is not None and len(value) > limit[0]:
-            maximum, name = limit
+        maximum: int | None = getattr(self.limits, limit) if limit is not None else None
+        if maximum is not None and len(value) > maximum:
             self.report.add(
                 LIMIT_EXCEEDED,
                 pointer,
                 f'"{key}" has {len(value)} elements, more than the limit of {maximum}; only the first {maximum} '
-                f"are used (raise it with {Limits.option_name(name)})",
+                f"are used (raise it with {Limits.option_name(str(limit))})",
             )
             value = value[:maximum]
         return value, pointer
@@ -192,26 +225,27 @@ class Reader:
         *,
         required: bool = False,
         hint: str = "an array of strings",
-        limit: tuple[int, str] | None = None,
-        max_chars: int | None = None,
+        limit: CountLimit | None = None,
+        item_limit: TextLimit = "max_label_chars",
     ) -> tuple[tuple[str, ...], str] | None:
-        """An array of strings; elements of another type are reported and skipped."""
+        """An array of strings, bounded by ``limit``, each bounded by ``item_limit``; elements of another type are
+        reported and skipped."""
         found = self.array(obj, key, base, required=required, hint=hint, limit=limit)
         if found is None:
             return None
         items, pointer = found
-        return self.string_items(items, pointer, key, max_chars), pointer
+        return self.string_items(items, pointer, key, item_limit), pointer
 
     def string_items(
-        self, items: Iterable[JSONValue], pointer: str, key: str, max_chars: int | None = None
+        self, items: Iterable[JSONValue], pointer: str, key: str, limit: TextLimit = "max_label_chars"
     ) -> tuple[str, ...]:
-        max_chars = max_chars or self.limits.max_label_chars
+        max_chars: int = getattr(self.limits, limit)
         result = []
         for index, item in enumerate(items):
             if isinstance(item, str):
                 # The pointer is built only for a finding.
                 result.append(
-                    item if len(item) <= max_chars else self.cap(item, f"{pointer}/{index}", key, max_chars)
+                    item if len(item) <= max_chars else self.cap(item, f"{pointer}/{index}", key, limit)
                 )
             else:
                 self.report.add(
