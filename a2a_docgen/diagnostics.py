@@ -50,11 +50,6 @@ class Code:
         """The id of the code's heading in ``DOCS`` (``file-too-large-error``)."""
         return f"{self.name}-{'-or-'.join(self.severities)}"
 
-    @property
-    def docs(self) -> str:
-        """``docs/diagnostics.md#<anchor>``."""
-        return f"{DOCS}#{self.anchor}"
-
 
 def diagnostic(
     code: Code,

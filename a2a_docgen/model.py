@@ -397,9 +397,5 @@ class Catalog:
     excluded: tuple[str, ...]
     """Files that could not be loaded as a card at all (their errors are in ``diagnostics``)."""
 
-    @property
-    def has_errors(self) -> bool:
-        return any(d.severity == "error" for d in self.diagnostics)
-
     def diagnostics_for(self, path: str) -> tuple[Diagnostic, ...]:
         return tuple(d for d in self.diagnostics if d.file == path)

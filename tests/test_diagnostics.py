@@ -49,7 +49,6 @@ def test_each_code_links_to_its_heading() -> None:
     anchors = {code: slugify(text, "-") for code, _, text in documented()}
     for code in CODES.values():
         assert code.anchor == anchors[code.name]
-        assert code.docs == f"docs/diagnostics.md#{anchors[code.name]}"
 
 
 @pytest.mark.parametrize("code", CODES.values(), ids=lambda c: c.name)
