@@ -209,20 +209,16 @@ def test_headers_stay_with_their_origin(server: TestServer, other_server: TestSe
 
 
 def test_slow_server_times_out(server: TestServer) -> None:
-    server.route(NEW, body=CARD, delay=5)
-    started = time.monotonic()
+    server.route(NEW, body=CARD, delay=5)  # without the timeout the card would arrive, and nothing be raised
     with pytest.raises(FetchTimeout, match=r"timed out.*0\.5 s"):
         fetch_card(server.url(), timeout=0.5)
-    assert time.monotonic() - started < 2
 
 
 def test_trickling_server_times_out(server: TestServer) -> None:
     """Each byte arrives well within the read timeout; the whole answer does not."""
-    server.route(NEW, stream_bytes=50, chunk_size=1, chunk_delay=0.05)
-    started = time.monotonic()
+    server.route(NEW, stream_bytes=50, chunk_size=1, chunk_delay=0.05)  # 2.5 s in all, then not JSON
     with pytest.raises(FetchTimeout, match=r"took longer than 0\.5 s"):
         fetch_card(server.url(), timeout=0.5)
-    assert time.monotonic() - started < 1.5
 
 
 @pytest.mark.parametrize("declare_length", [True, False])
