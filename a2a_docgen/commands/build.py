@@ -12,13 +12,13 @@ import sys
 import textwrap
 from collections.abc import Sequence
 from typing import Any
-from urllib.parse import urlsplit
 
 from a2a_docgen.commands.check import add_limit_options, default_catalogue, limits_from_args, positive_int
 from a2a_docgen.errors import BuildFailed, UsageError
 from a2a_docgen.model import Catalog, Diagnostic
 from a2a_docgen.report_formats import FORMATS, counts, counts_text, format_diagnostics
 from a2a_docgen.text.plural import plural
+from a2a_docgen.text.urls import safe_url
 
 DEFAULT_CARDS = "examples/cards"
 DEFAULT_OUT_DIR = "site_src"
@@ -148,13 +148,8 @@ def _templates_dir(value: str | None) -> str | None:
 
 
 def _site_url(value: str | None) -> str | None:
-    if value is None:
-        return None
-    try:
-        parts = urlsplit(value)
-    except ValueError:
-        parts = None
-    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
+    """``--site-url`` as given, when pages may link to it (``text.urls.safe_url``, as the renderer requires)."""
+    if value is not None and safe_url(value) is None:
         raise UsageError(f"--site-url {value}: not an http or https URL")
     return value
 

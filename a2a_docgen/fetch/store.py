@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
@@ -38,8 +37,6 @@ from a2a_docgen.model import Diagnostic, JSONObject
 from a2a_docgen.text.jsonio import json_document
 
 __all__ = ["FetchOutcome", "Status", "fetch_to_directory", "format_card", "sidecar_path"]
-
-_SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
 def format_card(card: JSONObject) -> str:
@@ -193,5 +190,4 @@ def _read_sidecar(path: Path) -> dict[str, str] | None:
 
 def _write_sidecar(path: Path, metadata: Mapping[str, str | None]) -> None:
     fetched_at = datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
-    text = json.dumps({**metadata, "fetched_at": fetched_at}, indent=2, ensure_ascii=False)
-    write_atomic(path, (_SURROGATE.sub("\ufffd", text) + "\n").encode("utf-8"))
+    write_atomic(path, json_document({**metadata, "fetched_at": fetched_at}).encode("utf-8"))
