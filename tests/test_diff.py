@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from a2a_docgen.load import load_card_bytes, load_catalog
+from a2a_docgen.catalog import load_card_bytes, load_catalog
 from a2a_docgen.model import Catalog
 from a2a_docgen.review.codes import EXAMPLES, SCHEME_DETAIL_CODES
 from a2a_docgen.review.diff import CODES, Change, diff_catalogs, parse_version

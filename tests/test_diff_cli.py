@@ -309,7 +309,7 @@ def test_base_ref_compares_the_working_tree_with_a_revision(
 
 
 def test_base_ref_reads_the_same_catalogue_as_the_working_tree(repo: Path) -> None:
-    from a2a_docgen.load import load_catalog
+    from a2a_docgen.catalog import load_catalog
 
     at_revision = load_catalog_at_revision(["cards"], "HEAD")
     on_disk = load_catalog(["cards"])

@@ -309,7 +309,7 @@ def test_expired_acceptances_stop_applying(here: Path, capsys: pytest.CaptureFix
 
 
 def test_an_acceptance_applies_on_its_last_day() -> None:
-    from a2a_docgen.load import load_catalog
+    from a2a_docgen.catalog import load_catalog
     from a2a_docgen.review.diff import review_catalogs
 
     config = parse_config(_accept("input-mode-removed", skill="forecast", expires="2030-05-01"), "c.toml")

@@ -21,14 +21,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jinja2 import Environment
 
+from a2a_docgen.limits import DEFAULT_LIMITS
 from a2a_docgen.model import JSONValue
 from a2a_docgen.render.escape import (
     EMPTY,
     FILTERS,
-    MAX_URL_LENGTH,
-    clean_text,
     html_attr,
-    invisible_characters,
     json_fence,
     md_code,
     md_inline,
@@ -37,11 +35,11 @@ from a2a_docgen.render.escape import (
     md_text,
     md_title,
     md_url,
-    pretty_json,
-    safe_url,
-    strip_invisible,
 )
 from a2a_docgen.site.plugin import prefixed_slugify
+from a2a_docgen.text.jsonio import pretty_json
+from a2a_docgen.text.unicode import clean_text, invisible_characters, strip_invisible
+from a2a_docgen.text.urls import safe_url
 
 try:
     from tests.support import markdown_tokens as mt
@@ -145,7 +143,7 @@ URL_PAYLOADS: tuple[str, ...] = (
     "https://example.com/\u202e/",
     "//evil.example/x",
     "HTTPS://EXAMPLE.COM/%0d%0a",
-    "https://example.com/" + "a" * (MAX_URL_LENGTH - 19),
+    "https://example.com/" + "a" * (DEFAULT_LIMITS.max_url_chars - 19),
     "https://ok.example/{{ 7*7 }}/--8<--/`x`/<b>/[x](y)",
     "mailto:ops@example.com?body=--8<--",
     "\ud800",
@@ -308,7 +306,7 @@ def test_safe_url_refuses_non_strings_and_long_urls() -> None:
         b"https://x.y/",
     ):
         assert safe_url(value) is None
-    longest = "https://example.com/" + "a" * (MAX_URL_LENGTH - 20)
+    longest = "https://example.com/" + "a" * (DEFAULT_LIMITS.max_url_chars - 20)
     assert safe_url(longest) == longest
     assert safe_url(longest + "a") is None
 

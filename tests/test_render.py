@@ -17,8 +17,8 @@ from urllib.parse import urlsplit
 import pytest
 
 from a2a_docgen import render
+from a2a_docgen.catalog import load_card_bytes, load_catalog
 from a2a_docgen.errors import UsageError
-from a2a_docgen.load import load_card_bytes, load_catalog
 from a2a_docgen.model import Catalog
 from a2a_docgen.render import NAV, _tidy, render_catalog
 from a2a_docgen.render import pages as page_views
@@ -26,14 +26,13 @@ from a2a_docgen.render.env import (
     CardText,
     UnescapedOutputError,
     builtin_templates_dir,
-    make_env,
     relative_path,
     shared_env,
 )
 from a2a_docgen.render.escape import md_heading, md_title, toc_id
 from a2a_docgen.render.pages import taint
 from a2a_docgen.render.site import RenderedSite
-from a2a_docgen.render.slug import anchor, slug
+from a2a_docgen.text.slug import anchor, slug
 from tests.conftest import REPO
 from tests.support.markdown_tokens import fences, headings, inline_text, links, parse, table_rows, walk
 
@@ -593,7 +592,6 @@ def test_rendering_pauses_the_cyclic_collector_and_restores_it(
 def test_shared_env_is_reused_until_an_override_changes(tmp_path: Path) -> None:
     builtin = shared_env()
     assert shared_env() is builtin
-    assert builtin is not make_env()
     first = shared_env(tmp_path)
     assert shared_env(tmp_path) is first
     assert first is not builtin
@@ -695,7 +693,7 @@ def test_md_page_link_is_an_encoded_label_and_a_relative_target(tmp_path: Path) 
     "target", ["x) [click](javascript:alert(1)) (", "#f\n# Heading <script>", "agents/a.md"]
 )
 def test_card_text_is_refused_as_a_link_target(call: str, target: str) -> None:
-    template = make_env().from_string(call)
+    template = shared_env().from_string(call)
     with pytest.raises(UnescapedOutputError, match="as a link target"):
         template.render(page_path="index.md", target=CardText(target))
 

@@ -16,11 +16,10 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from a2a_docgen.catalog import load_catalog
 from a2a_docgen.commands.check import add_limit_options, limits_from_args
 from a2a_docgen.errors import UsageError
-from a2a_docgen.load import load_catalog
 from a2a_docgen.model import Catalog
-from a2a_docgen.render.escape import safe_url
 from a2a_docgen.report_formats import format_text
 from a2a_docgen.review.config import CONFIG_NAME, ConfigWarning, ReviewConfig, find_config, load_config
 from a2a_docgen.review.diff import SEVERITIES, Change, review_catalogs
@@ -35,6 +34,7 @@ from a2a_docgen.review.formats import (
     summary,
 )
 from a2a_docgen.review.git import GitRevision
+from a2a_docgen.text.urls import safe_url
 
 __all__ = ["FAIL_ON", "exit_code", "register", "run"]
 

@@ -24,11 +24,11 @@ import jinja2
 from a2a_docgen.errors import UsageError
 from a2a_docgen.model import Catalog
 from a2a_docgen.render.env import UnescapedOutputError, shared_env
-from a2a_docgen.render.escape import safe_url
 from a2a_docgen.render.exports import DEFAULT_SITE_NAME, export_files
 from a2a_docgen.render.pages import SiteViews, build_views
 from a2a_docgen.render.parallel import PageWorkers
 from a2a_docgen.render.site import NavEntry, RenderedSite
+from a2a_docgen.text.urls import safe_url
 
 __all__ = ["NAV", "RenderedSite", "UnescapedOutputError", "render_catalog"]
 

@@ -22,29 +22,32 @@ Every function is pure. Pick the encoder by context:
 ``json_fence``     a JSON value as a fenced block that round-trips through ``json.loads``
 ``html_attr``      attribute values inside raw HTML that we write ourselves
 =================  ================================================================
+
+What the encoders build on and share with the rest of a2a-docgen lives in ``a2a_docgen.text``: step 0 cleaning
+(``text.unicode.clean_text``, registered here as the ``clean`` filter), which URLs may be linked
+(``text.urls.safe_url``) and JSON text (``text.jsonio.pretty_json``). This module only encodes for a context.
 """
 
 from __future__ import annotations
 
 import functools
 import html
-import ipaddress
 import json
-import math
 import re
 import unicodedata
-from collections.abc import Callable, Iterator, Sequence
-from urllib.parse import SplitResult, urlsplit
+from collections.abc import Callable, Sequence
+from urllib.parse import urlsplit
 
 from a2a_docgen.model import JSONValue
+from a2a_docgen.text.jsonio import pretty_json
+from a2a_docgen.text.unicode import clean_text, is_invisible, one_line, require_str
+from a2a_docgen.text.urls import safe_url
 
 __all__ = [
     "EMPTY",
     "FILTERS",
-    "MAX_URL_LENGTH",
-    "clean_text",
+    "LINE_BREAK",
     "html_attr",
-    "invisible_characters",
     "json_fence",
     "md_code",
     "md_heading",
@@ -54,153 +57,11 @@ __all__ = [
     "md_text",
     "md_title",
     "md_url",
-    "pretty_json",
-    "safe_url",
-    "strip_invisible",
     "toc_id",
 ]
 
 EMPTY = "\u2014"
 """What an encoder returns for empty text (an em dash): a table cell or heading is never blank."""
-
-MAX_URL_LENGTH = 2048
-
-# --------------------------------------------------------------------------------------------------------------
-# Step 0: clean_text
-
-_LINE_BREAKS = re.compile("\r\n|[\r\x0b\x0c\x85\u2028\u2029]")
-# C0 except TAB/LF (CR and VT/FF are line breaks, handled first), DEL, C1 except NEL, surrogates, U+FFFE/FFFF.
-_DROPPED = re.compile("[\x00-\x08\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff\ufffe\uffff]")
-
-# Invisible and direction-changing characters. They are shown as a marker, never deleted silently: a reader must
-# see that "Safe\u202egnp.exe" is not "Safeexe.png". Beyond the usual list this covers every invisible format
-# character (U+2065, U+206A-206F, U+FFF9-FFFB, U+1D173-1D17A) and the tag characters U+E0000-E007F, which can
-# smuggle whole invisible sentences.
-# In ASCII text, everything step 0 changes besides \n (which only ``keep_newlines`` decides about).
-_ASCII_NEEDS_CLEANING = re.compile("[\x00-\x09\x0b-\x1f\x7f]")
-
-_INVISIBLE_CLASS = (
-    "\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb"
-    "\U0001d173-\U0001d17a\U000e0000-\U000e007f"
-)
-_INVISIBLE = re.compile(f"[{_INVISIBLE_CLASS}]")
-# Kept as they are: a subdivision flag (black flag, tag letters, cancel tag) such as England's.
-_FLAG_SEQUENCE = "\U0001f3f4[\U000e0020-\U000e007e]+\U000e007f"
-_INVISIBLE_OR_FLAG = re.compile(f"(?P<flag>{_FLAG_SEQUENCE})|[{_INVISIBLE_CLASS}]")
-_ZWJ = "\u200d"
-_EMOJI_MODIFIERS = frozenset("\ufe0f\U0001f3fb\U0001f3fc\U0001f3fd\U0001f3fe\U0001f3ff")
-
-_ELLIPSIS = "\u2026"
-_MARK_OPEN, _MARK_CLOSE = "\u27e8", "\u27e9"
-_MARKER = re.compile(f"{_MARK_OPEN}U\\+[0-9A-F]{{4,6}}{_MARK_CLOSE}")
-_MAX_MARKER = len(f"{_MARK_OPEN}U+E007F{_MARK_CLOSE}") + 1
-
-
-def _is_emoji(ch: str) -> bool:
-    return unicodedata.category(ch) == "So"
-
-
-def _zwj_in_emoji(s: str, i: int) -> bool:
-    """Whether the ZWJ at ``s[i]`` joins two emoji (family, profession, flag sequences)."""
-    before = i - 1
-    while before >= 0 and s[before] in _EMOJI_MODIFIERS:
-        before -= 1
-    return before >= 0 and i + 1 < len(s) and _is_emoji(s[before]) and _is_emoji(s[i + 1])
-
-
-def _invisible_positions(s: str) -> Iterator[int]:
-    """Indexes of the characters that ``clean_text`` marks."""
-    for m in _INVISIBLE_OR_FLAG.finditer(s):
-        if m.group("flag") is None and not (s[m.start()] == _ZWJ and _zwj_in_emoji(s, m.start())):
-            yield m.start()
-
-
-def _marker(ch: str) -> str:
-    return f"{_MARK_OPEN}U+{ord(ch):04X}{_MARK_CLOSE}"
-
-
-def codepoint_label(ch: str) -> str:
-    """``U+202E RIGHT-TO-LEFT OVERRIDE``; control characters, which have no name, say so."""
-    name = unicodedata.name(ch, "CONTROL CHARACTER" if unicodedata.category(ch) == "Cc" else "")
-    return f"U+{ord(ch):04X} {name}" if name else f"U+{ord(ch):04X}"
-
-
-def invisible_characters(s: str) -> list[tuple[int, str]]:
-    """The invisible or bidi characters of ``s`` that ``clean_text`` would mark, as (index, description).
-
-    ``invisible_characters("a\\u202eb") == [(1, "U+202E RIGHT-TO-LEFT OVERRIDE")]``. Joiners inside emoji
-    sequences and subdivision flags are not reported.
-    """
-    return [(i, codepoint_label(s[i])) for i in _invisible_positions(s)]
-
-
-def strip_invisible(s: str) -> str:
-    """``s`` without any invisible or bidi character (including joiners); used for identity, not display."""
-    return _INVISIBLE.sub("", s)
-
-
-def _mark_invisible(s: str) -> str:
-    positions = list(_invisible_positions(s))
-    if not positions:
-        return s
-    parts: list[str] = []
-    start = 0
-    for i in positions:
-        parts.append(s[start:i])
-        parts.append(_marker(s[i]))
-        start = i + 1
-    parts.append(s[start:])
-    return "".join(parts)
-
-
-def _truncate(s: str, max_len: int | None) -> str:
-    """Cut ``s`` to at most ``max_len`` characters, ending in an ellipsis, without splitting a marker."""
-    if max_len is not None and max_len < 1:
-        raise ValueError(f"max_len must be at least 1, not {max_len}")
-    if max_len is None or len(s) <= max_len:
-        return s
-    cut = s[: max_len - 1]
-    tail_start = max(0, len(cut) - _MAX_MARKER)
-    opening = cut.rfind(_MARK_OPEN, tail_start)
-    if opening != -1 and _MARK_CLOSE not in cut[opening:] and _MARKER.match(s, opening):
-        cut = cut[:opening]
-    return cut.rstrip() + _ELLIPSIS
-
-
-def clean_text(s: str, *, keep_newlines: bool = False, max_len: int | None = None) -> str:
-    """Step 0 for every card string: printable, NFC, with invisible characters made visible.
-
-    - line breaks (CRLF, CR, NEL, U+2028, U+2029, VT, FF) become ``\\n``, or a space unless ``keep_newlines``;
-    - C0/C1 controls, DEL, lone surrogates and U+FFFE/U+FFFF are dropped; TAB becomes a space;
-    - NFC normalisation;
-    - invisible and bidi characters are replaced by a visible marker such as ``⟨U+202E⟩`` (zero-width joiners
-      between emoji and subdivision-flag tag sequences are kept);
-    - at most ``max_len`` characters, the last one an ellipsis when text was cut.
-    """
-    if isinstance(s, str) and s.isascii() and not _ASCII_NEEDS_CLEANING.search(s):
-        # Printable ASCII and \n only: no line break to unify, nothing to drop, NFC is the identity and no
-        # character is invisible.
-        return _truncate(str(s) if keep_newlines else s.replace("\n", " "), max_len)
-    text = _LINE_BREAKS.sub("\n", _require_str(s))
-    text = _DROPPED.sub("", text).replace("\t", " ")
-    text = unicodedata.normalize("NFC", text)
-    if not keep_newlines:
-        text = text.replace("\n", " ")
-    return _truncate(_mark_invisible(text), max_len)
-
-
-def _one_line(s: str | None, max_len: int | None) -> str:
-    """clean_text, all whitespace runs collapsed to one space, then cut."""
-    if s is None:
-        return ""
-    return _truncate(" ".join(clean_text(_require_str(s)).split()), max_len)
-
-
-def _require_str(s: object) -> str:
-    if not isinstance(s, str):
-        raise TypeError(f"expected text, got {type(s).__name__}")
-    return s
-
 
 # --------------------------------------------------------------------------------------------------------------
 # Markdown text
@@ -224,13 +85,13 @@ def md_inline(s: str | None, *, max_len: int = 300) -> str:
     """
     if s is None:
         return EMPTY
-    return _md_inline(_require_str(s), max_len)
+    return _md_inline(require_str(s), max_len)
 
 
 @functools.lru_cache(maxsize=16384)
 def _md_inline(s: str, max_len: int) -> str:
     """``md_inline`` of text; cached, as names, tags, media types and scopes repeat across a catalogue."""
-    text = _one_line(s, max_len)
+    text = one_line(s, max_len)
     return _break_commit_hashes(_encode_all(text)) if text else EMPTY
 
 
@@ -316,7 +177,7 @@ def md_text(s: str | None, *, max_len: int = 20_000) -> str:
     """
     if s is None:
         return EMPTY
-    text = clean_text(_require_str(s), keep_newlines=True, max_len=max_len)
+    text = clean_text(require_str(s), keep_newlines=True, max_len=max_len)
     paragraphs: list[list[str]] = [[]]
     for raw_line in text.split("\n"):
         line = " ".join(raw_line.split())
@@ -339,7 +200,7 @@ def md_title(s: str | None, *, max_len: int = 120) -> str:
     """
     if s is None:
         return EMPTY
-    return md_inline(_require_str(s).translate(_TITLE_LOOKALIKES), max_len=max_len)
+    return md_inline(require_str(s).translate(_TITLE_LOOKALIKES), max_len=max_len)
 
 
 # Element ids of the themes a site may use (MkDocs, ReadTheDocs, Material), and id families they number; lower
@@ -426,122 +287,6 @@ def md_table_row(cells: Sequence[str]) -> str:
 # --------------------------------------------------------------------------------------------------------------
 # URLs
 
-# Kept as they are in a URL; everything else is percent-encoded (``%`` itself only before two hex digits).
-_URL_KEEP = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#@!$&+,;=")
-_HEX = frozenset("0123456789abcdefABCDEF")
-# ``&lt;`` or ``&#106;`` in a URL: both Markdown engines decode them in a link destination, so the ``&`` is
-# encoded there and the href stays what the card says.
-_ENTITY_LIKE = re.compile(r"&(?:[A-Za-z][A-Za-z0-9]*|#[0-9]+|#[xX][0-9a-fA-F]+);")
-_HOST_LABEL = re.compile(r"[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?")
-_MAIL_LOCAL = re.compile(r"[A-Za-z0-9._+-]{1,64}")
-_URL_REJECTED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zs", "Zl", "Zp"})
-
-
-def _percent_encode(s: str) -> str:
-    entity_amps = {m.start() for m in _ENTITY_LIKE.finditer(s)}
-    out: list[str] = []
-    for i, ch in enumerate(s):
-        if ch == "%":
-            out.append("%" if s[i + 1 : i + 2] in _HEX and s[i + 2 : i + 3] in _HEX else "%25")
-        elif ch in _URL_KEEP and i not in entity_amps:
-            out.append(ch)
-        else:
-            out.append("".join(f"%{b:02X}" for b in ch.encode("utf-8")))
-    return "".join(out)
-
-
-def _normal_host(host: str) -> str | None:
-    """A lower-case ASCII DNS name (IDNA hosts punycoded), an IPv4 address, or None."""
-    if not host:
-        return None
-    try:
-        ascii_host = host.encode("idna").decode("ascii") if not host.isascii() else host
-    except UnicodeError:
-        return None
-    ascii_host = ascii_host.lower()
-    name = ascii_host[:-1] if ascii_host.endswith(".") else ascii_host
-    if not name or len(name) > 253 or not all(_HOST_LABEL.fullmatch(label) for label in name.split(".")):
-        return None
-    return ascii_host
-
-
-def _netloc(netloc: str) -> str | None:
-    """The validated ``host[:port]`` part of an http(s) URL, or None (userinfo is always refused)."""
-    if "@" in netloc:
-        return None
-    if netloc.startswith("["):
-        inner, bracket, rest = netloc[1:].partition("]")
-        try:
-            address = ipaddress.IPv6Address(inner)
-        except ValueError:
-            return None
-        if not bracket or address.scope_id is not None or (rest and not rest.startswith(":")):
-            return None
-        host, port = f"[{address.compressed}]", rest[1:]
-    else:
-        name, _, port = netloc.partition(":")
-        normal = _normal_host(name)
-        if normal is None:
-            return None
-        host = normal
-    if port and not (port.isascii() and port.isdigit() and int(port) <= 65535):
-        return None
-    return f"{host}:{int(port)}" if port else host
-
-
-def _safe_http(url: str, parts: SplitResult) -> str | None:
-    prefix = f"{parts.scheme}://"
-    if url[: len(prefix)].lower() != prefix or not parts.netloc:
-        return None
-    netloc = _netloc(parts.netloc)
-    if netloc is None:
-        return None
-    rest = url[len(prefix) + len(parts.netloc) :]
-    return prefix + netloc + _percent_encode(rest)
-
-
-def _safe_mailto(parts: SplitResult) -> str | None:
-    if parts.netloc or parts.query or parts.fragment or "?" in parts.path:
-        return None
-    local, at, domain = parts.path.partition("@")
-    if not at or not _MAIL_LOCAL.fullmatch(local) or local.startswith(".") or ".." in local:
-        return None
-    host = _normal_host(domain)
-    if host is None or "." not in host.strip("."):
-        return None
-    return f"mailto:{local}@{host}"
-
-
-def safe_url(url: object, *, allow_mailto: bool = False) -> str | None:
-    """The URL in a form safe for a Markdown link destination or an href, or None when it is refused.
-
-    Refused: anything that is not a ``str``; longer than ``MAX_URL_LENGTH``; any whitespace, control, bidi or
-    zero-width character; unparsable or a bad port; a scheme other than http/https (``mailto`` only with
-    ``allow_mailto``, for one plain address and nothing else); no host; userinfo (``https://trusted@evil/``).
-    The result has a lower-case scheme and host (IDNA hosts punycoded) and percent-encodes everything outside
-    ``A-Za-z0-9-._~:/?#@!$&+,;=%``, so it holds no quote, space, bracket, brace, backtick or ``<``/``>``.
-    """
-    if not isinstance(url, str) or not url or len(url) > MAX_URL_LENGTH:
-        return None
-    return _safe_url(str(url), allow_mailto)
-
-
-@functools.lru_cache(maxsize=4096)
-def _safe_url(url: str, allow_mailto: bool) -> str | None:
-    """``safe_url`` of a string; cached, as a card repeats its URLs (an interface URL for every example)."""
-    if any(unicodedata.category(ch) in _URL_REJECTED_CATEGORIES for ch in url):
-        return None
-    try:
-        parts = urlsplit(url)
-        _ = parts.port
-    except ValueError:
-        return None
-    if parts.scheme in ("http", "https"):
-        return _safe_http(url, parts)
-    if parts.scheme == "mailto" and allow_mailto:
-        return _safe_mailto(parts)
-    return None
-
 
 def _shown_value(value: object) -> str:
     """How a refused URL value is shown: strings as they are, other JSON values as JSON."""
@@ -565,7 +310,7 @@ def md_link(text: str | None, url: object, *, allow_mailto: bool = False, show_h
     Without a URL (``None`` or ``""``) the text alone. Blank text falls back to ``md_url``. ``show_host`` adds the
     host after the link, so a reader sees where a link with a friendly label goes.
     """
-    if text is None or not _one_line(text, None):
+    if text is None or not one_line(text, None):
         return md_url(url, allow_mailto=allow_mailto)
     label = md_inline(text)
     if url is None or url == "":
@@ -621,9 +366,7 @@ def _json_escape(ch: str) -> str:
 @functools.lru_cache(maxsize=4096)
 def _needs_json_escape(ch: str) -> bool:
     return ch != " " and (
-        unicodedata.category(ch) in _JSON_ESCAPED_CATEGORIES
-        or ch in "\ufffe\uffff"
-        or bool(_INVISIBLE.match(ch))
+        unicodedata.category(ch) in _JSON_ESCAPED_CATEGORIES or ch in "\ufffe\uffff" or is_invisible(ch)
     )
 
 
@@ -647,105 +390,6 @@ def _harden_json_string(m: re.Match[str]) -> str:
         return _json_escape(ch) if _needs_json_escape(ch) else ch
 
     return _JSON_HARDENING_CANDIDATE.sub(harden, token)
-
-
-class _NotPlainJSON(Exception):
-    """A value ``pretty_json`` leaves to ``json.dumps`` (and its errors): NaN, a non-string key, another type."""
-
-
-_encode_json_string = json.encoder.encode_basestring  # the C encoder when available, as json.dumps uses
-
-
-def pretty_json(value: JSONValue, indent: int) -> str:
-    """``json.dumps(value, indent=indent, ensure_ascii=False, allow_nan=False)``, byte for byte, several times
-    faster: with ``indent`` json.dumps runs its pure-Python encoder, a generator per nesting level."""
-    out: list[str] = []
-    try:
-        if isinstance(value, (dict, list, tuple)) and value:
-            _emit_container(value, out, "\n", " " * indent)
-        else:
-            out.append(_json_leaf(value))
-    except (_NotPlainJSON, RecursionError):
-        return json.dumps(value, indent=indent, ensure_ascii=False, allow_nan=False)
-    return "".join(out)
-
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def json_document(value: JSONValue) -> str:
-    """``value`` as a JSON file's text: indent 2, members in their order, UTF-8-ready, final newline.
-
-    A lone surrogate (legal in a JSON string, not encodable as UTF-8) stays a ``\\uXXXX`` escape; outside
-    strings the text holds only ASCII, so the substitution touches strings only. Raises ``ValueError`` for a
-    number with no JSON spelling (NaN, infinity).
-    """
-    text = pretty_json(value, 2)
-    if not text.isascii():
-        text = _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
-    return text + "\n"
-
-
-def _json_leaf(o: object) -> str:
-    """A value with no line of its own: a string, a number, a literal or an empty container."""
-    if isinstance(o, str):
-        return _encode_json_string(o)
-    if o is None:
-        return "null"
-    if o is True:
-        return "true"
-    if o is False:
-        return "false"
-    if isinstance(o, int):
-        return int.__repr__(o)
-    if isinstance(o, float):
-        if not math.isfinite(o):
-            raise _NotPlainJSON
-        return float.__repr__(o)
-    if isinstance(o, (list, tuple)) and not o:
-        return "[]"
-    if isinstance(o, dict) and not o:
-        return "{}"
-    raise _NotPlainJSON
-
-
-def _emit_container(
-    o: dict[str, JSONValue] | list[JSONValue] | tuple[JSONValue, ...], out: list[str], newline: str, step: str
-) -> None:
-    """A non-empty object or array, its members one per line at ``newline + step``. Strings (most members) are
-    written in place; only non-empty containers recurse."""
-    inner = newline + step
-    separator = "," + inner
-    encode = _encode_json_string
-    if isinstance(o, dict):
-        out.append("{")
-        first = True
-        for key, item in o.items():
-            if not isinstance(key, str):
-                raise _NotPlainJSON
-            lead = inner if first else separator
-            first = False
-            if isinstance(item, str):
-                out.append(f"{lead}{encode(key)}: {encode(item)}")
-            elif isinstance(item, (dict, list, tuple)) and item:
-                out.append(f"{lead}{encode(key)}: ")
-                _emit_container(item, out, inner, step)
-            else:
-                out.append(f"{lead}{encode(key)}: {_json_leaf(item)}")
-        out.append(newline + "}")
-        return
-    out.append("[")
-    lead = inner
-    for item in o:
-        if isinstance(item, str):
-            out.append(lead + encode(item))
-        elif isinstance(item, (dict, list, tuple)) and item:
-            out.append(lead)
-            _emit_container(item, out, inner, step)
-        else:
-            out.append(lead + _json_leaf(item))
-        lead = separator
-    out.append(newline + "]")
 
 
 def json_fence(value: JSONValue, *, indent: int = 2) -> str:
@@ -785,7 +429,7 @@ _ATTR_EXTRA = str.maketrans({"{": "&#123;", "}": "&#125;", "\n": "&#10;", "\r": 
 def html_attr(s: str) -> str:
     """An attribute value for raw HTML that we generate: ``html.escape(quote=True)``, braces (for macros) and
     line breaks (so a blank line cannot end the HTML block) as references."""
-    return html.escape(_require_str(s), quote=True).translate(_ATTR_EXTRA)
+    return html.escape(require_str(s), quote=True).translate(_ATTR_EXTRA)
 
 
 FILTERS: dict[str, Callable[..., str]] = {

@@ -33,10 +33,12 @@ from a2a_docgen.model import (
     Origin,
     SecurityRequirement,
     SecurityScheme,
+    card_order,
 )
+from a2a_docgen.protocol import canonical_binding
 from a2a_docgen.render.env import CardText
-from a2a_docgen.render.requests import RequestExample, build_request, canonical_binding
-from a2a_docgen.render.slug import anchor, identity_key, slug, tag_key, tag_slug
+from a2a_docgen.render.requests import RequestExample, build_request
+from a2a_docgen.text.slug import anchor, identity_key, slug, tag_key, tag_slug
 
 __all__ = [
     "AgentPage",
@@ -378,11 +380,6 @@ class SiteViews:
 
 
 # -- builders --------------------------------------------------------------------------------------------------
-
-
-def card_order(card: AgentCard) -> tuple[str, str, str]:
-    """The catalogue order: name case-insensitively, then name, then source path (as ``load_catalog`` sorts)."""
-    return ((card.name or "").casefold(), card.name or "", card.source.path)
 
 
 def agent_slugs(cards: Sequence[AgentCard]) -> list[str]:

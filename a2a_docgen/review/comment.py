@@ -14,10 +14,11 @@ from collections.abc import Sequence
 from urllib.parse import quote
 
 from a2a_docgen.render.escape import md_code, md_inline, md_link, md_table_row
-from a2a_docgen.render.slug import anchor, slug
+from a2a_docgen.render.paths import agent_dir
 from a2a_docgen.review.codes import SEVERITIES
 from a2a_docgen.review.diff import Change
 from a2a_docgen.review.report import ReviewReport, SourceLinks, counts, has_news, plural
+from a2a_docgen.text.slug import anchor, slug
 
 __all__ = ["COMMENT_MARKER", "MARKDOWN_BUDGET", "format_comment", "format_markdown", "page_url"]
 
@@ -37,7 +38,7 @@ GROUP_BREAKING_AFTER = 20
 def page_url(site_url: str, agent: str, skill: str | None = None) -> str:
     """The page of an agent on the generated site (``<site>/agents/<slug>/``), with the skill's anchor."""
     agent_slug = slug(agent, "agent")
-    url = f"{site_url.rstrip('/')}/agents/{agent_slug}/"
+    url = f"{site_url.rstrip('/')}/{agent_dir(agent_slug)}"
     return url + f"#{anchor(skill, agent_slug, prefix='skill')}" if skill is not None else url
 
 

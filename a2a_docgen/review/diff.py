@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Literal
 
-from a2a_docgen.load.normalize import major_minor
 from a2a_docgen.load.source import MISSING, PositionIndex, join_pointer, pointer_tokens, resolve_pointer
 from a2a_docgen.model import (
     AgentCard,
@@ -40,6 +39,7 @@ from a2a_docgen.model import (
     SecurityScheme,
     UnknownSecurityScheme,
 )
+from a2a_docgen.protocol import media_type_essence, short_version
 from a2a_docgen.review.codes import (
     CODES,
     POLICY_CODES,
@@ -1084,14 +1084,14 @@ def _media_type(mode: str) -> tuple[str, dict[str, str]]:
 
     Type, subtype and parameter names are case-insensitive, and so is the value of ``charset``.
     """
-    essence, *parameters = mode.split(";")
+    _, *parameters = mode.split(";")
     parsed: dict[str, str] = {}
     for parameter in parameters:
         name, _, value = parameter.partition("=")
         name, value = name.strip().lower(), value.strip().strip('"')
         if name:
             parsed[name] = value.lower() if name == "charset" else value
-    return essence.strip().lower(), parsed
+    return media_type_essence(mode), parsed
 
 
 def _mode_covered(mode: str, modes: Sequence[str], direction: Literal["input", "output"]) -> bool:
@@ -1120,8 +1120,7 @@ def _mode_covered(mode: str, modes: Sequence[str], direction: Literal["input", "
 
 
 def _version(version: str | None) -> str | None:
-    parsed = major_minor(version) if version else None
-    return f"{parsed[0]}.{parsed[1]}" if parsed else version
+    return (short_version(version) if version else None) or version
 
 
 def _interface_key(interface: AgentInterface) -> object:

@@ -6,25 +6,9 @@ judges the breaking changes that are left after the configuration (severity over
 
 from __future__ import annotations
 
-import re
+from a2a_docgen.protocol import semantic_version as parse_version
 
 __all__ = ["parse_version", "version_finding"]
-
-_SEMVER = re.compile(
-    r"^[vV]?(0|[1-9]\d*)(?:\.(0|[1-9]\d*)(?:\.(0|[1-9]\d*)(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?)?)?$"
-)
-
-
-def parse_version(version: str | None) -> tuple[int, int, int] | None:
-    """``"1.2.3"``, ``"v1.2"``, ``"2.0.0-rc.1"`` -> (major, minor, patch); ``None`` when not semantic.
-
-    Missing minor and patch parts count as 0; pre-release and build suffixes need all three parts (so a date
-    such as ``2024-05`` is not taken for version 2024).
-    """
-    match = _SEMVER.match(version.strip()) if version else None
-    if match is None:
-        return None
-    return int(match.group(1)), int(match.group(2) or 0), int(match.group(3) or 0)
 
 
 def _is_major_bump(old: tuple[int, int, int], new: tuple[int, int, int]) -> bool:

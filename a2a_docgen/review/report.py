@@ -11,6 +11,7 @@ from a2a_docgen.model import Diagnostic
 from a2a_docgen.review.codes import SEVERITIES, ChangeSeverity
 from a2a_docgen.review.config import ConfigWarning
 from a2a_docgen.review.diff import Change
+from a2a_docgen.text.plural import plural
 
 __all__ = [
     "LoadFailure",
@@ -68,10 +69,6 @@ def counts(changes: Sequence[Change]) -> dict[ChangeSeverity, int]:
     for change in changes:
         result[change.severity] += 1
     return result
-
-
-def plural(count: int, word: str) -> str:
-    return f"{count} {word}" + ("" if count == 1 else "s")
 
 
 def summary(changes: Sequence[Change]) -> str:

@@ -124,7 +124,7 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         self._restore_full_collections()
 
     def _configure(self, config: MkDocsConfig) -> MkDocsConfig:
-        from a2a_docgen.load import load_catalog
+        from a2a_docgen.catalog import load_catalog
         from a2a_docgen.render import render_catalog
         from a2a_docgen.render.parallel import default_jobs
 
