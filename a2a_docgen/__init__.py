@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 _EXPORTS = {
-    "load_catalog": "a2a_docgen.load",
+    "load_catalog": "a2a_docgen.catalog",
     "render_catalog": "a2a_docgen.render",
     "write_site": "a2a_docgen.site.writer",
     "diff_catalogs": "a2a_docgen.review.diff",
@@ -54,10 +54,10 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
+    from a2a_docgen.catalog import load_catalog
     from a2a_docgen.errors import A2ADocgenError
     from a2a_docgen.fetch import fetch_card
     from a2a_docgen.limits import Limits
-    from a2a_docgen.load import load_catalog
     from a2a_docgen.model import AgentCard, AgentSkill, Catalog, Diagnostic
     from a2a_docgen.render import render_catalog
     from a2a_docgen.render.site import RenderedSite

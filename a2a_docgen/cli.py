@@ -1,8 +1,10 @@
 """The ``a2a-docgen`` command line: a thin shell over the library.
 
 Every subcommand lives in ``a2a_docgen/commands/<name>.py`` with two functions: ``register(subparsers)``
-adds its parser, and ``run(args) -> int`` does the work. This module is the one place that turns errors
-into messages and exit codes: 0 success, 1 findings (errors, breaking changes), 2 usage errors.
+adds its parser, and ``run(args) -> int`` does the work. Only the chosen command's module is imported (so
+``check`` never loads the renderer or the HTTP client); ``--help`` lists every command from ``COMMANDS``.
+This module is the one place that turns errors into messages and exit codes: 0 success, 1 findings (errors,
+breaking changes), 2 usage errors.
 """
 
 from __future__ import annotations
@@ -15,11 +17,25 @@ from collections.abc import Sequence
 from a2a_docgen import __version__
 from a2a_docgen.errors import A2ADocgenError, BuildFailed, UsageError
 
-COMMANDS: tuple[str, ...] = ("check", "build", "diff", "fetch")
-"""Subcommands, in the order ``--help`` lists them (modules in ``a2a_docgen.commands``)."""
+COMMANDS: dict[str, str] = {
+    "check": "validate Agent Cards against the A2A specification",
+    "build": "render Agent Cards into Markdown pages",
+    "diff": "report what a change to Agent Cards breaks for clients",
+    "fetch": "download Agent Cards from running agents",
+}
+"""Subcommands and their one-line help (each module's ``HELP``), in the order ``--help`` lists them."""
 
 
-def build_parser() -> argparse.ArgumentParser:
+def chosen_command(argv: Sequence[str]) -> str | None:
+    """The command ``argv`` names: its first argument that is not an option (the top-level options take no
+    value), when that is a command."""
+    first = next((arg for arg in argv if not arg.startswith("-")), None)
+    return first if first in COMMANDS else None
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser, with the options of ``command`` (its module is imported to register them); every other
+    command is listed by name and help only."""
     parser = argparse.ArgumentParser(
         prog="a2a-docgen",
         description="Check, document and review A2A Agent Cards.",
@@ -27,16 +43,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for name in COMMANDS:
-        importlib.import_module(f"a2a_docgen.commands.{name}").register(subparsers)
+    for name, summary in COMMANDS.items():
+        if name == command:
+            importlib.import_module(f"a2a_docgen.commands.{name}").register(subparsers)
+        else:
+            subparsers.add_parser(name, help=summary, add_help=False)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code instead of exiting (so tests can call it)."""
-    parser = build_parser()
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(chosen_command(arguments))
     try:
-        args = parser.parse_args(argv)
+        args = parser.parse_args(arguments)
     except SystemExit as exc:  # argparse exits 2 on usage errors and 0 after --help
         return int(exc.code or 0)
     try:

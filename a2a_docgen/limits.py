@@ -24,14 +24,19 @@ class Limits:
     """Skills in one card."""
     max_tags: int = 100
     """Tags in one skill."""
+    max_media_types: int = 64
+    """Media types in one list of input or output modes."""
     max_examples: int = 50
     """Examples in one skill."""
     max_example_chars: int = 20_000
     """Characters in one example."""
     max_text_chars: int = 20_000
-    """Characters in one description."""
+    """Characters in one description (and in each part of a signature)."""
     max_label_chars: int = 300
     """Characters in one name, id, tag, version or media type."""
+    max_url_chars: int = 2048
+    """Characters in one URL or URI; a longer one is reported but not cut. Pages link none longer than the
+    default."""
 
     @staticmethod
     def option_name(field_name: str) -> str:

@@ -357,6 +357,11 @@ class AgentCard:
         return next((s for s in self.skills if s.id == skill_id), None)
 
 
+def card_order(card: AgentCard) -> tuple[str, str, str]:
+    """The catalogue order of cards: agent name case-insensitively, then name, then source path."""
+    return ((card.name or "").casefold(), card.name or "", card.source.path)
+
+
 Severity = Literal["error", "warning"]
 
 
@@ -391,10 +396,6 @@ class Catalog:
     """Sorted by file, line, column."""
     excluded: tuple[str, ...]
     """Files that could not be loaded as a card at all (their errors are in ``diagnostics``)."""
-
-    @property
-    def has_errors(self) -> bool:
-        return any(d.severity == "error" for d in self.diagnostics)
 
     def diagnostics_for(self, path: str) -> tuple[Diagnostic, ...]:
         return tuple(d for d in self.diagnostics if d.file == path)

@@ -14,11 +14,13 @@ from collections.abc import Iterable, Sequence
 from typing import Literal
 
 from a2a_docgen.model import Diagnostic
+from a2a_docgen.text.plural import plural
 
 __all__ = [
     "FORMATS",
     "Format",
     "counts",
+    "counts_text",
     "diagnostic_dict",
     "exit_code",
     "format_diagnostics",
@@ -119,14 +121,14 @@ def counts(diagnostics: Sequence[Diagnostic]) -> tuple[int, int]:
     return errors, len(diagnostics) - errors
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+def counts_text(errors: int, warnings: int) -> str:
+    """``1 error, 2 warnings``."""
+    return f"{plural(errors, 'error')}, {plural(warnings, 'warning')}"
 
 
 def summary(files: int, diagnostics: Sequence[Diagnostic]) -> str:
     """``3 files, 1 error, 2 warnings``."""
-    errors, warnings = counts(diagnostics)
-    return f"{_plural(files, 'file')}, {_plural(errors, 'error')}, {_plural(warnings, 'warning')}"
+    return f"{plural(files, 'file')}, {counts_text(*counts(diagnostics))}"
 
 
 def exit_code(diagnostics: Sequence[Diagnostic], *, strict: bool = False) -> int:

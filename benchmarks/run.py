@@ -33,7 +33,7 @@ import jinja2
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from synthetic import write_catalogue
 
-from a2a_docgen.load import load_catalog
+from a2a_docgen.catalog import load_catalog
 from a2a_docgen.render import render_catalog
 from a2a_docgen.render.parallel import default_jobs
 from a2a_docgen.site.writer import write_site

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from a2a_docgen.load import load_catalog
+from a2a_docgen.catalog import load_catalog
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 from synthetic import write_catalogue

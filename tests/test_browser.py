@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from a2a_docgen.load import load_catalog
+from a2a_docgen.catalog import load_catalog
 from a2a_docgen.render.exports import AgentPaths, agent_paths
 from tests.support import browser as browser_support
 from tests.support.browser import ARTIFACTS, DEFAULT_THEME_STUBS, SiteBrowser, browse_site, screenshot
@@ -102,6 +102,11 @@ def test_hostile_catalogue_page_runs_nothing(hostile: SiteBrowser, path: str) ->
     page.close()
 
 
+WAIT_MS = 60_000
+"""How long to wait for the search to answer: generous, so a loaded machine is not a failure (budgets belong
+in the benchmark, not here)."""
+
+
 def _search(page: Page, query: str) -> list[str]:
     """Type ``query`` into mkdocs-material's search box; the hrefs of the results."""
     search_box = page.locator("input.md-search__input")
@@ -111,7 +116,7 @@ def _search(page: Page, query: str) -> list[str]:
     page.wait_for_function(
         "() => { const m = document.querySelector('.md-search-result__meta');"
         " return m && /match|no matching/i.test(m.textContent); }",
-        timeout=15_000,
+        timeout=WAIT_MS,
     )
     links = page.locator(".md-search-result__item a")
     return [links.nth(i).get_attribute("href") or "" for i in range(links.count())]
@@ -224,7 +229,7 @@ def test_default_theme_search_shows_payloads_as_text(hostile_default: SiteBrowse
         box.fill("")
         box.type(query, delay=10)
         page.wait_for_function(
-            "() => document.querySelectorAll('#mkdocs-search-results > *').length > 0", timeout=15_000
+            "() => document.querySelectorAll('#mkdocs-search-results > *').length > 0", timeout=WAIT_MS
         )
         page.wait_for_timeout(200)
         shown.append(page.locator("#mkdocs-search-results article").count())

@@ -260,7 +260,7 @@ def test_every_build_option_is_documented() -> None:
 
     from a2a_docgen.cli import build_parser
 
-    parser = build_parser()
+    parser = build_parser("build")
     subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     build_parser_ = subparsers.choices["build"]
     text = (REPO / "docs" / "cli.md").read_text(encoding="utf-8")

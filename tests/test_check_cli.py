@@ -12,8 +12,10 @@ from pathlib import Path
 import pytest
 
 from a2a_docgen import cli
+from a2a_docgen.catalog import load_card_bytes
 from a2a_docgen.commands import check
 from a2a_docgen.errors import UsageError
+from a2a_docgen.limits import DEFAULT_LIMITS, LIMIT_NAMES, Limits
 from a2a_docgen.model import Diagnostic
 from a2a_docgen.report_formats import format_github, format_json, format_text, printable, summary
 
@@ -24,12 +26,6 @@ BROKEN = str(DATA / "broken")
 LINE = re.compile(
     r"^(?P<file>[^:]+):(?P<line>\d+):(?P<col>\d+): (?P<severity>error|warning) (?P<code>[a-z0-9-]+) (?P<message>.+)$"
 )
-
-
-@pytest.fixture(autouse=True)
-def only_check(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Build the parser with ``check`` alone, so these tests do not depend on the other commands."""
-    monkeypatch.setattr(cli, "COMMANDS", ("check",))
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -158,6 +154,82 @@ def test_limit_options_reach_the_loader(capsys: pytest.CaptureFixture[str]) -> N
     code, out, _ = run(capsys, "--max-label-chars", "5", "--format", "json", str(DATA / "minimal-v1.json"))
     assert code == 1
     assert "--max-label-chars" in json.loads(out)[0]["message"]
+
+
+LIMIT_CODES = {"limit-exceeded", "file-too-large", "too-deep", "too-many-values"}
+
+
+def _skill(n: int) -> dict[str, object]:
+    return {"id": f"s{n}", "name": f"Skill {n}", "description": "Does one thing.", "tags": ["t"]}
+
+
+def _over(limit: str) -> dict[str, object]:
+    """A minimal card, changed to exceed ``limit`` (a field of ``Limits``) by a little."""
+    card: dict[str, object] = json.loads((DATA / "minimal-v1.json").read_text(encoding="utf-8"))
+    skill = _skill(0)
+    card["skills"] = [skill]
+    over = getattr(DEFAULT_LIMITS, limit) + 1
+    if limit == "max_text_chars":
+        card["description"] = "d" * over
+    elif limit == "max_example_chars":
+        skill["examples"] = ["e" * over]
+    elif limit == "max_label_chars":
+        card["name"] = "n" * over
+    elif limit == "max_url_chars":
+        card["documentationUrl"] = "https://docs.example.com/" + "p" * over
+    elif limit == "max_skills":
+        card["skills"] = [_skill(n) for n in range(over)]
+    elif limit == "max_tags":
+        skill["tags"] = [f"t{n}" for n in range(over)]
+    elif limit == "max_examples":
+        skill["examples"] = [f"example {n}" for n in range(over)]
+    elif limit == "max_media_types":
+        card["defaultInputModes"] = [f"text/x-{n}" for n in range(over)]
+    elif limit == "max_depth":
+        card["capabilities"] = {
+            "extensions": [{"uri": "urn:x", "params": {"deep": json.loads("[" * 40 + "]" * 40)}}]
+        }
+    elif limit == "max_nodes":
+        card["capabilities"] = {"extensions": [{"uri": "urn:x", "params": {"many": [0] * over}}]}
+    return card
+
+
+@pytest.mark.parametrize("limit", LIMIT_NAMES)
+def test_each_limit_message_names_the_option_that_raises_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, limit: str
+) -> None:
+    path = tmp_path / "card.json"
+    text = json.dumps(_over(limit))
+    if limit == "max_file_bytes":
+        text += " " * DEFAULT_LIMITS.max_file_bytes
+    path.write_text(text, encoding="utf-8")
+    option = Limits.option_name(limit)
+
+    _, out, _ = run(capsys, "--format", "json", str(path))
+    reported = [d for d in json.loads(out) if d["code"] in LIMIT_CODES]
+    assert reported, f"nothing exceeds {limit}"
+    assert all(f"raise it with {option})" in d["message"] for d in reported), reported
+
+    raised = str(getattr(DEFAULT_LIMITS, limit) * 4)
+    _, out, _ = run(capsys, "--format", "json", option, raised, str(path))
+    assert [d for d in json.loads(out) if d["code"] in LIMIT_CODES] == []
+
+
+def test_a_description_over_the_limit_names_max_text_chars_although_examples_share_its_value() -> None:
+    assert DEFAULT_LIMITS.max_text_chars == DEFAULT_LIMITS.max_example_chars
+    _, diagnostics = load_card_bytes(json.dumps(_over("max_text_chars")).encode(), display="card.json")
+    (message,) = [d.message for d in diagnostics if d.code == "limit-exceeded"]
+    assert message.endswith("(raise it with --max-text-chars)")
+
+
+def test_an_over_long_url_is_reported_but_never_cut() -> None:
+    card = _over("max_url_chars")
+    loaded, diagnostics = load_card_bytes(json.dumps(card).encode(), display="card.json")
+    assert loaded is not None
+    assert loaded.documentation_url == card["documentationUrl"]
+    (finding,) = [d for d in diagnostics if d.code == "limit-exceeded"]
+    assert finding.pointer == "/documentationUrl"
+    assert "--max-url-chars" in finding.message
 
 
 def test_one_bad_file_does_not_stop_the_others(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -13,8 +13,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from a2a_docgen.load import load_card_bytes, load_catalog
+from a2a_docgen.catalog import load_card_bytes, load_catalog
 from a2a_docgen.model import Catalog
+from a2a_docgen.review.codes import EXAMPLES, SCHEME_DETAIL_CODES
 from a2a_docgen.review.diff import CODES, Change, diff_catalogs, parse_version
 
 DATA = Path(__file__).parent / "data" / "diff"
@@ -269,31 +270,34 @@ MIRRORED: list[
         "required extension added",
         _set("capabilities/extensions", [{"uri": "https://ext.example.com/pay", "required": True}]),
         {("extension-added-required", None, "breaking")},
-        {("extension-removed", None, "non-breaking")},
+        {("extension-removed", None, "breaking")},
     ),
     (
         "optional extension added",
         _set("capabilities/extensions", [{"uri": "https://ext.example.com/pay"}]),
         {("extension-added", None, "non-breaking")},
-        {("extension-removed", None, "non-breaking")},
+        {("extension-removed", None, "breaking")},
     ),
     (
         "scheme type changed",
         _set("securitySchemes/basic", {"mtlsSecurityScheme": {}}),
-        {("scheme-type-changed", None, "breaking")},
-        {("scheme-type-changed", None, "breaking")},
+        # no requirement of travel_card uses "key", "basic" or "oidc": see test_detail_change_of_a_scheme...
+        {("scheme-type-changed", None, "info")},
+        {("scheme-type-changed", None, "info")},
     ),
     (
         "API key renamed",
         _set("securitySchemes/key/apiKeySecurityScheme/name", "X-Key"),
-        {("api-key-name-changed", None, "breaking")},
-        {("api-key-name-changed", None, "breaking")},
+        # no requirement of travel_card uses "key", "basic" or "oidc": see test_detail_change_of_a_scheme...
+        {("api-key-name-changed", None, "info")},
+        {("api-key-name-changed", None, "info")},
     ),
     (
         "API key moved to the query",
         _set("securitySchemes/key/apiKeySecurityScheme/location", "query"),
-        {("api-key-location-changed", None, "breaking")},
-        {("api-key-location-changed", None, "breaking")},
+        # no requirement of travel_card uses "key", "basic" or "oidc": see test_detail_change_of_a_scheme...
+        {("api-key-location-changed", None, "info")},
+        {("api-key-location-changed", None, "info")},
     ),
     (
         "token URL changed",
@@ -307,14 +311,16 @@ MIRRORED: list[
             "securitySchemes/oidc/openIdConnectSecurityScheme/openIdConnectUrl",
             "https://id2.example.com/oidc",
         ),
-        {("oidc-url-changed", None, "breaking")},
-        {("oidc-url-changed", None, "breaking")},
+        # no requirement of travel_card uses "key", "basic" or "oidc": see test_detail_change_of_a_scheme...
+        {("oidc-url-changed", None, "info")},
+        {("oidc-url-changed", None, "info")},
     ),
     (
         "HTTP scheme changed",
         _set("securitySchemes/basic/httpAuthSecurityScheme/scheme", "Bearer"),
-        {("http-scheme-changed", None, "breaking")},
-        {("http-scheme-changed", None, "breaking")},
+        # no requirement of travel_card uses "key", "basic" or "oidc": see test_detail_change_of_a_scheme...
+        {("http-scheme-changed", None, "info")},
+        {("http-scheme-changed", None, "info")},
     ),
     (
         "PKCE required",
@@ -568,7 +574,9 @@ def test_agents_are_matched_whatever_the_catalogue_order() -> None:
     head_other = edited(_set("description", "Books rooms."), other)
     one = diff([travel_card(), other], [head_other, travel_card()])
     two = diff([other, travel_card()], [travel_card(), head_other])
-    assert [c.to_json() | {"file": ""} for c in one] == [c.to_json() | {"file": ""} for c in two]
+    assert [c.to_json() | {"file": "", "anchor": None} for c in one] == [
+        c.to_json() | {"file": "", "anchor": None} for c in two
+    ]
     assert [(c.agent, c.code) for c in one] == [("Hotel Agent", "description-changed")]
 
 
@@ -635,8 +643,16 @@ def test_every_code_is_documented() -> None:
     if not DOCS.exists():
         pytest.skip("docs/review.md is not in this tree")
     text = DOCS.read_text(encoding="utf-8")
-    documented = set(re.findall(r"^\| `([a-z-]+)` \| (breaking|non-breaking|info) \|", text, re.MULTILINE))
-    assert documented == {(code, severity) for code, (severity, _) in CODES.items()}
+    rows = re.findall(
+        r"^\| `([a-z-]+)` \| (breaking|non-breaking|info)( †)? \| (.+?) \| (.+?) \|$", text, re.MULTILINE
+    )
+    assert {(code, severity) for code, severity, *_ in rows} == {
+        (code, severity) for code, (severity, _) in CODES.items()
+    }
+    assert len(rows) == len(CODES)
+    for code, _, mark, meaning, example in rows:
+        assert (meaning, example) == (CODES[code][1], EXAMPLES[code]), code
+        assert bool(mark) == (code in SCHEME_DETAIL_CODES), code
 
 
 # -- properties -------------------------------------------------------------------------------------------------
@@ -775,7 +791,10 @@ def test_generated_card_equals_itself_in_both_eras(card: Card) -> None:
 def test_generated_pairs_mirror_each_other(one: Card, two: Card) -> None:
     forward, backward = diff(one, two), diff(two, one)
     for changes in (forward, backward):
-        assert all(c.code in CODES and CODES[c.code][0] == c.severity for c in changes)
+        assert all(
+            CODES[c.code][0] == c.severity or (c.code in SCHEME_DETAIL_CODES and c.severity == "info")
+            for c in changes
+        )
         assert [c.sort_key() for c in changes] == sorted(c.sort_key() for c in changes)
         json.dumps([c.to_json() for c in changes])
     mirrors = {
@@ -823,3 +842,163 @@ def test_removed_card_file_is_named_in_the_message() -> None:
     [change] = diff_catalogs(base, head)
     assert change.code == "agent-removed"
     assert "no longer loads" in change.message
+
+
+# -- issue 16: bugs a 79-case review found -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        (["text/plain"], ["text/plain;charset=utf-8"]),
+        (["application/json"], ["application/json; charset=UTF-8"]),
+        (["text/plain;charset=utf-8"], ["text/plain"]),
+        (["text/plain; charset=utf-8"], ["text/plain;Charset=UTF-8"]),
+    ],
+)
+def test_output_type_with_parameters_still_produces_the_base_type(
+    before: list[str], after: list[str]
+) -> None:
+    base = edited(_set("defaultOutputModes", before))
+    head = edited(_set("defaultOutputModes", after))
+    assert diff(base, head) == []
+    own_base = edited(_set("skills/1/outputModes", before))
+    own_head = edited(_set("skills/1/outputModes", after))
+    assert diff(own_base, own_head) == []
+
+
+def test_output_type_with_conflicting_parameters_is_removed() -> None:
+    base = edited(_set("defaultOutputModes", ["text/plain;charset=utf-8"]))
+    head = edited(_set("defaultOutputModes", ["text/plain;charset=iso-8859-1"]))
+    assert found(diff(base, head)) == {
+        ("output-mode-removed", None, "breaking"),
+        ("output-mode-added", None, "non-breaking"),
+    }
+
+
+def test_input_type_narrowed_to_a_parameter_is_still_a_narrowing() -> None:
+    base = edited(_set("defaultInputModes", ["text/plain"]))
+    head = edited(_set("defaultInputModes", ["text/plain;charset=utf-8"]))
+    assert found(diff(base, head)) == {("input-mode-removed", None, "breaking")}
+    assert found(diff(head, base)) == {("input-mode-added", None, "non-breaking")}
+
+
+def test_same_named_agents_are_paired_by_their_interface_url() -> None:
+    one = edited(_set("supportedInterfaces/0/url", "https://eu.travel.example.com/a2a"))
+    two = edited(_set("supportedInterfaces/0/url", "https://us.travel.example.com/a2a"))
+    two["skills"].pop()
+    # The files swap names: base card0 is "one", head card0 is "two".
+    assert diff([one, two], [two, one]) == []
+    assert diff([one, two], [one, two]) == []
+
+
+def test_same_named_agents_with_one_url_changed_are_paired_by_file() -> None:
+    one = edited(_set("supportedInterfaces/0/url", "https://eu.travel.example.com/a2a"))
+    two = edited(_set("supportedInterfaces/0/url", "https://us.travel.example.com/a2a"))
+    moved = edited(_set("supportedInterfaces/0/url", "https://us2.travel.example.com/a2a"), two)
+    changes = diff([one, two], [one, moved])
+    assert [(c.code, c.file) for c in found_changes(changes)] == [
+        ("interface-url-changed", "head/card1.json")
+    ]
+
+
+def found_changes(changes: list[Change]) -> list[Change]:
+    return [
+        c for c in changes if c.code not in ("version-not-bumped", "version-changed", "version-not-semver")
+    ]
+
+
+_SCHEME_EDITS = [
+    ("key", _set("securitySchemes/key/apiKeySecurityScheme/location", "query"), "api-key-location-changed"),
+    ("key", _set("securitySchemes/key/apiKeySecurityScheme/name", "X-Key"), "api-key-name-changed"),
+    ("basic", _set("securitySchemes/basic/httpAuthSecurityScheme/scheme", "Bearer"), "http-scheme-changed"),
+    ("basic", _set("securitySchemes/basic", {"mtlsSecurityScheme": {}}), "scheme-type-changed"),
+    (
+        "oidc",
+        _set(
+            "securitySchemes/oidc/openIdConnectSecurityScheme/openIdConnectUrl", "https://id2.example.com/o"
+        ),
+        "oidc-url-changed",
+    ),
+    ("oauth", _set(f"{_OAUTH_FLOW}/tokenUrl", "https://id2.example.com/token"), "oauth-url-changed"),
+]
+
+
+@pytest.mark.parametrize(
+    ("scheme", "edit", "code"), _SCHEME_EDITS, ids=[f"{s}-{c}" for s, _, c in _SCHEME_EDITS]
+)
+def test_detail_change_of_a_scheme_follows_whether_a_requirement_uses_it(
+    scheme: str, edit: Callable[[Card], None], code: str
+) -> None:
+    unused = travel_card()
+    unused["securityRequirements"] = []
+    unused["skills"][1].pop("securityRequirements")
+    changes = diff(unused, edited(edit, unused))
+    assert [(c.code, c.severity) for c in changes] == [(code, "info")]
+    assert "no requirement uses it" in changes[0].message
+
+    used = edited(_set("skills/0/securityRequirements", [{"schemes": {scheme: {}}}]), unused)
+    changes = diff(used, edited(edit, used))
+    assert (code, None, "breaking") in found(changes)
+    assert "no requirement uses it" not in next(c for c in changes if c.code == code).message
+
+
+def test_scheme_used_only_by_a_skill_is_used() -> None:
+    # travel_card's "oauth" is required by the card and by skill "book"; "key" by nobody
+    base = edited(_set("skills/1/securityRequirements", [{"schemes": {"key": {}}}]))
+    head = edited(_set("securitySchemes/key/apiKeySecurityScheme/location", "cookie"), base)
+    assert found(diff(base, head)) == {("api-key-location-changed", None, "breaking")}
+
+
+def test_removing_an_extension_is_breaking() -> None:
+    optional = edited(_set("capabilities/extensions", [{"uri": "https://ext.example.com/trace"}]))
+    changes = diff(optional, travel_card())
+    assert found(changes) == {("extension-removed", None, "breaking")}
+    assert "version-not-bumped" in {c.code for c in changes}
+
+
+def _messages(base: Card, head: Card) -> list[str]:
+    return [c.message for c in diff(base, head)]
+
+
+def test_wording_of_card_defaults_and_capabilities() -> None:
+    narrowed = _messages(travel_card(), edited(_set("defaultInputModes", ["text/plain"])))
+    assert any(m.startswith('the card defaults no longer accept "application/json"') for m in narrowed)
+    widened = _messages(
+        travel_card(), edited(_set("defaultInputModes", ["text/plain", "application/json", "image/png"]))
+    )
+    assert any(m.startswith('"image/png" is now accepted by the card defaults') for m in widened)
+    push = _messages(travel_card(), edited(_set("capabilities/pushNotifications", True)))
+    assert "push notifications are now supported" in push
+    assert any(
+        m.startswith("streaming is no longer supported")
+        for m in _messages(travel_card(), edited(_set("capabilities/streaming", False)))
+    )
+
+
+def test_wording_of_skills_does_not_repeat_the_id() -> None:
+    added = next(
+        c for c in diff(edited(lambda c: c["skills"].pop()), travel_card()) if c.code == "skill-added"
+    )
+    removed = next(
+        c for c in diff(travel_card(), edited(lambda c: c["skills"].pop())) if c.code == "skill-removed"
+    )
+    assert '"book"' not in added.message
+    assert '"book"' not in removed.message
+    assert added.message == 'a new skill, "Book a trip"'
+    assert removed.message == 'the skill is gone ("Book a trip"); clients that call it fail'
+
+
+def test_wording_of_a_missing_version() -> None:
+    base = edited(_set("version", _DELETE))
+    head = edited(lambda c: c["skills"].pop(), base)
+    [policy] = [c for c in diff(base, head) if c.code == "version-not-bumped"]
+    assert "(none)" not in policy.message
+    assert policy.message.startswith("breaking changes ship but the card declares no version")
+    added = diff(base, edited(_set("version", "1.2.0"), base))
+    assert [(c.code, c.message) for c in added] == [("version-changed", 'the version "1.2.0" was added')]
+    removed = diff(travel_card(), base)
+    assert [(c.code, c.message) for c in removed] == [("version-changed", 'the version "1.2.0" was removed')]
+    gone = [c for c in diff(travel_card(), head) if c.code.startswith("version-not")]
+    assert [c.code for c in gone] == ["version-not-bumped"]
+    assert "(none)" not in gone[0].message

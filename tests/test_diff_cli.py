@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from a2a_docgen.cli import main
+from a2a_docgen.render.escape import md_code
 from a2a_docgen.review.diff import Change
 from a2a_docgen.review.formats import COMMENT_MARKER, MARKDOWN_BUDGET, format_markdown, page_url
 from a2a_docgen.review.git import load_catalog_at_revision
@@ -38,6 +39,13 @@ def weather() -> dict[str, Any]:
     return card
 
 
+def broken_copy(source: Path, target: Path, text: str = '{"name": "Weather Agent", "skills": [') -> Path:
+    """A copy of the directory ``source`` at ``target`` whose weather.json no longer parses."""
+    shutil.copytree(source, target)
+    (target / "weather.json").write_text(text, encoding="utf-8")
+    return target
+
+
 def write(path: Path, card: dict[str, Any]) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(card, indent=2), encoding="utf-8")
@@ -57,7 +65,7 @@ def test_breaking_changes_exit_1(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, BASE, HEAD)
     assert code == 1
     lines = out.splitlines()
-    assert lines[-1] == "9 changes: 4 breaking, 3 non-breaking, 2 info."
+    assert lines[-1] == "8 changes: 3 breaking, 3 non-breaking, 2 info; 1 policy finding: 1 breaking."
     assert f"{BASE / 'fax.json'}:1: breaking: Fax Gateway: the agent is gone [agent-removed]" in lines
     assert len(lines) == 10
 
@@ -114,9 +122,7 @@ def test_unknown_format_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> 
 def test_invalid_cards_are_reported_and_the_rest_is_compared(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    head = tmp_path / "head"
-    shutil.copytree(HEAD, head)
-    (head / "weather.json").write_text('{"name": "Weather Agent", "skills": [', encoding="utf-8")
+    head = broken_copy(HEAD, tmp_path / "head")
     code, out, err = run(capsys, BASE, head, "--format", "json")
     assert code == 1
     assert "a2a-docgen diff: head cards with errors (1 not read):" in err
@@ -134,7 +140,9 @@ def test_invalid_cards_are_reported_and_the_rest_is_compared(
 def test_json_objects_carry_every_field(capsys: pytest.CaptureFixture[str]) -> None:
     _, out, err = run(capsys, BASE, HEAD, "--format", "json")
     changes = json.loads(out)
-    assert err.strip() == "a2a-docgen diff: 9 changes: 4 breaking, 3 non-breaking, 2 info"
+    assert err.strip() == (
+        "a2a-docgen diff: 8 changes: 3 breaking, 3 non-breaking, 2 info; 1 policy finding: 1 breaking"
+    )
     required = {"agent", "skill", "severity", "code", "message", "pointer", "before", "after", "file", "line"}
     assert all(required <= set(c) for c in changes)
     forecast = next(c for c in changes if c["code"] == "input-mode-removed")
@@ -151,6 +159,14 @@ def test_json_objects_carry_every_field(capsys: pytest.CaptureFixture[str]) -> N
         "file": str(HEAD / "weather.json"),
         "line": 30,
         "column": 21,
+        "anchor": {
+            "file": str(HEAD / "weather.json"),
+            "line": 30,
+            "column": 21,
+            "pointer": "/skills/0/inputModes",
+        },
+        "policy": False,
+        "accepted": None,
     }
 
 
@@ -173,11 +189,12 @@ def test_markdown_comment(capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = run(capsys, BASE, HEAD, "--format", "markdown", "--site-url", "https://docs.example.com/")
     lines = out.splitlines()
     assert lines[0] == COMMENT_MARKER
-    assert lines[1] == "### ❌ 4 breaking changes to A2A agent cards"
-    assert "**4** breaking · **3** non-breaking · **2** info · 3 agents" in lines
+    assert lines[1] == "### ❌ 3 breaking changes to A2A agent cards"
+    assert "**3** breaking · **3** non-breaking · **2** info · 3 agents · **1** policy finding" in lines
     rows = table_rows(out)
     assert rows[0] == ["Agent", "Skill", "Change", "Code"]
-    assert len(rows) == 5  # the head and four breaking changes
+    assert len(rows) == 4  # the head and three breaking changes; the version policy has its section
+    assert out.index("#### Breaking changes") < out.index("#### Version policy") < out.index("#### Other")
     assert rows[1][:2] == ["Fax Gateway", "(agent)"]
     assert any(row[1] == "forecast" and row[3] == "input-mode-removed" for row in rows)
     hrefs = links(out)
@@ -205,9 +222,7 @@ def test_markdown_without_breaking_changes_lists_the_rest_plainly(
     assert "### ✅ No breaking changes to A2A agent cards" in out
     assert "#### Breaking changes" not in out
     assert "<details>" not in out
-    assert (
-        "- info · `era-changed` · the card is now written in the v1&#46;0 shape &#40;was v0&#46;3&#41;" in out
-    )
+    assert "- info · `era-changed` · the card is now written in the v1.0 shape (was v0.3)" in out
 
 
 HOSTILE_NAME = "<img src=x onerror=alert(1)> | **bold** [x](javascript:alert(1))"
@@ -232,8 +247,8 @@ def test_hostile_card_text_stays_inert(capsys: pytest.CaptureFixture[str], tmp_p
     lines = out.splitlines()
     assert [line.split("title=")[1].split("::")[0] for line in lines] == [
         "Breaking change%3A version-not-bumped",
-        "Card change%3A agent-renamed",
         "Breaking change%3A skill-removed",
+        "Card change%3A agent-renamed",
     ]
     assert all(GITHUB_COMMAND.match(line) for line in lines)
     assert all("\n::error::injected" not in line for line in lines)
@@ -292,7 +307,7 @@ def test_base_ref_compares_the_working_tree_with_a_revision(
 
 
 def test_base_ref_reads_the_same_catalogue_as_the_working_tree(repo: Path) -> None:
-    from a2a_docgen.load import load_catalog
+    from a2a_docgen.catalog import load_catalog
 
     at_revision = load_catalog_at_revision(["cards"], "HEAD")
     on_disk = load_catalog(["cards"])
@@ -393,7 +408,8 @@ def test_markdown_stays_under_the_comment_limit() -> None:
     changes = [_change("Alpha", i, "breaking") for i in range(400)] + [_change("Beta", i) for i in range(400)]
     out = format_markdown(changes)
     assert len(out) <= MARKDOWN_BUDGET
-    assert "more breaking changes; see the job log." in out
+    assert "more breaking changes of this agent; see the job log." in out
+    assert "<details><summary><b>Alpha</b> (400 breaking changes)</summary>" in out
     assert out.endswith("more changes; see the job log.\n")
     rows = table_rows(out)
     assert 10 < len(rows) < 401
@@ -404,18 +420,62 @@ def test_markdown_stays_under_the_comment_limit() -> None:
 REPO = Path(__file__).resolve().parents[1]
 
 
-def test_documented_workflow_runs_check_and_diff() -> None:
+def _workflow() -> dict[str, Any]:
     yaml = pytest.importorskip("yaml")
     text = (REPO / "docs" / "review.md").read_text(encoding="utf-8")
     block = text.split("# .github/workflows/agent-cards.yml\n", 1)[1].split("```", 1)[0]
-    workflow = yaml.safe_load(block)
+    workflow: dict[str, Any] = yaml.safe_load(block)
+    return workflow
+
+
+def test_documented_workflow_runs_check_and_diff() -> None:
+    workflow = _workflow()
     steps = workflow["jobs"]["review"]["steps"]
     scripts = "\n".join(step.get("run", "") for step in steps)
-    assert "a2a-docgen check --format github cards/" in scripts
-    assert 'a2a-docgen diff --base-ref "origin/$BASE_REF" --format markdown' in scripts
+    assert "a2a-docgen check --format github $CARDS" in scripts
+    assert 'a2a-docgen diff --base-ref "origin/$BASE_REF" --format markdown --skip-empty' in scripts
     assert "${{" not in scripts  # expressions reach scripts through the environment only
     assert any(step.get("uses", "").startswith("actions/github-script") for step in steps)
     assert steps[-1]["if"] == "${{ !cancelled() && steps.review.outputs.exit != '0' }}"
+
+
+def test_documented_workflow_reviews_every_path_it_is_started_for() -> None:
+    workflow = _workflow()
+    triggers = workflow[True]["pull_request"]["paths"]  # YAML 1.1 reads the key "on" as true
+    cards = workflow["env"]["CARDS"].split()
+    assert ".well-known/agent-card.json" in cards
+    for path in cards:
+        assert path in triggers or f"{path}/**" in triggers, path
+    assert set(triggers) - {p for c in cards for p in (c, f"{c}/**")} == {".a2a-docgen.toml"}
+    scripts = [step.get("run", "") for step in workflow["jobs"]["review"]["steps"]]
+    assert all(script.rstrip().endswith("$CARDS") for script in scripts if "a2a-docgen check" in script)
+    commands = [line.strip() for script in scripts for line in script.splitlines()]
+    commands = [line for line in commands if line.startswith("a2a-docgen ")]
+    assert len(commands) == 3
+    assert all("$CARDS" in line or line.endswith("\\") for line in commands)
+    assert sum(script.count("$CARDS") for script in scripts) == 3
+
+
+def test_documented_workflow_is_safe_to_rerun_and_reports_usage_errors() -> None:
+    from a2a_docgen import __version__
+
+    workflow = _workflow()
+    assert workflow["concurrency"]["cancel-in-progress"] is True
+    assert "github.event.pull_request.number" in workflow["concurrency"]["group"]
+    steps = workflow["jobs"]["review"]["steps"]
+    installs = [step["run"] for step in steps if "pip install" in step.get("run", "")]
+    assert installs == [f'pip install "a2a-docgen=={__version__}"']
+    comment = next(step for step in steps if step.get("uses", "").startswith("actions/github-script"))
+    script = comment["with"]["script"]
+    assert script.index('fs.existsSync("review.md")') < script.index("readFileSync")
+    assert "deleteComment" in script  # --skip-empty: an empty report removes the outdated comment
+    assert "exit 2, a usage error" in steps[-1]["run"]
+
+
+def _hooks() -> dict[str, dict[str, Any]]:
+    yaml = pytest.importorskip("yaml")
+    hooks = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    return {hook["id"]: hook for hook in hooks}
 
 
 @pytest.mark.parametrize(
@@ -433,12 +493,32 @@ def test_documented_workflow_runs_check_and_diff() -> None:
     ],
 )
 def test_pre_commit_hook_selects_card_files(path: str, checked: bool) -> None:
-    yaml = pytest.importorskip("yaml")
-    [hook] = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
-    assert hook["id"] == "a2a-docgen-check"
-    assert hook["entry"] == "a2a-docgen check"
-    selected = re.search(hook["files"], path) is not None and re.search(hook["exclude"], path) is None
-    assert selected is checked
+    hooks = _hooks()
+    check, review = hooks["a2a-docgen-check"], hooks["a2a-docgen-diff"]
+    assert check["entry"] == "a2a-docgen check"
+    for hook in (check, review):
+        selected = re.search(hook["files"], path) is not None and re.search(hook["exclude"], path) is None
+        assert selected is checked
+
+
+def test_pre_push_hook_diffs_against_the_upstream_branch() -> None:
+    hook = _hooks()["a2a-docgen-diff"]
+    assert hook["entry"] == "a2a-docgen diff --base-ref @{upstream}"
+    assert hook["stages"] == ["pre-push"]
+    assert hook["pass_filenames"] is False
+    assert re.search(hook["files"], ".a2a-docgen.toml")
+
+
+def test_the_upstream_revision_resolves_and_says_when_there_is_none(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = run(capsys, "--base-ref", "@{upstream}", "cards")
+    assert code == 2
+    assert "no upstream configured" in err
+    assert "--base-ref origin/main" in err
+    git(repo, "branch", "-q", "base")
+    git(repo, "branch", "-q", "--set-upstream-to", "base")
+    assert run(capsys, "--base-ref", "@{upstream}", "cards")[0] == 0
 
 
 def test_json_escapes_invisible_characters_and_round_trips(
@@ -454,3 +534,271 @@ def test_json_escapes_invisible_characters_and_round_trips(
     assert "\u0085" not in out
     assert "\\u202e" in out
     assert {c["agent"] for c in json.loads(out)} == {"Weather \u202eAgent\u0085"}
+
+
+# -- issue 16 ----------------------------------------------------------------------------------------------
+
+
+def test_head_card_that_no_longer_loads_says_so_in_two_directory_mode(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    head = broken_copy(BASE, tmp_path / "head")
+    _, out, _ = run(capsys, BASE, head, "--format", "json")
+    removed = {c["agent"]: c["message"] for c in json.loads(out) if c["code"] == "agent-removed"}
+    assert removed == {"Weather Agent": "the agent is gone (its file no longer loads as a card)"}
+
+
+def test_head_file_that_no_longer_loads_when_comparing_two_files(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    broken = tmp_path / "other-name.json"
+    broken.write_text("{", encoding="utf-8")
+    _, out, _ = run(capsys, BASE / "weather.json", broken, "--format", "json")
+    [removed] = json.loads(out)
+    assert removed["message"] == "the agent is gone (its file no longer loads as a card)"
+
+
+def test_removed_card_whose_file_is_deleted_has_no_note(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    head = tmp_path / "head"
+    shutil.copytree(BASE, head)
+    (head / "fax.json").unlink()
+    (head / "sub").mkdir()
+    (head / "sub" / "fax.json").write_text("{", encoding="utf-8")
+    _, out, _ = run(capsys, BASE, head, "--format", "json")
+    [removed] = json.loads(out)
+    assert removed["message"] == "the agent is gone"
+
+
+@pytest.fixture(autouse=True)
+def _no_github_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("GITHUB_SERVER_URL", "GITHUB_REPOSITORY", "GITHUB_SHA", "GITHUB_WORKSPACE"):
+        monkeypatch.delenv(name, raising=False)
+
+
+def test_base_ref_annotations_of_removals_land_on_the_surviving_parent(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    head = weather()
+    head["skills"].pop()  # "observations", at the end of the base file
+    head["description"] = "Forecasts for any place, and a much longer description that moves no line."
+    write(repo / "cards" / "weather.json", head)
+    (repo / "cards" / "fax.json").unlink()
+    _, out, _ = run(capsys, "--base-ref", "HEAD", "cards", "--format", "github")
+    lines = out.splitlines()
+    assert all(GITHUB_COMMAND_ANY.match(line) for line in lines), lines
+    skill = next(line for line in lines if "skill-removed" in line)
+    text = (repo / "cards" / "weather.json").read_text(encoding="utf-8").splitlines()
+    line = int(skill.split(",line=")[1].split(",")[0])
+    assert text[line - 1].strip() == '"skills": ['
+    assert skill.startswith(f"::error file={Path('cards', 'weather.json')},line={line},col=")
+    assert "(line 31 of the base card)" in skill
+    fax = next(line for line in lines if "agent-removed" in line)
+    assert fax.startswith("::error title=Breaking change%3A agent-removed::Fax Gateway: the agent is gone")
+
+    _, out, _ = run(capsys, "--base-ref", "HEAD", "cards", "--format", "json")
+    anchors = {c["code"]: c["anchor"] for c in json.loads(out)}
+    assert anchors["agent-removed"] is None
+    assert anchors["skill-removed"]["pointer"] == "/skills"
+
+
+def test_base_ref_annotation_of_a_card_that_no_longer_loads_is_on_its_first_line(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (repo / "cards" / "fax.json").write_text("{", encoding="utf-8")
+    _, out, _ = run(capsys, "--base-ref", "HEAD", "cards", "--format", "github")
+    [line] = out.splitlines()
+    assert line.startswith(
+        f"::error file={Path('cards', 'fax.json')},line=1,col=1,title=Breaking change%3A agent-removed::"
+    )
+    assert "its file no longer loads as a card" in line
+
+
+GITHUB_COMMAND_ANY = re.compile(
+    r"^::(error|warning|notice) (file=[^,:\n]+,line=[1-9]\d*,col=[1-9]\d*,)?title=[^,:\n]+::[^\r\n]+$"
+)
+
+
+def test_github_annotations_keep_to_the_limits_most_important_first() -> None:
+    from a2a_docgen.review.formats import format_github
+
+    changes = (
+        [_change("Alpha", i, "breaking") for i in range(14)]
+        + [_change("Beta", i, "non-breaking") for i in range(3)]
+        + [_change("Gamma", i) for i in range(12)]
+    )
+    lines = format_github(changes).splitlines()
+    levels = [line.split(" ", 1)[0] for line in lines]
+    assert levels == ["::error"] * 10 + ["::warning"] * 3 + ["::notice"] * 10
+    assert lines[-1].startswith("::notice title=a2a-docgen diff::")
+    assert "7 more findings not annotated" in lines[-1]  # 4 errors and 3 notices (9 kept, then this one)
+    assert all(GITHUB_COMMAND_ANY.match(line) for line in lines)
+    assert len(format_github(changes[:10]).splitlines()) == 10
+
+
+def test_markdown_lists_card_files_that_fail_to_load(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    head = broken_copy(BASE, tmp_path / "head", '{"name": "Weather <b>Agent</b>", "skills": [')
+    _, out, _ = run(capsys, BASE, head, "--format", "markdown")
+    section = out.split("#### Card files that fail to load\n", 1)[1].split("\n#### ", 1)[0]
+    assert f"- head · {md_code(str(head / 'weather.json'))}" in section
+    assert "  - line 1, column " in section
+    assert {t.content.strip() for t in html_tokens(out)} == {COMMENT_MARKER}
+    assert "**1** file fails to load" in out
+
+
+def test_markdown_links_findings_to_their_file_and_line(
+    repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    head = weather()
+    head["skills"].pop()
+    head["skills"][0]["inputModes"] = ["text/plain"]
+    write(repo / "cards" / "weather.json", head)
+    sha = "0123456789abcdef0123456789abcdef01234567"
+    monkeypatch.setenv("GITHUB_SERVER_URL", "https://github.com")
+    monkeypatch.setenv("GITHUB_REPOSITORY", "acme/cards")
+    monkeypatch.setenv("GITHUB_SHA", sha)
+    _, out, _ = run(capsys, "--base-ref", "HEAD", "cards", "--format", "markdown")
+    hrefs = links(out)
+    base_commit = subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True, check=True
+    ).stdout.strip()
+    narrowed = next(
+        c
+        for c in json.loads(run(capsys, "--base-ref", "HEAD", "cards", "--format", "json")[1])
+        if c["code"] == "input-mode-removed"
+    )
+    assert f"https://github.com/acme/cards/blob/{sha}/cards/weather.json#L{narrowed['line']}" in hrefs
+    assert f"https://github.com/acme/cards/blob/{base_commit}/cards/weather.json#L31" in hrefs  # removed
+    assert table_rows(out)[0] == ["Agent", "Skill", "Change", "Code", "Where"]
+
+    _, out, _ = run(
+        capsys,
+        "--base-ref",
+        "HEAD",
+        "cards",
+        "--format",
+        "markdown",
+        "--repo-url",
+        "https://github.example.com/team/cards/",
+        "--head-sha",
+        "abcdef1",
+    )
+    assert (
+        f"https://github.example.com/team/cards/blob/abcdef1/cards/weather.json#L{narrowed['line']}"
+        in links(out)
+    )
+
+
+@pytest.mark.parametrize(
+    ("argv", "env", "message"),
+    [
+        (
+            ["--repo-url", "javascript:alert(1)", "--head-sha", "abcdef1"],
+            {},
+            "--repo-url: 'javascript:alert(1)'",
+        ),
+        (["--repo-url", "https://github.com/a/b"], {}, "--repo-url needs --head-sha"),
+        (["--head-sha", "abcdef1"], {}, "--head-sha needs --repo-url"),
+        (
+            ["--repo-url", "https://github.com/a/b", "--head-sha", "main;rm"],
+            {},
+            "--head-sha: 'main;rm' is not a commit id",
+        ),
+        (
+            [],
+            {"GITHUB_SERVER_URL": "https://github.com", "GITHUB_REPOSITORY": "a/b", "GITHUB_SHA": "x"},
+            "$GITHUB_SHA: 'x'",
+        ),
+        (["--skip-empty", "--format", "json"], {}, "--skip-empty applies to --format markdown"),
+    ],
+)
+def test_link_and_comment_options_are_checked(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    argv: list[str],
+    env: dict[str, str],
+    message: str,
+) -> None:
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    format_args = [] if "--format" in argv else ["--format", "markdown"]
+    code, out, err = run(capsys, BASE, HEAD, *format_args, *argv)
+    assert code == 2
+    assert out == ""
+    assert message in err
+
+
+def test_skip_empty_writes_no_comment_when_there_is_nothing_to_say(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    code, out, err = run(capsys, BASE, BASE, "--format", "markdown", "--skip-empty")
+    assert (code, out) == (0, "")
+    assert "no comment written" in err
+    code, out, _ = run(capsys, BASE, HEAD, "--format", "markdown", "--skip-empty")
+    assert out.startswith(COMMENT_MARKER)
+    broken = tmp_path / "broken"
+    shutil.copytree(BASE, broken)
+    (broken / "other.json").write_text("[]", encoding="utf-8")
+    _, out, _ = run(capsys, broken, broken, "--format", "markdown", "--skip-empty")
+    assert "#### Card files that fail to load" in out  # something to say, though nothing changed
+
+
+def test_markdown_shows_configuration_warnings_and_accepted_changes(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".a2a-docgen.toml").write_text(
+        '[[diff.accept]]\nagent = "Fax Gateway"\ncode = "agent-removed"\nreason = "Retired <now>"\n'
+        '[[diff.accept]]\nagent = "Nobody"\ncode = "agent-removed"\nreason = "old"\n',
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    _, out, _ = run(capsys, BASE, HEAD, "--format", "markdown")
+    assert "#### Configuration" in out
+    assert "- ⚠️ `.a2a-docgen.toml:5`: the acceptance of agent-removed for Nobody" in out
+    assert "<details><summary>Accepted changes (1)</summary>" in out
+    assert "accepted: Retired &lt;now>" in out
+    assert "**1** accepted" in out
+    _, out, _ = run(capsys, BASE, HEAD, "--format", "github")
+    assert "::warning file=.a2a-docgen.toml,line=5,title=a2a-docgen configuration::the acceptance of" in out
+
+
+def test_markdown_groups_many_breaking_changes_per_agent() -> None:
+    changes = [_change("Alpha", i, "breaking") for i in range(15)] + [
+        _change("Beta", i, "breaking") for i in range(10)
+    ]
+    out = format_markdown(changes)
+    tokens = [t.content.strip() for t in html_tokens(out)]
+    assert "<details><summary><b>Alpha</b> (15 breaking changes)</summary>" in tokens
+    assert "<details><summary><b>Beta</b> (10 breaking changes)</summary>" in tokens
+    assert len(table_rows(out)) == 25 + 2  # a head row per table
+    few = format_markdown(changes[:20])
+    assert "<details>" not in few
+    assert len(table_rows(few)) == 21
+
+
+def test_json_output_follows_the_documented_schema(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    from a2a_docgen.review.codes import CODES
+
+    schema = json.loads((REPO / "docs" / "diff.schema.json").read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    assert set(schema["$defs"]["change"]["properties"]["code"]["enum"]) == set(CODES)
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".a2a-docgen.toml").write_text(
+        '[[diff.accept]]\nagent = "Fax Gateway"\ncode = "agent-removed"\nreason = "Retired"\nexpires = 2999-01-01\n',
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    _, out, _ = run(capsys, BASE, HEAD, "--format", "json")
+    changes = json.loads(out)
+    assert any(c["accepted"] for c in changes)
+    assert any(c["policy"] for c in changes)
+    jsonschema.Draft202012Validator(schema).validate(changes)
+    keys = set(Change.__dataclass_fields__) | {"policy"}
+    assert set(schema["$defs"]["change"]["required"]) == keys

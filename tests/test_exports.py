@@ -13,10 +13,9 @@ import pytest
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from a2a_docgen.load import load_card_bytes
+from a2a_docgen.catalog import load_card_bytes
 from a2a_docgen.model import AgentCard, Catalog, Diagnostic
 from a2a_docgen.render import render_catalog
-from a2a_docgen.render.escape import clean_text
 from a2a_docgen.render.exports import (
     AgentPaths,
     agent_paths,
@@ -25,6 +24,7 @@ from a2a_docgen.render.exports import (
     export_files,
     llms_txt,
 )
+from a2a_docgen.text.unicode import clean_text
 
 SCHEMA_PATH = Path(__file__).resolve().parents[1] / "docs" / "catalog.schema.json"
 

@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from a2a_docgen.load import load_card_bytes
+from a2a_docgen.catalog import load_card_bytes
 from a2a_docgen.load.source import (
     _Duplicate,
     _reject_duplicates,
@@ -30,8 +30,8 @@ from a2a_docgen.load.source import (
     pointer_tokens,
 )
 from a2a_docgen.model import AgentCard, Diagnostic
-from a2a_docgen.render import escape
-from a2a_docgen.validate import formats, rules
+from a2a_docgen.text import unicode, urls
+from a2a_docgen.validate import rules
 from a2a_docgen.validate.text import invisible_characters, plain_ascii, suspicious_phrases
 
 MINIMAL = json.loads(
@@ -184,7 +184,7 @@ def test_plain_ascii_only_vouches_for_texts_without_findings(values: list[str]) 
 def test_no_ascii_character_is_invisible() -> None:
     """``plain_ascii`` relies on it: only controls are reported, or removed for identity, in ASCII text."""
     every = "".join(map(chr, range(128)))
-    assert escape.strip_invisible(every) == every
+    assert unicode.strip_invisible(every) == every
     assert [i for i, _ in invisible_characters(every)] == [*range(9), 11, 12, *range(14, 32), 127]
 
 
@@ -256,7 +256,7 @@ def _is_ip_exactly(host: str) -> bool:
     )
 )
 def test_ip_address_test_agrees_with_ipaddress(host: str) -> None:
-    assert formats._is_ip(host) == _is_ip_exactly(host)
+    assert urls.is_ip_address(host) == _is_ip_exactly(host)
 
 
 @given(tokens=st.lists(st.text(alphabet="a~/01", max_size=4), max_size=4))

@@ -28,6 +28,7 @@ from a2a_docgen.fetch import (
     format_card,
     parse_header,
 )
+from a2a_docgen.validate.formats import check_url
 from tests.support.http_server import TestServer, serve
 
 NEW = "/.well-known/agent-card.json"
@@ -141,6 +142,14 @@ def test_only_http_urls_are_accepted(url: str) -> None:
         card_urls(url)
 
 
+@pytest.mark.parametrize("host", ["exa$mple.com", "-a.example", "a" * 64 + ".example", "a..example"])
+def test_a_host_the_validator_refuses_is_not_fetched(host: str) -> None:
+    """``fetch`` judges hosts as ``check`` does (``text.urls.valid_host``)."""
+    assert check_url(f"https://{host}/", what="URL") is not None
+    with pytest.raises(UsageError, match="host"):
+        card_urls(f"https://{host}/")
+
+
 def test_url_with_password_is_refused_without_echoing_it() -> None:
     with pytest.raises(UsageError) as info:
         card_urls("https://user:hunter2@a.example/")
@@ -200,20 +209,16 @@ def test_headers_stay_with_their_origin(server: TestServer, other_server: TestSe
 
 
 def test_slow_server_times_out(server: TestServer) -> None:
-    server.route(NEW, body=CARD, delay=5)
-    started = time.monotonic()
+    server.route(NEW, body=CARD, delay=5)  # without the timeout the card would arrive, and nothing be raised
     with pytest.raises(FetchTimeout, match=r"timed out.*0\.5 s"):
         fetch_card(server.url(), timeout=0.5)
-    assert time.monotonic() - started < 2
 
 
 def test_trickling_server_times_out(server: TestServer) -> None:
     """Each byte arrives well within the read timeout; the whole answer does not."""
-    server.route(NEW, stream_bytes=50, chunk_size=1, chunk_delay=0.05)
-    started = time.monotonic()
+    server.route(NEW, stream_bytes=50, chunk_size=1, chunk_delay=0.05)  # 2.5 s in all, then not JSON
     with pytest.raises(FetchTimeout, match=r"took longer than 0\.5 s"):
         fetch_card(server.url(), timeout=0.5)
-    assert time.monotonic() - started < 1.5
 
 
 @pytest.mark.parametrize("declare_length", [True, False])

@@ -6,15 +6,18 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
 import pytest
+from markdown_it.token import Token
 
-from a2a_docgen.load import load_catalog
+from a2a_docgen.catalog import load_catalog
 from a2a_docgen.render import render_catalog
+from a2a_docgen.render.exports import agent_paths
 from a2a_docgen.render.site import RenderedSite
-from tests.support.markdown_tokens import fences, parse
+from tests.support.markdown_tokens import fences, headings, html_tokens, parse
 
 GOLDEN = Path(__file__).parent / "golden"
 CASES = sorted(p.name for p in GOLDEN.iterdir() if (p / "input").is_dir())
@@ -60,35 +63,29 @@ def agent_page(site: RenderedSite) -> str:
     return site.pages[path]
 
 
-def facts(page: str) -> list[str]:
-    """The page's lines minus what legitimately differs between eras.
+_ERA = re.compile(r"A2A v(?:1\.0|0\.3) card")
+_VERSION = re.compile(r", A2A `[^`]*`|^`[0-9.]+`$")  # in the endpoint line; an interface's version cell
 
-    Dropped: the "Source era" row, the protocol-version column of the interfaces table, and the request shown
-    under each example (its shape follows the protocol version). Cells never hold a raw ``|`` (the encoders
-    write ``&#124;``), so splitting a row on it is exact.
-    """
+
+def facts(page: str) -> list[str]:
+    """The page's blocks (as markdown-it parses them) minus what legitimately differs between eras: the era
+    the card was written in, the protocol version of its interfaces, and the requests (labelled code blocks:
+    their shape follows the protocol version)."""
+    tokens = parse(page)
     kept: list[str] = []
-    in_request = False
-    version_column: int | None = None
-    for raw_line in page.split("\n"):
-        line = raw_line
-        if line.startswith("#"):
-            in_request = False
-        if line.startswith("Request to "):
-            in_request = True
-        if in_request or line.startswith("| Source era |"):
+    for index, token in enumerate(tokens):
+        label = index >= 3 and tokens[index - 3].type == "paragraph_open" and _is_label(tokens[index - 2])
+        if token.type == "fence" and label:
+            kept.pop()  # the label went in before its block
             continue
-        if line.startswith("|"):
-            cells = line.strip("|").split("|")
-            if "Protocol version" in [c.strip() for c in cells]:
-                version_column = [c.strip() for c in cells].index("Protocol version")
-            if version_column is not None and len(cells) > version_column:
-                cells[version_column] = ""
-            line = "|".join(cells)
-        else:
-            version_column = None
-        kept.append(line)
+        if token.type in ("inline", "fence"):
+            kept.append(_VERSION.sub("", _ERA.sub("A2A card", token.content)))
     return kept
+
+
+def _is_label(inline: Token) -> bool:
+    """A paragraph that is only a bold label: the line above each request block."""
+    return bool(re.fullmatch(r"\*\*[A-Za-z ]+\*\*", inline.content))
 
 
 def test_v03_twin_states_the_same_facts(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -96,8 +93,8 @@ def test_v03_twin_states_the_same_facts(monkeypatch: pytest.MonkeyPatch) -> None
     v03 = agent_page(render_case("v03-twin", monkeypatch))
     assert facts(v1) == facts(v03)
     # ...and what differs is exactly the era and the protocol the requests speak.
-    assert "| Source era | v1.0 |" in v1
-    assert "| Source era | v0.3 |" in v03
+    assert "an A2A v1.0 card" in v1
+    assert "an A2A v0.3 card" in v03
     assert v1 != v03
 
 
@@ -113,7 +110,106 @@ def test_v03_twin_requests_follow_the_protocol_version(monkeypatch: pytest.Monke
     assert {b["method"] for b in v03} == {"message/send"}
 
 
-def test_expected_pages_parse_as_commonmark() -> None:
-    for case in CASES:
-        for path in (GOLDEN / case / "expected").rglob("*.md"):
-            assert parse(path.read_text(encoding="utf-8")), path
+# -- the structure of the expected pages, whatever the templates' wording --------------------------------------
+
+OWN_HTML = re.compile(r'(?:\s*</?[a-z][a-z0-9]*(?:\s+[a-z-]+="[a-z0-9_-]*")*\s*/?>)+\s*')
+"""Raw HTML the renderer writes itself: tags only, attribute values slugs."""
+
+
+def card_strings(case: str) -> list[str]:
+    """Every string of the case's input files (member names too, and the text of files that are not JSON)."""
+    found: list[str] = []
+
+    def collect(value: object) -> None:
+        if isinstance(value, str):
+            found.append(value)
+        elif isinstance(value, list):
+            for item in value:
+                collect(item)
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                found.append(key)
+                collect(item)
+
+    for path in sorted((GOLDEN / case / "input").glob("*.json")):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        try:
+            collect(json.loads(text))
+        except ValueError:
+            found.append(text)
+    return found
+
+
+def folded(text: str) -> str:
+    """Letters and digits only, case-folded: how a name is recognised in a heading, however it is encoded or
+    labelled (``Skill: Free berths``, ``Harbour Desk ‹beta›``)."""
+    return "".join(ch for ch in text.casefold() if ch.isalnum())
+
+
+def expected_pages(case: str) -> dict[str, str]:
+    root = GOLDEN / case / "expected"
+    return {p.relative_to(root).as_posix(): p.read_text(encoding="utf-8") for p in sorted(root.rglob("*.md"))}
+
+
+def json_fences(md: str) -> list[object]:
+    """The parsed content of every fence whose info is ``json``."""
+    return [json.loads(content) for info, content in fences(md) if info == "json"]
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_card_text_is_never_raw_html(case: str) -> None:
+    """Every raw HTML token is tags only, and none of them comes from a card (``<beta>`` in a name)."""
+    strings = card_strings(case)
+    assert any("<" in text for text in strings) or case != "mixed", (
+        "the mixed case must hold markup to prove this"
+    )
+    for path, md in expected_pages(case).items():
+        for token in html_tokens(md):
+            tags = token.content.strip()
+            assert OWN_HTML.fullmatch(token.content), f"{case}/{path}: text in raw HTML: {tags!r}"
+            assert not any(tags in text for text in strings), (
+                f"{case}/{path}: card text as raw HTML: {tags!r}"
+            )
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_every_json_fence_on_every_page_parses(case: str) -> None:
+    for path, md in expected_pages(case).items():
+        for info, content in fences(md):
+            if info == "json":
+                try:
+                    json.loads(content)
+                except ValueError as exc:
+                    pytest.fail(f"{case}/{path}: a json fence does not parse: {exc}")
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_agent_pages_have_one_title_a_section_per_skill_and_their_json_examples(
+    case: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with monkeypatch.context() as patch:
+        patch.chdir(GOLDEN / case)
+        catalog = load_catalog(["input"])
+    pages = expected_pages(case)
+    agents = agent_paths(catalog)
+    assert agents
+    assert {paths.page_path for paths in agents} == {p for p in pages if p.startswith("agents/")}
+    for paths in agents:
+        md = pages[paths.page_path]
+        found = headings(md)
+        titles = [text for level, text in found if level == 1]
+        assert len(titles) == 1, f"{paths.page_path}: {titles}"
+        assert folded(paths.card.name or "") in folded(titles[0])
+        sections = iter(folded(text) for level, text in found if level > 1)
+        for skill in paths.card.skills:  # each skill's heading, in card order
+            name = folded(skill.name or skill.id or "")
+            assert any(name in heading for heading in sections), (
+                f"{paths.page_path}: no section for {skill.id}"
+            )
+        shown = json_fences(md)
+        for skill in paths.card.skills:
+            for example in skill.examples:
+                if example.is_json:
+                    assert example.value in shown, (
+                        f"{paths.page_path}: example {example.pointer} is not a JSON fence"
+                    )

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from a2a_docgen.load import load_card_bytes, load_catalog
+from a2a_docgen.catalog import load_card_bytes, load_catalog
 from a2a_docgen.load.source import MISSING, resolve_pointer
 from a2a_docgen.model import AgentCard, Diagnostic
 

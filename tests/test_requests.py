@@ -8,17 +8,18 @@ from typing import Any
 
 import pytest
 
-from a2a_docgen.load import load_card_bytes
+from a2a_docgen.catalog import load_card_bytes
 from a2a_docgen.model import AgentCard
+from a2a_docgen.protocol import BINDING_ALIASES, canonical_binding
 from a2a_docgen.render.requests import (
     MESSAGE_ID_NAMESPACE,
     RequestExample,
     build_request,
-    canonical_binding,
     json_media_type,
     message_id,
     send_message_request,
 )
+from a2a_docgen.validate.formats import check_binding
 
 ID_A = "9f1c2a7e-3b4d-4e5f-8a6b-7c8d9e0f1a2b"
 ID_B = "0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"
@@ -266,6 +267,28 @@ def test_custom_binding_or_missing_interface_gives_no_request() -> None:
     assert build_request(c, c.skills[0], 0) is None
     assert canonical_binding("https://example.com/bindings/ws") is None
     assert canonical_binding(" json-rpc ") == "JSONRPC"
+
+
+@pytest.mark.parametrize("spelling", [*BINDING_ALIASES, "jsonrpc", "grpc", "http+json"])
+def test_every_spelling_the_validator_accepts_with_a_hint_gets_its_request(spelling: str) -> None:
+    """One table decides both: the binding the validator tells the author to write is the one requested."""
+    problem = check_binding(spelling)
+    assert problem is not None
+    assert problem.severity == "warning"
+    hint = canonical_binding(spelling)
+    assert hint is not None
+    assert f'write "{hint}"' in problem.message
+    c = card([interface(spelling)])
+    request = build_request(c, c.skills[0], 0)
+    assert request is not None
+    assert request.binding == hint
+
+
+def test_a_protocol_version_without_a_decimal_major_falls_back_to_the_card_era() -> None:
+    c = card([interface("JSONRPC", version="\u00b2.0")])  # a superscript digit: isdigit() but not int()
+    request = build_request(c, c.skills[0], 0)
+    assert request is not None
+    assert request.shape == "1.0"
 
 
 def test_unknown_protocol_version_falls_back_to_the_card_era() -> None:

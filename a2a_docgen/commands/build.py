@@ -12,15 +12,18 @@ import sys
 import textwrap
 from collections.abc import Sequence
 from typing import Any
-from urllib.parse import urlsplit
 
 from a2a_docgen.commands.check import add_limit_options, default_catalogue, limits_from_args, positive_int
 from a2a_docgen.errors import BuildFailed, UsageError
 from a2a_docgen.model import Catalog, Diagnostic
-from a2a_docgen.report_formats import FORMATS, counts, format_diagnostics
+from a2a_docgen.report_formats import FORMATS, counts, counts_text, format_diagnostics
+from a2a_docgen.text.plural import plural
+from a2a_docgen.text.urls import safe_url
 
 DEFAULT_CARDS = "examples/cards"
 DEFAULT_OUT_DIR = "site_src"
+
+HELP = "render Agent Cards into Markdown pages"
 
 EXAMPLES = f"""\
 examples:
@@ -39,7 +42,7 @@ exit status: 0 built, 1 the build failed (with --strict: any diagnostic), 2 usag
 def register(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "build",
-        help="render Agent Cards into Markdown pages",
+        help=HELP,
         description=textwrap.dedent(
             f"""\
             Load the Agent Cards under CARDS (files or directories; default {DEFAULT_CARDS}), report
@@ -97,7 +100,7 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from a2a_docgen.load import load_catalog
+    from a2a_docgen.catalog import load_catalog
     from a2a_docgen.render import render_catalog
     from a2a_docgen.render.parallel import default_jobs
     from a2a_docgen.site.writer import write_site
@@ -130,9 +133,9 @@ def run(args: argparse.Namespace) -> int:
 def summary(catalog: Catalog) -> str:
     """``3 agents, 9 skills`` (plus excluded files and diagnostics when there are any)."""
     skills = sum(len(card.skills) for card in catalog.cards)
-    text = f"{_plural(len(catalog.cards), 'agent')}, {_plural(skills, 'skill')}"
+    text = f"{plural(len(catalog.cards), 'agent')}, {plural(skills, 'skill')}"
     if catalog.excluded:
-        text += f" ({_plural(len(catalog.excluded), 'file')} excluded)"
+        text += f" ({plural(len(catalog.excluded), 'file')} excluded)"
     if catalog.diagnostics:
         text += f", {_counts(catalog.diagnostics)}"
     return text
@@ -145,21 +148,11 @@ def _templates_dir(value: str | None) -> str | None:
 
 
 def _site_url(value: str | None) -> str | None:
-    if value is None:
-        return None
-    try:
-        parts = urlsplit(value)
-    except ValueError:
-        parts = None
-    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
+    """``--site-url`` as given, when pages may link to it (``text.urls.safe_url``, as the renderer requires)."""
+    if value is not None and safe_url(value) is None:
         raise UsageError(f"--site-url {value}: not an http or https URL")
     return value
 
 
 def _counts(diagnostics: Sequence[Diagnostic]) -> str:
-    errors, warnings = counts(diagnostics)
-    return f"{_plural(errors, 'error')}, {_plural(warnings, 'warning')}"
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+    return counts_text(*counts(diagnostics))

@@ -12,9 +12,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from a2a_docgen.catalog import load_catalog
 from a2a_docgen.errors import UsageError
 from a2a_docgen.limits import DEFAULT_LIMITS, LIMIT_NAMES, Limits
-from a2a_docgen.load import load_catalog
 from a2a_docgen.report_formats import FORMATS, exit_code, format_diagnostics, summary
 
 __all__ = ["add_limit_options", "default_catalogue", "limits_from_args", "register", "run"]

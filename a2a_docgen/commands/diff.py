@@ -9,37 +9,59 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
+from a2a_docgen.catalog import load_catalog
 from a2a_docgen.commands.check import add_limit_options, limits_from_args
 from a2a_docgen.errors import UsageError
-from a2a_docgen.load import load_catalog
 from a2a_docgen.model import Catalog
-from a2a_docgen.render.escape import safe_url
 from a2a_docgen.report_formats import format_text
-from a2a_docgen.review.diff import SEVERITIES, Change, diff_catalogs
-from a2a_docgen.review.formats import FORMATS, format_changes, summary
+from a2a_docgen.review.config import CONFIG_NAME, ConfigWarning, ReviewConfig, find_config, load_config
+from a2a_docgen.review.diff import SEVERITIES, Change, review_catalogs
+from a2a_docgen.review.formats import (
+    FORMATS,
+    LoadFailure,
+    ReviewReport,
+    SourceLinks,
+    format_codes,
+    format_report,
+    has_news,
+    summary,
+)
 from a2a_docgen.review.git import GitRevision
+from a2a_docgen.text.urls import safe_url
 
 __all__ = ["FAIL_ON", "exit_code", "register", "run"]
 
 FAIL_ON: tuple[str, ...] = (*SEVERITIES, "never")
 
 HELP = "report what a change to Agent Cards breaks for clients"
-USAGE = "a2a-docgen diff [options] BASE HEAD\n       a2a-docgen diff [options] --base-ref REV HEAD [HEAD ...]"
-DESCRIPTION = """\
+USAGE = """\
+a2a-docgen diff [options] BASE HEAD
+       a2a-docgen diff [options] --base-ref REV HEAD [HEAD ...]
+       a2a-docgen diff --list-codes [--format text|json]"""
+DESCRIPTION = f"""\
 Compare two sets of Agent Cards and classify every change as breaking, non-breaking or
-info, each with a stable code (see docs/review.md). BASE and HEAD are card files or
-directories. With --base-ref, the cards under HEAD in the working tree are compared
-with the same paths at a git revision (files added or removed since then count).
+info, each with a stable code (--list-codes; see docs/review.md). BASE and HEAD are card
+files or directories. With --base-ref, the cards under HEAD in the working tree are
+compared with the same paths at a git revision (files added or removed since then count).
 
-Agents are matched by name, skills by id; effective values are compared (a skill's own
-input modes or security requirements, else the card's), so rewriting a v0.3 card in
-the v1.0 shape reports only the era change.
+Agents are matched by name and preferred interface URL, skills by id; effective values
+are compared (a skill's own input modes or security requirements, else the card's), so
+rewriting a v0.3 card in the v1.0 shape reports only the era change.
 
-exit status: 0 nothing at or above --fail-on, 1 changes at or above --fail-on, 2 usage error"""
+The nearest {CONFIG_NAME} (this directory or a parent, up to the repository root) can
+accept changes, change severities and set the version policy; see docs/review.md.
+
+exit status: 0 nothing at or above --fail-on (accepted changes never count),
+1 findings at or above --fail-on, 2 usage error (including a bad configuration file)"""
+
+_SHA = re.compile(r"[0-9a-fA-F]{7,64}")
 
 
 def register(subparsers: Any) -> None:
@@ -56,13 +78,14 @@ def register(subparsers: Any) -> None:
         choices=FORMATS,
         default="text",
         help="text: one line per change (default); markdown: a pull-request comment; json: an array of "
-        "objects; github: workflow annotations on the changed lines",
+        "objects (docs/diff.schema.json); github: workflow annotations on the changed lines",
     )
     parser.add_argument(
         "--fail-on",
         choices=FAIL_ON,
         default="breaking",
-        help="exit 1 when a change of this severity or a more severe one is found (default: breaking)",
+        help="exit 1 when a change of this severity or a more severe one is found (default: breaking); "
+        "accepted changes never count",
     )
     parser.add_argument(
         "--base-ref",
@@ -70,29 +93,73 @@ def register(subparsers: Any) -> None:
         help="compare HEAD in the working tree with the same paths at this git revision (e.g. origin/main)",
     )
     parser.add_argument(
+        "--config",
+        metavar="FILE",
+        help=f"the configuration file (default: the nearest {CONFIG_NAME} in this directory or a parent)",
+    )
+    parser.add_argument(
+        "--no-config",
+        action="store_true",
+        help=f"use no configuration file, even if a {CONFIG_NAME} is found",
+    )
+    parser.add_argument(
+        "--list-codes",
+        action="store_true",
+        help="list every code with its severity (as the configuration sets it), meaning and an example",
+    )
+    parser.add_argument(
         "--site-url",
         metavar="URL",
         help="the published documentation site; the Markdown comment links agents and skills to their pages",
+    )
+    parser.add_argument(
+        "--repo-url",
+        metavar="URL",
+        help="the repository on GitHub (default: $GITHUB_SERVER_URL/$GITHUB_REPOSITORY); the Markdown "
+        "comment links each finding to its file and line",
+    )
+    parser.add_argument(
+        "--head-sha",
+        metavar="SHA",
+        help="the commit those links point at (default: $GITHUB_SHA, the commit the workflow checked out)",
+    )
+    parser.add_argument(
+        "--skip-empty",
+        action="store_true",
+        help="with --format markdown: write nothing when there is nothing to say (no finding, no card "
+        "that fails to load, no configuration warning)",
     )
     add_limit_options(parser)
     parser.set_defaults(run=run)
 
 
 def exit_code(changes: Sequence[Change], fail_on: str) -> int:
-    """1 when a change is at least as severe as ``fail_on`` (never with ``never``), else 0."""
+    """1 when a change that is not accepted is at least as severe as ``fail_on`` (never with ``never``)."""
     if fail_on == "never":
         return 0
     failing = SEVERITIES[: SEVERITIES.index(fail_on) + 1]
-    return 1 if any(c.severity in failing for c in changes) else 0
+    return 1 if any(c.severity in failing and c.accepted is None for c in changes) else 0
 
 
-def _catalogs(args: argparse.Namespace) -> tuple[Catalog, Catalog]:
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Sides:
+    """The two catalogues and what is known about where they came from."""
+
+    base: Catalog
+    head: Catalog
+    base_label: str
+    head_roots: list[str]
+    revision: GitRevision | None
+
+
+def _sides(args: argparse.Namespace) -> _Sides:
     limits = limits_from_args(args)
     paths: list[str] = list(args.paths)
     if args.base_ref is None:
         if len(paths) != 2:
             raise UsageError("give BASE and HEAD (two card files or directories), or --base-ref REV and HEAD")
-        return load_catalog([paths[0]], limits=limits), load_catalog([paths[1]], limits=limits)
+        base, head = load_catalog([paths[0]], limits=limits), load_catalog([paths[1]], limits=limits)
+        return _Sides(base=base, head=head, base_label="base", head_roots=[paths[1]], revision=None)
     if not paths:
         raise UsageError("--base-ref needs HEAD: the card files or directories to compare, e.g. cards/")
     revision = GitRevision(args.base_ref)
@@ -103,7 +170,55 @@ def _catalogs(args: argparse.Namespace) -> tuple[Catalog, Catalog]:
     base = revision.load(files, limits=limits)
     present = [p for p in paths if os.path.exists(p)]
     head = load_catalog(present, limits=limits) if present else Catalog(cards=(), diagnostics=(), excluded=())
-    return base, head
+    return _Sides(
+        base=base, head=head, base_label=f"base ({args.base_ref})", head_roots=paths, revision=revision
+    )
+
+
+def _config(args: argparse.Namespace) -> ReviewConfig | None:
+    if args.no_config:
+        if args.config is not None:
+            raise UsageError("--config and --no-config exclude each other")
+        return None
+    if args.config is not None:
+        return load_config(args.config)
+    found = find_config()
+    return load_config(found) if found is not None else None
+
+
+def _links(args: argparse.Namespace, revision: GitRevision | None) -> SourceLinks | None:
+    """Where the Markdown comment links findings to, from the options or GitHub's environment."""
+    repo_url, repo_from = args.repo_url, "--repo-url"
+    if repo_url is None and os.environ.get("GITHUB_SERVER_URL") and os.environ.get("GITHUB_REPOSITORY"):
+        repo_url = f"{os.environ['GITHUB_SERVER_URL'].rstrip('/')}/{os.environ['GITHUB_REPOSITORY']}"
+        repo_from = "$GITHUB_SERVER_URL/$GITHUB_REPOSITORY"
+    head_sha, sha_from = args.head_sha, "--head-sha"
+    if head_sha is None and os.environ.get("GITHUB_SHA"):
+        head_sha, sha_from = os.environ["GITHUB_SHA"], "$GITHUB_SHA"
+    if repo_url is None:
+        if args.head_sha is not None:
+            raise UsageError("--head-sha needs --repo-url (or $GITHUB_SERVER_URL and $GITHUB_REPOSITORY)")
+        return None
+    if safe_url(repo_url) is None:
+        raise UsageError(f"{repo_from}: {repo_url!r} is not an http(s) URL")
+    if head_sha is None:
+        raise UsageError("--repo-url needs --head-sha (or $GITHUB_SHA): the commit to link to")
+    if not _SHA.fullmatch(head_sha):
+        raise UsageError(f"{sha_from}: {head_sha!r} is not a commit id (7 to 64 hexadecimal digits)")
+    root = revision.top if revision is not None else os.environ.get("GITHUB_WORKSPACE") or os.getcwd()
+    return SourceLinks(
+        repo_url=repo_url.rstrip("/"),
+        head_sha=head_sha,
+        base_sha=revision.commit if revision is not None else None,
+        root=root,
+    )
+
+
+def _failures(side: str, catalog: Catalog) -> list[LoadFailure]:
+    return [
+        LoadFailure(side=side, file=path, diagnostics=catalog.diagnostics_for(path))
+        for path in catalog.excluded
+    ]
 
 
 def _report_problems(side: str, catalog: Catalog) -> None:
@@ -118,17 +233,50 @@ def _report_problems(side: str, catalog: Catalog) -> None:
         print(f"(and {warnings} warnings: run a2a-docgen check for them)", file=sys.stderr)
 
 
+def _report_warnings(warnings: Sequence[ConfigWarning]) -> None:
+    for warning in warnings:
+        print(f"a2a-docgen diff: warning: {warning}", file=sys.stderr)
+
+
+def _list_codes(args: argparse.Namespace, config: ReviewConfig | None) -> int:
+    if args.paths:
+        raise UsageError("--list-codes takes no paths")
+    if args.format not in ("text", "json"):
+        raise UsageError(f"--list-codes writes text or json, not {args.format}")
+    sys.stdout.write(format_codes(config, args.format))
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
+    config = _config(args)
+    if args.list_codes:
+        return _list_codes(args, config)
     if args.site_url is not None and safe_url(args.site_url) is None:
         raise UsageError(f"--site-url: {args.site_url!r} is not an http(s) URL")
-    base, head = _catalogs(args)
+    if args.skip_empty and args.format != "markdown":
+        raise UsageError("--skip-empty applies to --format markdown (the pull-request comment)")
+    sides = _sides(args)
+    base, head = sides.base, sides.head
     if not (base.cards or base.excluded or head.cards or head.excluded):
         raise UsageError(f"no card files (*.json) found in {', '.join(args.paths)}")
-    _report_problems("base" if args.base_ref is None else f"base ({args.base_ref})", base)
+    links = _links(args, sides.revision) if args.format == "markdown" else None
+    _report_problems(sides.base_label, base)
     _report_problems("head", head)
-    changes = diff_catalogs(base, head)
-    sys.stdout.write(format_changes(changes, args.format, site_url=args.site_url))
-    sys.stdout.flush()
+    review = review_catalogs(base, head, config=config, head_roots=sides.head_roots, today=date.today())
+    _report_warnings(review.warnings)
+    report = ReviewReport(
+        changes=review.changes,
+        warnings=review.warnings,
+        failures=[*_failures(sides.base_label, base), *_failures("head", head)],
+        site_url=args.site_url,
+        links=links,
+        anchor_removals=sides.revision is not None,
+    )
+    if args.skip_empty and not has_news(report):
+        print("a2a-docgen diff: nothing to report (--skip-empty): no comment written", file=sys.stderr)
+    else:
+        sys.stdout.write(format_report(report, args.format))
+        sys.stdout.flush()
     if args.format != "text":
-        print(f"a2a-docgen diff: {summary(changes)}", file=sys.stderr)
-    return exit_code(changes, args.fail_on)
+        print(f"a2a-docgen diff: {summary(review.changes)}", file=sys.stderr)
+    return exit_code(review.changes, args.fail_on)

@@ -11,7 +11,7 @@ import sys
 import textwrap
 from typing import Any
 
-from a2a_docgen.fetch.client import (
+from a2a_docgen.fetch import (
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_REDIRECTS,
     DEFAULT_TIMEOUT,
@@ -21,6 +21,9 @@ from a2a_docgen.fetch.client import (
     parse_header,
 )
 from a2a_docgen.model import Diagnostic
+from a2a_docgen.report_formats import counts_text
+
+HELP = "download Agent Cards from running agents"
 
 EXAMPLES = """\
 examples:
@@ -39,7 +42,7 @@ exit status: 0 every card fetched, 1 a URL failed (or, with --strict, a card has
 def register(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "fetch",
-        help="download Agent Cards from running agents",
+        help=HELP,
         description=textwrap.dedent(
             """\
             Download the Agent Card of each agent into DIR and check it. URL is an agent's base URL
@@ -120,7 +123,7 @@ def summary(outcome: FetchOutcome) -> str:
         return f"failed {outcome.error}"
     if outcome.status == "failed":
         return f"failed {outcome.requested}: {outcome.error}"
-    counts = f"{_plural(outcome.errors, 'error')}, {_plural(outcome.warnings, 'warning')}"
+    counts = counts_text(outcome.errors, outcome.warnings)
     if outcome.status == "rejected":
         return f"rejected {outcome.url}: {counts}; not written (--strict)"
     if outcome.status in ("unchanged", "not-modified"):
@@ -128,7 +131,3 @@ def summary(outcome: FetchOutcome) -> str:
     else:
         state = counts if outcome.diagnostics else "valid"
     return f"fetched {outcome.url} -> {outcome.path} ({state})"
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"

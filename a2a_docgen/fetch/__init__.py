@@ -1,4 +1,11 @@
-"""Fetching live Agent Cards from running agents (``a2a-docgen fetch``)."""
+"""Fetching live Agent Cards from running agents (``a2a-docgen fetch``).
+
+- ``fetch.urls``: the URLs and headers a fetch may use, checked before anything is sent;
+- ``fetch.client``: one card fetched within limits (``fetch_card``);
+- ``fetch.errors``: one exception per reason a fetch fails;
+- ``fetch.store``: cards kept in a directory with their sidecars (``fetch_to_directory``);
+- ``fetch.stems``: the file name of each fetched card.
+"""
 
 from __future__ import annotations
 
@@ -6,27 +13,24 @@ from a2a_docgen.fetch.client import (
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_REDIRECTS,
     DEFAULT_TIMEOUT,
-    LEGACY_WELL_KNOWN_PATH,
-    WELL_KNOWN_PATH,
+    FetchResult,
+    fetch_card,
+)
+from a2a_docgen.fetch.errors import (
     CardFetchError,
     CardNotFound,
     CardWriteError,
     ConnectionFailed,
-    FetchOutcome,
-    FetchResult,
     FetchTimeout,
     HTTPStatusError,
     InvalidCardJSON,
     RedirectRefused,
     ResponseTooLarge,
     UnsupportedContentType,
-    assign_stems,
-    card_urls,
-    fetch_card,
-    fetch_to_directory,
-    format_card,
-    parse_header,
 )
+from a2a_docgen.fetch.stems import assign_stems
+from a2a_docgen.fetch.store import FetchOutcome, fetch_to_directory, format_card
+from a2a_docgen.fetch.urls import LEGACY_WELL_KNOWN_PATH, WELL_KNOWN_PATH, card_urls, parse_header
 
 __all__ = [
     "DEFAULT_MAX_BYTES",

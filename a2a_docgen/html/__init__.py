@@ -28,11 +28,12 @@ from typing import Any, Literal
 
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
+from markdown_it.renderer import RendererHTML
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
 from a2a_docgen.html.json_highlight import highlight_json
-from a2a_docgen.render.markdown import clobbers_theme, toc_id
+from a2a_docgen.render.escape import clobbers_theme, toc_id
 
 __all__ = ["Flavour", "Heading", "HtmlPage", "Theme", "to_html"]
 
@@ -105,34 +106,7 @@ def _parser() -> MarkdownIt:
     md.disable("image")
     md.validateLink = _validate_link  # type: ignore[method-assign]
     md.core.ruler.after("block", "a2a_explicit_ids", _explicit_ids)
-    md.core.ruler.at("inline", _cached_inline)
     return md
-
-
-_INLINE_CACHE: dict[str, list[Token]] = {}
-_INLINE_CACHE_SIZE = 200_000
-
-
-def _cached_inline(state: StateCore) -> None:
-    """markdown-it's inline step, with each inline text parsed once per build: a catalogue repeats the same
-    lines on every page (labels, "same as the agent", tag links from one directory). Without reference
-    definitions (our pages have none) an inline text parses the same wherever it is."""
-    if state.env.get("references"):
-        for token in state.tokens:
-            if token.type == "inline":
-                token.children = []
-                state.md.inline.parse(token.content, state.md, state.env, token.children)
-        return
-    if len(_INLINE_CACHE) > _INLINE_CACHE_SIZE:
-        _INLINE_CACHE.clear()
-    for token in state.tokens:
-        if token.type == "inline":
-            children = _INLINE_CACHE.get(token.content)
-            if children is None:
-                children = []
-                state.md.inline.parse(token.content, state.md, state.env, children)
-                _INLINE_CACHE[token.content] = children
-            token.children = children
 
 
 def _explicit_ids(state: StateCore) -> None:
@@ -258,10 +232,7 @@ def _nest(headings: Sequence[Heading]) -> tuple[Heading, ...]:
         stack.append((heading.level, children))
 
     def build(items: list[tuple[Heading, list[Any]]]) -> tuple[Heading, ...]:
-        return tuple(
-            Heading(h.level, h.id, h.text, build(kids))  # type: ignore[arg-type]
-            for h, kids in items
-        )
+        return tuple(Heading(h.level, h.id, h.text, build(kids)) for h, kids in items)
 
     return build(root)
 
@@ -274,9 +245,7 @@ def _mark_links(tokens: Sequence[Token]) -> list[str]:
             if child.type != "link_open":
                 continue
             href = str(child.attrGet("href") or "")
-            if href.startswith("\x00"):  # an inline text seen before (shared tokens): already marked
-                found.append(href.strip("\x00"))
-            elif _SCHEME.match(href):
+            if _SCHEME.match(href):
                 child.attrSet("rel", "nofollow noopener")
             else:
                 child.attrSet("href", f"\x00{href}\x00")
@@ -294,7 +263,7 @@ class _Renderer:
         self.theme = theme
         self.ids: set[str] = set()
         self.tab_sets = 0
-        self._html = _MD.renderer
+        self._html = RendererHTML()
 
     def render(self, tokens: Sequence[Token], options: Any, env: Any) -> str:
         out: list[str] = []

@@ -1,24 +1,36 @@
-"""Load a catalogue: find card files, read them strictly, normalise, validate, locate every diagnostic.
+"""Read cards: find card files, read each strictly and normalise it, with its findings.
 
-One bad file never stops the others: each file's problems become diagnostics, and a file that cannot be
-read as a card at all is listed in ``Catalog.excluded``.
+Validation is not done here: ``a2a_docgen.catalog`` (above both ``load`` and ``validate``) reads with these
+functions, validates, and locates every finding. One bad file never stops the others: each file's problems
+become diagnostics.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from a2a_docgen.diagnostics import FILE_TOO_LARGE, NOT_A_CARD, SYMLINK_OUTSIDE, UNREADABLE, diagnostic
 from a2a_docgen.errors import UsageError
 from a2a_docgen.limits import DEFAULT_LIMITS, Limits
 from a2a_docgen.load.normalize import detect_era, normalize
-from a2a_docgen.load.report import Finding, Report, locate_all
-from a2a_docgen.load.source import SourceError, line_col, parse_bytes
-from a2a_docgen.model import AgentCard, CardSource, Catalog, Diagnostic
+from a2a_docgen.load.report import Report, locate_all
+from a2a_docgen.load.source import ParsedSource, SourceError, line_col, parse_bytes
+from a2a_docgen.model import AgentCard, CardSource, Diagnostic
 
-__all__ = ["CardFile", "assemble_catalog", "detect_era", "discover", "load_card_bytes", "load_catalog"]
+__all__ = [
+    "SIDECAR_SUFFIX",
+    "SKIPPED_DIRS",
+    "CardFile",
+    "ReadCard",
+    "detect_era",
+    "discover",
+    "file_too_large",
+    "read_card_bytes",
+    "read_card_file",
+]
 
 SKIPPED_DIRS = frozenset(
     {".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox", "site"}
@@ -93,84 +105,67 @@ def _walk(root: Path, argument: str) -> Iterator[CardFile]:
         yield CardFile(path, display, argument, rel, problem)
 
 
-def load_catalog(paths: Sequence[str | os.PathLike[str]], *, limits: Limits = DEFAULT_LIMITS) -> Catalog:
-    """Read every card under ``paths`` into a ``Catalog`` (cards sorted by name, diagnostics by place)."""
-    return assemble_catalog(
-        (*load_card_file(card_file, limits), card_file.display) for card_file in discover(paths)
-    )
-
-
-def assemble_catalog(
-    loaded: Iterable[tuple[AgentCard | None, list[Diagnostic], str]],
-) -> Catalog:
-    """Build a ``Catalog`` from per-file results ``(card or None, diagnostics, display path)``.
-
-    Runs the cross-card rules and sorts, so every source of cards (files, a git revision) gives the same
-    catalogue for the same content.
-    """
-    from a2a_docgen.validate import validate_catalog
-
-    cards: list[AgentCard] = []
-    diagnostics: list[Diagnostic] = []
-    excluded: list[str] = []
-    for card, file_diagnostics, display in loaded:
-        diagnostics.extend(file_diagnostics)
-        if card is None:
-            excluded.append(display)
-        else:
-            cards.append(card)
-    cards.sort(key=lambda c: ((c.name or "").casefold(), c.name or "", c.source.path))
-    diagnostics.extend(validate_catalog(cards))
-    diagnostics.sort(key=Diagnostic.sort_key)
-    return Catalog(cards=tuple(cards), diagnostics=tuple(diagnostics), excluded=tuple(excluded))
-
-
-def load_card_file(card_file: CardFile, limits: Limits) -> tuple[AgentCard | None, list[Diagnostic]]:
-    """Read one file; never raises for anything the file contains."""
+def read_card_file(card_file: CardFile, limits: Limits) -> bytes | Diagnostic:
+    """The bytes of one file, or the diagnostic that says why it is not read (never raises for the file)."""
     if card_file.problem is not None:
-        return None, [_whole_file(card_file.display, "symlink-outside", card_file.problem)]
+        return diagnostic(SYMLINK_OUTSIDE, card_file.problem, file=card_file.display)
     try:
         size = card_file.path.stat().st_size
         if size > limits.max_file_bytes:
-            return None, [_too_large(card_file.display, size, limits)]
+            return file_too_large(card_file.display, size, limits)
         with card_file.path.open("rb") as handle:
             data = handle.read(limits.max_file_bytes + 1)
     except OSError as exc:
-        return None, [
-            _whole_file(card_file.display, "unreadable", f"cannot read the file: {exc.strerror or exc}")
-        ]
+        return diagnostic(UNREADABLE, f"cannot read the file: {exc.strerror or exc}", file=card_file.display)
     if len(data) > limits.max_file_bytes:  # grew after stat
-        return None, [_too_large(card_file.display, len(data), limits)]
-    return load_card_bytes(
-        data, display=card_file.display, root=card_file.root, relpath=card_file.relpath, limits=limits
-    )
+        return file_too_large(card_file.display, len(data), limits)
+    return data
 
 
-def load_card_bytes(
+@dataclass(slots=True)
+class ReadCard:
+    """One card read and normalised; its findings are not located yet (the validator adds its own first)."""
+
+    card: AgentCard
+    report: Report
+    parsed: ParsedSource
+    display: str
+
+    def finish(self) -> tuple[AgentCard | None, list[Diagnostic]]:
+        """The card (``None`` when it has no name to document it by) and every finding, located."""
+        card: AgentCard | None = self.card
+        if not self.card.name or not self.card.name.strip():
+            card = None
+            self.report.add(
+                NOT_A_CARD,
+                "/name",
+                "without a name this file cannot be documented as an agent; it is listed as excluded",
+            )
+        index = self.parsed
+        diagnostics = locate_all(
+            self.report.findings,
+            self.display,
+            lambda pointer, at_key=False: index.index.locate(pointer, at_key=at_key),
+        )
+        return card, diagnostics
+
+
+def read_card_bytes(
     data: bytes, *, display: str, root: str = "", relpath: str = "", limits: Limits = DEFAULT_LIMITS
-) -> tuple[AgentCard | None, list[Diagnostic]]:
-    """Read one card from bytes (a file, a git revision, an HTTP body). Never raises for its content."""
-    from a2a_docgen.validate import validate_card
-
+) -> ReadCard | Diagnostic:
+    """Parse and normalise one card from bytes (a file, a git revision, an HTTP body), or the one diagnostic of
+    a document that is not a JSON object. Never raises for its content."""
     try:
         parsed = parse_bytes(data, limits)
     except SourceError as exc:
         problem = exc.problem
         line, column = line_col(exc.text, problem.offset) if exc.text else (1, 1)
-        return None, [
-            Diagnostic(
-                severity="error",
-                code=problem.code,
-                message=problem.message,
-                file=display,
-                line=line,
-                column=column,
-                pointer=problem.pointer,
-            )
-        ]
+        return diagnostic(
+            problem.code, problem.message, file=display, line=line, column=column, pointer=problem.pointer
+        )
     report = Report()
     for warning in parsed.warnings:
-        report.warning(warning.code, warning.pointer, warning.message)
+        report.add(warning.code, warning.pointer, warning.message)
     source = CardSource(
         path=display,
         root=root,
@@ -178,35 +173,15 @@ def load_card_bytes(
         raw=parsed.value,
         text=parsed.text,
     )
-    card = normalize(parsed.value, source, report, limits)
-    validate_card(card, report, limits)
-    card_or_none: AgentCard | None = card
-    if not card.name or not card.name.strip():
-        card_or_none = None
-        report.findings.append(
-            Finding(
-                "error",
-                "not-a-card",
-                "without a name this file cannot be documented as an agent; it is listed as excluded",
-                "/name",
-            )
-        )
-    diagnostics = locate_all(
-        report.findings, display, lambda pointer, at_key=False: parsed.index.locate(pointer, at_key=at_key)
-    )
-    return card_or_none, diagnostics
+    return ReadCard(normalize(parsed.value, source, report, limits), report, parsed, display)
 
 
-def _whole_file(display: str, code: str, message: str) -> Diagnostic:
-    return Diagnostic(
-        severity="error", code=code, message=message, file=display, line=1, column=1, pointer=""
-    )
-
-
-def _too_large(display: str, size: int, limits: Limits) -> Diagnostic:
-    return _whole_file(
-        display,
-        "file-too-large",
-        f"the file has {size} bytes, more than the limit of {limits.max_file_bytes} "
+def file_too_large(display: str, size: int, limits: Limits, *, where: str = "") -> Diagnostic:
+    """``file-too-large`` for a file of ``size`` bytes; ``where`` says where it was found (`` at the base
+    revision``)."""
+    return diagnostic(
+        FILE_TOO_LARGE,
+        f"the file has {size} bytes{where}, more than the limit of {limits.max_file_bytes} "
         f"(limit max_file_bytes, raise it with {Limits.option_name('max_file_bytes')}); it is not read",
+        file=display,
     )

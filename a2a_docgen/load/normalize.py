@@ -17,9 +17,22 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-import re
 from collections.abc import Mapping
 
+from a2a_docgen.diagnostics import (
+    EMPTY_OVERRIDE,
+    EXAMPLE_JSON_INVALID,
+    LEGACY_FIELD,
+    REQUIRED_EMPTY,
+    REQUIRED_MISSING,
+    REQUIREMENT_SHAPE,
+    SCHEME_AMBIGUOUS,
+    SCHEME_UNKNOWN_TYPE,
+    SIGNATURE_HEADER_INCOMPLETE,
+    SIGNATURE_HEADER_INVALID,
+    UNKNOWN_FIELD,
+    WRONG_TYPE,
+)
 from a2a_docgen.limits import Limits
 from a2a_docgen.load.reader import Reader, quote, snake_case
 from a2a_docgen.load.report import Report
@@ -50,8 +63,7 @@ from a2a_docgen.model import (
     SecurityScheme,
     UnknownSecurityScheme,
 )
-
-_VERSION = re.compile(r"^(\d+)\.(\d+)(?:\.\d+)?")
+from a2a_docgen.protocol import major_minor, short_version
 
 CARD_KEYS_V1 = [
     "name",
@@ -121,11 +133,6 @@ FLOW_REQUIRED: dict[str, tuple[str, ...]] = {
 }
 
 
-def major_minor(version: str) -> tuple[int, int] | None:
-    match = _VERSION.match(version.strip())
-    return (int(match.group(1)), int(match.group(2))) if match else None
-
-
 def detect_era(raw: JSONObject) -> Era:
     """The shape the card is written in (see the module docstring)."""
     if "supportedInterfaces" in raw or "securityRequirements" in raw or "supported_interfaces" in raw:
@@ -161,13 +168,13 @@ class _CardReader:
             "",
             required=True,
             hint="what the agent does",
-            max_chars=self.limits.max_text_chars,
+            limit="max_text_chars",
         )
         version = read.text(raw, "version", "", required=True, hint='the agent\'s own version, e.g. "1.0.0"')
         interfaces = self.interfaces()
         provider = self.provider()
-        documentation_url = read.text(raw, "documentationUrl", "", max_chars=4096)
-        icon_url = read.text(raw, "iconUrl", "", max_chars=4096)
+        documentation_url = read.url(raw, "documentationUrl", "")
+        icon_url = read.url(raw, "iconUrl", "")
         capabilities = self.capabilities()
         schemes = self.security_schemes()
         requirements, requirements_pointer = self.card_requirements()
@@ -208,7 +215,7 @@ class _CardReader:
         return {k: obj[k] for k in sorted(obj) if k not in known and k not in aliases}
 
     def legacy(self, pointer: str, message: str) -> None:
-        self.report.warning("legacy-field", pointer, message, at_key=True)
+        self.report.add(LEGACY_FIELD, pointer, message, at_key=True)
 
     # -- interfaces ---------------------------------------------------------------------------------------
 
@@ -239,7 +246,7 @@ class _CardReader:
 
     def v1_interface(self, obj: JSONObject, pointer: str) -> AgentInterface:
         read = self.read
-        url = read.text(obj, "url", pointer, required=True, hint="the URL of the interface", max_chars=4096)
+        url = read.url(obj, "url", pointer, required=True, hint="the URL of the interface")
         binding = self._binding(obj, pointer)
         version = read.text(
             obj, "protocolVersion", pointer, required=True, hint='the A2A version served, e.g. "1.0"'
@@ -272,9 +279,7 @@ class _CardReader:
     def v03_interfaces(self) -> tuple[AgentInterface, ...]:
         raw, read = self.raw, self.read
         version = self.card_protocol_version()
-        url = read.text(
-            raw, "url", "", required=True, hint="the URL of the agent's preferred endpoint", max_chars=4096
-        )
+        url = read.url(raw, "url", "", required=True, hint="the URL of the agent's preferred endpoint")
         transport = read.text(raw, "preferredTransport", "")
         result: list[AgentInterface] = []
         if url is not None:
@@ -292,9 +297,7 @@ class _CardReader:
         if found is not None:
             items, pointer = found
             for _, obj, item_pointer in read.objects(items, pointer, "interface"):
-                item_url = read.text(
-                    obj, "url", item_pointer, required=True, hint="the interface URL", max_chars=4096
-                )
+                item_url = read.url(obj, "url", item_pointer, required=True, hint="the interface URL")
                 item_transport = read.text(
                     obj, "transport", item_pointer, required=True, hint='"JSONRPC", "GRPC" or "HTTP+JSON"'
                 )
@@ -320,8 +323,7 @@ class _CardReader:
         if declared is None:
             # The v0.3 schema defaults protocolVersion to 0.3.0; v0.2 cards had no such member.
             return "0.3" if self.era == "0.3" else None
-        version = major_minor(declared)
-        return f"{version[0]}.{version[1]}" if version else declared
+        return short_version(declared) or declared
 
     # -- provider, capabilities -----------------------------------------------------------------------------
 
@@ -334,9 +336,7 @@ class _CardReader:
             organization=self.read.text(
                 obj, "organization", pointer, required=True, hint="the organisation's name"
             ),
-            url=self.read.text(
-                obj, "url", pointer, required=True, hint="the provider's website", max_chars=4096
-            ),
+            url=self.read.url(obj, "url", pointer, required=True, hint="the provider's website"),
             pointer=pointer,
             extra=self.extra(obj, {"organization", "url"}),
         )
@@ -369,12 +369,8 @@ class _CardReader:
                 params = read.obj(ext, "params", ext_item_pointer)
                 extensions.append(
                     AgentExtension(
-                        uri=read.text(
-                            ext, "uri", ext_item_pointer, required=self.era != "1.0", max_chars=4096
-                        ),
-                        description=read.text(
-                            ext, "description", ext_item_pointer, max_chars=self.limits.max_text_chars
-                        ),
+                        uri=read.url(ext, "uri", ext_item_pointer, required=self.era != "1.0"),
+                        description=read.text(ext, "description", ext_item_pointer, limit="max_text_chars"),
                         required=read.boolean(ext, "required", ext_item_pointer) is True,
                         params=params[0] if params else None,
                         pointer=ext_item_pointer,
@@ -400,8 +396,8 @@ class _CardReader:
             for name, value in obj.items():
                 scheme_pointer = join_pointer(pointer, name)
                 if not isinstance(value, dict):
-                    self.report.error(
-                        "wrong-type",
+                    self.report.add(
+                        WRONG_TYPE,
                         scheme_pointer,
                         f'security scheme "{name}" must be an object, not {quote(value)}',
                     )
@@ -428,14 +424,14 @@ class _CardReader:
                     f'{{"type": "{SCHEME_WRAPPERS[wrappers[0]]}", ...}}',
                 )
             if not isinstance(inner, dict):
-                self.report.error(
-                    "wrong-type", inner_pointer, f'"{wrappers[0]}" must be an object, not {quote(inner)}'
+                self.report.add(
+                    WRONG_TYPE, inner_pointer, f'"{wrappers[0]}" must be an object, not {quote(inner)}'
                 )
                 return UnknownSecurityScheme(label=wrappers[0], description=None, pointer=pointer)
             return self.scheme_body(SCHEME_WRAPPERS[wrappers[0]], inner, inner_pointer, v1=True)
         if len(wrappers) > 1:
-            self.report.error(
-                "scheme-ambiguous",
+            self.report.add(
+                SCHEME_AMBIGUOUS,
                 pointer,
                 f'security scheme "{name}" has several kinds ({", ".join(wrappers)}); a scheme is exactly one of them',
             )
@@ -450,16 +446,16 @@ class _CardReader:
                 )
             if kind in SCHEME_WRAPPERS.values():
                 return self.scheme_body(kind, obj, pointer, v1=False)
-            self.report.error(
-                "scheme-unknown-type",
+            self.report.add(
+                SCHEME_UNKNOWN_TYPE,
                 join_pointer(pointer, "type"),
                 f"unknown security scheme type {quote(kind)}; use apiKey, http, oauth2, openIdConnect or mutualTLS",
             )
             return UnknownSecurityScheme(
                 label=kind, description=self.read.text(obj, "description", pointer), pointer=pointer
             )
-        self.report.error(
-            "scheme-unknown-type",
+        self.report.add(
+            SCHEME_UNKNOWN_TYPE,
             pointer,
             f'security scheme "{name}" declares no kind: wrap it in one of {", ".join(SCHEME_WRAPPERS)} (v1.0) or '
             'give it a "type" (v0.3)',
@@ -470,7 +466,7 @@ class _CardReader:
 
     def scheme_body(self, kind: str, obj: JSONObject, pointer: str, *, v1: bool) -> SecurityScheme:
         read = self.read
-        description = read.text(obj, "description", pointer, max_chars=self.limits.max_text_chars)
+        description = read.text(obj, "description", pointer, limit="max_text_chars")
         known = {"description"} | ({"type"} if not v1 else set())
         if kind == "apiKey":
             location_key = "location" if v1 or "location" in obj else "in"
@@ -497,20 +493,15 @@ class _CardReader:
             return OAuth2SecurityScheme(
                 description=description,
                 flows=self.flows(obj, pointer),
-                oauth2_metadata_url=read.text(obj, "oauth2MetadataUrl", pointer, max_chars=4096),
+                oauth2_metadata_url=read.url(obj, "oauth2MetadataUrl", pointer),
                 pointer=pointer,
                 extra=self.extra(obj, known | {"flows", "oauth2MetadataUrl"}),
             )
         if kind == "openIdConnect":
             return OpenIdConnectSecurityScheme(
                 description=description,
-                open_id_connect_url=read.text(
-                    obj,
-                    "openIdConnectUrl",
-                    pointer,
-                    required=True,
-                    hint="the OIDC discovery URL",
-                    max_chars=4096,
+                open_id_connect_url=read.url(
+                    obj, "openIdConnectUrl", pointer, required=True, hint="the OIDC discovery URL"
                 ),
                 pointer=pointer,
                 extra=self.extra(obj, known | {"openIdConnectUrl"}),
@@ -528,14 +519,14 @@ class _CardReader:
             if not present or value is None:
                 continue
             if not isinstance(value, dict):
-                self.report.error(
-                    "wrong-type", flow_pointer, f'the "{kind}" flow must be an object, not {quote(value)}'
+                self.report.add(
+                    WRONG_TYPE, flow_pointer, f'the "{kind}" flow must be an object, not {quote(value)}'
                 )
                 continue
             result.append(self.flow(kind, value, flow_pointer))
         if not result and not any(k for k in flows_obj if k not in FLOW_KINDS):
-            self.report.error(
-                "required-missing",
+            self.report.add(
+                REQUIRED_MISSING,
                 flows_pointer,
                 '"flows" declares no flow: add one of authorizationCode, clientCredentials or deviceCode',
             )
@@ -548,9 +539,7 @@ class _CardReader:
             required |= {"scopes", "authorizationUrl" if kind == "implicit" else "tokenUrl"}
 
         def url(key: str) -> str | None:
-            return read.text(
-                obj, key, pointer, required=key in required, hint="an absolute https URL", max_chars=4096
-            )
+            return read.url(obj, key, pointer, required=key in required, hint="an absolute https URL")
 
         scopes = read.string_map(
             obj,
@@ -560,8 +549,8 @@ class _CardReader:
             hint="an object of scope -> description ({} if none)",
         )
         if scopes == {} and "scopes" in FLOW_REQUIRED[kind]:
-            self.report.error(
-                "required-empty",
+            self.report.add(
+                REQUIRED_EMPTY,
                 join_pointer(pointer, "scopes"),
                 f'"scopes" of the {kind} flow must declare at least one scope (name -> description)',
             )
@@ -650,8 +639,8 @@ class _CardReader:
             if self.era == "1.0" and under_v1_key:
                 # A strict v1.0 parser rejects this; a lenient one drops the members and reads an empty
                 # requirement, i.e. "no authentication": an error, not a mere style issue.
-                self.report.error(
-                    "requirement-shape",
+                self.report.add(
+                    REQUIREMENT_SHAPE,
                     pointer,
                     "this security requirement has the v0.3 shape, which v1.0 clients read as no requirement at "
                     'all; write {"schemes": {"<scheme>": {"list": ["<scope>"]}}}',
@@ -664,8 +653,8 @@ class _CardReader:
                 schemes[name] = found[0] if found else ()
                 for extra_key in value:
                     if extra_key != "list":
-                        self.report.warning(
-                            "unknown-field",
+                        self.report.add(
+                            UNKNOWN_FIELD,
                             join_pointer(value_pointer, extra_key),
                             f'unknown member "{extra_key}"',
                             at_key=True,
@@ -676,8 +665,8 @@ class _CardReader:
                 schemes[name] = self.read.string_items(value, value_pointer, name)
             else:
                 expected = '{"list": [...]}' if wrapped else "an array of strings"
-                self.report.error(
-                    "wrong-type",
+                self.report.add(
+                    WRONG_TYPE,
                     value_pointer,
                     f'the scopes of "{name}" must be {expected}, not {quote(value)}',
                 )
@@ -688,7 +677,7 @@ class _CardReader:
 
     def default_modes(self, key: str) -> EffectiveModes:
         found = self.read.strings(
-            self.raw, key, "", required=True, hint='media types such as "text/plain"', limit=(64, "max_tags")
+            self.raw, key, "", required=True, hint='media types such as "text/plain"', limit="max_media_types"
         )
         return EffectiveModes(
             modes=found[0] if found else (),
@@ -705,7 +694,7 @@ class _CardReader:
             "",
             required=True,
             hint="at least one skill",
-            limit=(self.limits.max_skills, "max_skills"),
+            limit="max_skills",
         )
         if found is None:
             return ()
@@ -730,7 +719,7 @@ class _CardReader:
             pointer,
             required=True,
             hint='keywords, e.g. ["maps"]',
-            limit=(self.limits.max_tags, "max_tags"),
+            limit="max_tags",
         )
         own_inputs = self.skill_modes(obj, "inputModes", pointer)
         own_outputs = self.skill_modes(obj, "outputModes", pointer)
@@ -744,7 +733,7 @@ class _CardReader:
                 pointer,
                 required=True,
                 hint="what the skill does",
-                max_chars=self.limits.max_text_chars,
+                limit="max_text_chars",
             ),
             tags=tags[0] if tags else (),
             examples=self.examples(obj, pointer),
@@ -764,13 +753,13 @@ class _CardReader:
 
     def skill_modes(self, obj: JSONObject, key: str, pointer: str) -> EffectiveModes | None:
         """The skill's own list, or None when it inherits the card default (absent or empty)."""
-        found = self.read.strings(obj, key, pointer, limit=(64, "max_tags"))
+        found = self.read.strings(obj, key, pointer, limit="max_media_types")
         if found is None:
             return None
         modes, modes_pointer = found
         if not modes:
-            self.report.warning(
-                "empty-override",
+            self.report.add(
+                EMPTY_OVERRIDE,
                 modes_pointer,
                 f'"{key}" is empty, which means "not set": the skill inherits the card default; remove it or list '
                 "the media types",
@@ -783,8 +772,8 @@ class _CardReader:
             obj,
             "examples",
             pointer,
-            limit=(self.limits.max_examples, "max_examples"),
-            max_chars=self.limits.max_example_chars,
+            limit="max_examples",
+            item_limit="max_example_chars",
         )
         if found is None:
             return ()
@@ -823,7 +812,7 @@ class _CardReader:
                     text=text, is_json=isinstance(value, (dict, list)), value=value, pointer=pointer
                 )
             problem = self._nested_too_deep()
-        self.report.warning("example-json-invalid", pointer, problem)
+        self.report.add(EXAMPLE_JSON_INVALID, pointer, problem)
         return plain
 
     def _nested_too_deep(self) -> str:
@@ -839,7 +828,12 @@ class _CardReader:
         result = []
         for _, obj, item_pointer in self.read.objects(items, pointer, "signature"):
             protected = self.read.text(
-                obj, "protected", item_pointer, required=True, hint="the JWS protected header", max_chars=8192
+                obj,
+                "protected",
+                item_pointer,
+                required=True,
+                hint="the JWS protected header",
+                limit="max_text_chars",
             )
             header = self.read.obj(obj, "header", item_pointer)
             result.append(
@@ -851,7 +845,7 @@ class _CardReader:
                         item_pointer,
                         required=True,
                         hint="the JWS signature",
-                        max_chars=8192,
+                        limit="max_text_chars",
                     ),
                     header=header[0] if header else None,
                     protected_header=self.decode_protected(
@@ -872,16 +866,16 @@ class _CardReader:
         except (binascii.Error, ValueError, RecursionError):
             header = None
         if not isinstance(header, dict):
-            self.report.warning(
-                "signature-header-invalid",
+            self.report.add(
+                SIGNATURE_HEADER_INVALID,
                 pointer,
                 "the protected header is not base64url-encoded JSON; it must decode to an object with alg, typ and kid",
             )
             return None
         missing = [k for k in ("alg", "kid") if k not in header]
         if missing:
-            self.report.warning(
-                "signature-header-incomplete",
+            self.report.add(
+                SIGNATURE_HEADER_INCOMPLETE,
                 pointer,
                 f"the protected header lacks {', '.join(missing)} (A2A section 8.4.2 requires alg, typ and kid)",
             )

@@ -11,11 +11,25 @@ import functools
 import json
 import re
 from collections.abc import Iterable
+from typing import Literal
 
+from a2a_docgen.diagnostics import (
+    LIMIT_EXCEEDED,
+    NULL_VALUE,
+    REQUIRED_EMPTY,
+    REQUIRED_MISSING,
+    SNAKE_CASE_NAME,
+    WRONG_TYPE,
+)
 from a2a_docgen.limits import Limits
 from a2a_docgen.load.report import Report
 from a2a_docgen.load.source import join_pointer, json_type
 from a2a_docgen.model import JSONObject, JSONValue
+
+TextLimit = Literal["max_label_chars", "max_text_chars", "max_example_chars"]
+"""The fields of ``Limits`` that bound one string (``max_url_chars`` bounds URLs, read by ``Reader.url``)."""
+CountLimit = Literal["max_skills", "max_tags", "max_examples", "max_media_types"]
+"""The fields of ``Limits`` that bound the length of one array."""
 
 _CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
@@ -54,8 +68,8 @@ class Reader:
         alias = snake_case(key)
         if alias != key and alias in obj:
             alias_pointer = join_pointer(base, alias)
-            self.report.warning(
-                "snake-case-name",
+            self.report.add(
+                SNAKE_CASE_NAME,
                 alias_pointer,
                 f'"{alias}" is the proto field name; A2A JSON uses camelCase: rename it to "{key}"',
                 at_key=True,
@@ -71,10 +85,10 @@ class Reader:
             return False
         if required:
             state = "is null" if present else "is missing"
-            self.report.error("required-missing", pointer, f'required member "{key}" {state}: add {hint}')
+            self.report.add(REQUIRED_MISSING, pointer, f'required member "{key}" {state}: add {hint}')
         elif present:
-            self.report.warning(
-                "null-value",
+            self.report.add(
+                NULL_VALUE,
                 pointer,
                 f'"{key}" is null; omit the member instead (JSON Schema rejects null here)',
             )
@@ -82,7 +96,20 @@ class Reader:
 
     def _wrong(self, key: str, pointer: str, value: JSONValue, expected: str, fix: str = "") -> None:
         message = f'"{key}" must be {expected}, not {_found(value)}'
-        self.report.error("wrong-type", pointer, message + (f"; {fix}" if fix else ""))
+        self.report.add(WRONG_TYPE, pointer, message + (f"; {fix}" if fix else ""))
+
+    def _string(
+        self, obj: JSONObject, key: str, base: str, required: bool, hint: str
+    ) -> tuple[str, str] | None:
+        """``(value, pointer)`` of a string member; a wrong type, or a missing or empty required one, reported."""
+        value, pointer, present = self.member(obj, key, base)
+        if not isinstance(value, str):
+            if not self._absent(key, pointer, value, present, required, hint):
+                self._wrong(key, pointer, value, "a string")
+            return None
+        if required and not value.strip():
+            self.report.add(REQUIRED_EMPTY, pointer, f'"{key}" is empty: add {hint}')
+        return value, pointer
 
     def text(
         self,
@@ -92,27 +119,41 @@ class Reader:
         *,
         required: bool = False,
         hint: str = "a string",
-        max_chars: int | None = None,
+        limit: TextLimit = "max_label_chars",
     ) -> str | None:
-        value, pointer, present = self.member(obj, key, base)
-        if not isinstance(value, str):
-            if not self._absent(key, pointer, value, present, required, hint):
-                self._wrong(key, pointer, value, "a string")
+        """A string, cut to the ``limit`` it exceeds (a field of ``Limits``) with an error naming that limit."""
+        found = self._string(obj, key, base, required, hint)
+        if found is None:
             return None
-        if required and not value.strip():
-            self.report.error("required-empty", pointer, f'"{key}" is empty: add {hint}')
-        max_chars = max_chars or self.limits.max_label_chars
-        return value if len(value) <= max_chars else self.cap(value, pointer, key, max_chars)
+        value, pointer = found
+        return value if len(value) <= getattr(self.limits, limit) else self.cap(value, pointer, key, limit)
 
-    def cap(self, value: str, pointer: str, key: str, max_chars: int) -> str:
-        """Cut an over-long string to the limit, with an error naming the limit."""
+    def url(
+        self, obj: JSONObject, key: str, base: str, *, required: bool = False, hint: str = "a URL"
+    ) -> str | None:
+        """A URL or URI: a string that is never cut, as a shortened URL leads somewhere else. One longer than
+        ``max_url_chars`` is reported and kept whole."""
+        found = self._string(obj, key, base, required, hint)
+        if found is None:
+            return None
+        value, pointer = found
+        maximum = self.limits.max_url_chars
+        if len(value) > maximum:
+            self.report.add(
+                LIMIT_EXCEEDED,
+                pointer,
+                f'"{key}" has {len(value)} characters, more than the limit of {maximum}; a URL is not cut, as a '
+                f"shortened one would lead elsewhere (raise it with {Limits.option_name('max_url_chars')})",
+            )
+        return value
+
+    def cap(self, value: str, pointer: str, key: str, limit: TextLimit) -> str:
+        """Cut an over-long string to ``limit`` (a field of ``Limits``), with an error naming the limit."""
+        max_chars: int = getattr(self.limits, limit)
         if len(value) <= max_chars:
             return value
-        limit = "max_label_chars" if max_chars == self.limits.max_label_chars else "max_text_chars"
-        if max_chars == self.limits.max_example_chars:
-            limit = "max_example_chars"
-        self.report.error(
-            "limit-exceeded",
+        self.report.add(
+            LIMIT_EXCEEDED,
             pointer,
             f'"{key}" has {len(value)} characters, more than the limit of {max_chars}; only the first '
             f"{max_chars} are used (raise it with {Limits.option_name(limit)})",
@@ -148,11 +189,11 @@ class Reader:
         *,
         required: bool = False,
         hint: str = "an array",
-        limit: tuple[int, str] | None = None,
+        limit: CountLimit | None = None,
     ) -> tuple[list[JSONValue], str] | None:
         """A JSON array; required arrays need at least one element (spec section 5.7).
 
-        ``limit`` is (maximum length, limit name): longer arrays are cut with an error.
+        ``limit`` names the field of ``Limits`` that bounds its length: longer arrays are cut with an error.
         """
         value, pointer, present = self.member(obj, key, base)
         if not isinstance(value, list):
@@ -160,18 +201,18 @@ class Reader:
                 self._wrong(key, pointer, value, "an array")
             return None
         if required and not value:
-            self.report.error(
-                "required-empty",
+            self.report.add(
+                REQUIRED_EMPTY,
                 pointer,
                 f'"{key}" is a required array and must contain at least one element (A2A section 5.7): add {hint}',
             )
-        if limit is not None and len(value) > limit[0]:
-            maximum, name = limit
-            self.report.error(
-                "limit-exceeded",
+        maximum: int | None = getattr(self.limits, limit) if limit is not None else None
+        if maximum is not None and len(value) > maximum:
+            self.report.add(
+                LIMIT_EXCEEDED,
                 pointer,
                 f'"{key}" has {len(value)} elements, more than the limit of {maximum}; only the first {maximum} '
-                f"are used (raise it with {Limits.option_name(name)})",
+                f"are used (raise it with {Limits.option_name(str(limit))})",
             )
             value = value[:maximum]
         return value, pointer
@@ -184,30 +225,31 @@ class Reader:
         *,
         required: bool = False,
         hint: str = "an array of strings",
-        limit: tuple[int, str] | None = None,
-        max_chars: int | None = None,
+        limit: CountLimit | None = None,
+        item_limit: TextLimit = "max_label_chars",
     ) -> tuple[tuple[str, ...], str] | None:
-        """An array of strings; elements of another type are reported and skipped."""
+        """An array of strings, bounded by ``limit``, each bounded by ``item_limit``; elements of another type are
+        reported and skipped."""
         found = self.array(obj, key, base, required=required, hint=hint, limit=limit)
         if found is None:
             return None
         items, pointer = found
-        return self.string_items(items, pointer, key, max_chars), pointer
+        return self.string_items(items, pointer, key, item_limit), pointer
 
     def string_items(
-        self, items: Iterable[JSONValue], pointer: str, key: str, max_chars: int | None = None
+        self, items: Iterable[JSONValue], pointer: str, key: str, limit: TextLimit = "max_label_chars"
     ) -> tuple[str, ...]:
-        max_chars = max_chars or self.limits.max_label_chars
+        max_chars: int = getattr(self.limits, limit)
         result = []
         for index, item in enumerate(items):
             if isinstance(item, str):
                 # The pointer is built only for a finding.
                 result.append(
-                    item if len(item) <= max_chars else self.cap(item, f"{pointer}/{index}", key, max_chars)
+                    item if len(item) <= max_chars else self.cap(item, f"{pointer}/{index}", key, limit)
                 )
             else:
-                self.report.error(
-                    "wrong-type",
+                self.report.add(
+                    WRONG_TYPE,
                     f"{pointer}/{index}",
                     f'elements of "{key}" must be strings, not {_found(item)}',
                 )
@@ -221,8 +263,8 @@ class Reader:
             if isinstance(item, dict):
                 result.append((index, item, item_pointer))
             else:
-                self.report.error(
-                    "wrong-type", item_pointer, f"each {what} must be an object, not {_found(item)}"
+                self.report.add(
+                    WRONG_TYPE, item_pointer, f"each {what} must be an object, not {_found(item)}"
                 )
         return result
 
@@ -239,8 +281,8 @@ class Reader:
             if isinstance(description, str):
                 result[name] = description
             else:
-                self.report.error(
-                    "wrong-type",
+                self.report.add(
+                    WRONG_TYPE,
                     join_pointer(pointer, name),
                     f'the description of "{name}" must be a string, not {_found(description)}',
                 )

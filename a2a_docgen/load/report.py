@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from a2a_docgen.diagnostics import Code
 from a2a_docgen.model import Diagnostic, Severity
 
 
@@ -26,11 +27,18 @@ class Report:
 
     findings: list[Finding] = field(default_factory=list)
 
-    def error(self, code: str, pointer: str, message: str, *, at_key: bool = False) -> None:
-        self.findings.append(Finding("error", code, message, pointer, at_key))
-
-    def warning(self, code: str, pointer: str, message: str, *, at_key: bool = False) -> None:
-        self.findings.append(Finding("warning", code, message, pointer, at_key))
+    def add(
+        self,
+        code: Code,
+        pointer: str,
+        message: str,
+        *,
+        at_key: bool = False,
+        severity: Severity | None = None,
+    ) -> None:
+        """A finding of ``code`` at ``pointer``, with the code's registered severity (``severity`` only for a code
+        registered with several)."""
+        self.findings.append(Finding(code.resolve(severity), code.name, message, pointer, at_key))
 
 
 Locator = Callable[..., tuple[int, int]]

@@ -18,6 +18,17 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from a2a_docgen.diagnostics import (
+    DUPLICATE_KEY,
+    EMPTY_FILE,
+    ENCODING,
+    JSON_SYNTAX,
+    NOT_AN_OBJECT,
+    TOO_DEEP,
+    TOO_MANY_VALUES,
+    UTF8_BOM,
+    Code,
+)
 from a2a_docgen.limits import Limits
 from a2a_docgen.model import JSONObject, JSONValue
 
@@ -66,12 +77,11 @@ def resolve_pointer(document: object, pointer: str) -> object:
 class SourceProblem:
     """Why a file could not be read as a JSON object, and where."""
 
-    code: str
+    code: Code
     message: str
     offset: int
     """Character offset in the decoded text (0 when the problem is with the bytes as a whole)."""
     pointer: str = ""
-    severity: str = "error"
 
 
 class SourceError(Exception):
@@ -301,7 +311,7 @@ def decode(data: bytes) -> tuple[str, list[SourceProblem]]:
     if any(data.startswith(bom) for bom in _UTF16_32_BOMS) or (b"\x00" in data[:4] and len(data) >= 2):
         raise SourceError(
             SourceProblem(
-                "encoding",
+                ENCODING,
                 "the file is UTF-16 or UTF-32; A2A cards are JSON, which must be UTF-8 (RFC 8259 section 8.1): "
                 "re-save it as UTF-8",
                 0,
@@ -311,10 +321,9 @@ def decode(data: bytes) -> tuple[str, list[SourceProblem]]:
         data = data[len(codecs.BOM_UTF8) :]
         warnings.append(
             SourceProblem(
-                "utf8-bom",
+                UTF8_BOM,
                 "the file starts with a UTF-8 byte order mark, which JSON parsers may reject; remove it",
                 0,
-                severity="warning",
             )
         )
     try:
@@ -323,7 +332,7 @@ def decode(data: bytes) -> tuple[str, list[SourceProblem]]:
         good = data[: exc.start].decode("utf-8", "replace")
         raise SourceError(
             SourceProblem(
-                "encoding",
+                ENCODING,
                 f"invalid UTF-8 byte 0x{data[exc.start]:02x}; A2A cards must be UTF-8: re-save the file as UTF-8",
                 len(good),
             ),
@@ -335,7 +344,7 @@ def decode(data: bytes) -> tuple[str, list[SourceProblem]]:
 def parse_text(text: str, limits: Limits) -> JSONObject:
     """Parse decoded text into a JSON object, or raise ``SourceError`` with the exact place."""
     if not text.strip():
-        raise SourceError(SourceProblem("empty-file", "the file is empty; a card is a JSON object", 0), text)
+        raise SourceError(SourceProblem(EMPTY_FILE, "the file is empty; a card is a JSON object", 0), text)
     try:
         value = json.loads(
             text,
@@ -345,13 +354,13 @@ def parse_text(text: str, limits: Limits) -> JSONObject:
         )
     except json.JSONDecodeError as exc:
         message = f"invalid JSON: {exc.msg}{_syntax_hint(text, exc.pos)}"
-        raise SourceError(SourceProblem("json-syntax", message, exc.pos), text) from None
+        raise SourceError(SourceProblem(JSON_SYNTAX, message, exc.pos), text) from None
     except _Duplicate as exc:
         index = PositionIndex.build(text)
         pointer, offset = index.duplicates[0] if index.duplicates else ("", 0)
         raise SourceError(
             SourceProblem(
-                "duplicate-key",
+                DUPLICATE_KEY,
                 f"member {json.dumps(str(exc))} appears twice in the same object; parsers disagree on which "
                 "one wins, so keep exactly one",
                 offset,
@@ -363,20 +372,20 @@ def parse_text(text: str, limits: Limits) -> JSONObject:
         index = PositionIndex.build(text)
         pointer, offset = index.constants[0] if index.constants else ("", 0)
         raise SourceError(
-            SourceProblem("json-syntax", _constant_message(str(exc)), offset, pointer),
+            SourceProblem(JSON_SYNTAX, _constant_message(str(exc)), offset, pointer),
             text,
         ) from None
     except RecursionError:
         value = _TOO_DEEP  # nested far beyond any limit: located below
     except ValueError as exc:  # e.g. integers longer than sys.int_info.str_digits_check_threshold
-        raise SourceError(SourceProblem("json-syntax", f"invalid JSON: {exc}", 0), text) from None
+        raise SourceError(SourceProblem(JSON_SYNTAX, f"invalid JSON: {exc}", 0), text) from None
     too_deep, nodes = (True, 0) if value is _TOO_DEEP else _shape(value, limits.max_depth)
     if too_deep:
         index = PositionIndex.build(text, limits.max_depth)
         pointer, offset = index.too_deep or ("", 0)
         raise SourceError(
             SourceProblem(
-                "too-deep",
+                TOO_DEEP,
                 f"JSON nesting deeper than {limits.max_depth} levels "
                 f"(limit max_depth, raise it with {Limits.option_name('max_depth')})",
                 offset,
@@ -387,13 +396,13 @@ def parse_text(text: str, limits: Limits) -> JSONObject:
     if not isinstance(value, dict):
         kind = _json_type_name(value)
         raise SourceError(
-            SourceProblem("not-an-object", f"the top level is {kind}; an Agent Card is a JSON object", 0),
+            SourceProblem(NOT_AN_OBJECT, f"the top level is {kind}; an Agent Card is a JSON object", 0),
             text,
         )
     if nodes > limits.max_nodes:
         raise SourceError(
             SourceProblem(
-                "too-many-values",
+                TOO_MANY_VALUES,
                 f"more than {limits.max_nodes} JSON values in one card "
                 f"(limit max_nodes, raise it with {Limits.option_name('max_nodes')})",
                 0,

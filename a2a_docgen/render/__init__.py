@@ -24,7 +24,6 @@ from a2a_docgen.errors import UsageError
 from a2a_docgen.model import Catalog, Example, JSONValue
 from a2a_docgen.render.assets import asset_files
 from a2a_docgen.render.env import UnescapedOutputError, shared_env
-from a2a_docgen.render.escape import safe_url
 from a2a_docgen.render.exports import DEFAULT_SITE_NAME, export_files
 from a2a_docgen.render.filter_index import FILTER_INDEX, agent_facets, filter_index
 from a2a_docgen.render.gc import collector_paused
@@ -33,6 +32,7 @@ from a2a_docgen.render.pages import AgentPage, SiteViews, build_views
 from a2a_docgen.render.parallel import PageWorkers
 from a2a_docgen.render.search import SearchEntry, agent_entries, page_entry
 from a2a_docgen.render.site import NavEntry, RenderedSite
+from a2a_docgen.text.urls import safe_url
 
 __all__ = ["NAV", "RenderedSite", "UnescapedOutputError", "render_catalog"]
 

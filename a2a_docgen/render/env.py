@@ -24,13 +24,12 @@ import jinja2
 
 import a2a_docgen
 from a2a_docgen.errors import UsageError
-from a2a_docgen.render.markdown import FILTERS, md_link_text
+from a2a_docgen.render.escape import FILTERS, md_link_text
 
 __all__ = [
     "CardText",
     "UnescapedOutputError",
     "builtin_templates_dir",
-    "make_env",
     "relative_path",
     "shared_env",
 ]
@@ -150,15 +149,12 @@ def _heading_id(anchor: str) -> str:
     return "{#" + anchor + "}"
 
 
-def make_env(overrides: str | Path | None = None) -> jinja2.Environment:
-    """A new environment: user templates in ``overrides`` (if given) shadow the built-in ones."""
-    return _new_env(_search_path(overrides))
-
-
 def shared_env(overrides: str | Path | None = None) -> jinja2.Environment:
-    """``make_env(overrides)``, made once and reused by later renders (``mkdocs serve`` renders on every change),
-    so each template is compiled once. Any change to the files under ``overrides`` gives a new environment;
-    Jinja recompiles a built-in template whose file changed. Do not modify the environment.
+    """The environment in which user templates in ``overrides`` (if given) shadow the built-in ones.
+
+    Made once and reused by later renders (``mkdocs serve`` renders on every change), so each template is
+    compiled once. Any change to the files under ``overrides`` gives a new environment; Jinja recompiles a
+    built-in template whose file changed. Do not modify the environment.
     """
     search = _search_path(overrides)
     try:

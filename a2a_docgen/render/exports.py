@@ -25,10 +25,14 @@ from a2a_docgen.model import (
     JSONValue,
     SecurityRequirement,
     Severity,
+    card_order,
 )
-from a2a_docgen.render.escape import clean_text, json_document
 from a2a_docgen.render.pages import agent_slugs, skill_anchors
-from a2a_docgen.render.slug import tag_key
+from a2a_docgen.render.paths import agent_card_path, agent_dir, agent_page_path
+from a2a_docgen.text.jsonio import json_document
+from a2a_docgen.text.plural import plural
+from a2a_docgen.text.slug import tag_key
+from a2a_docgen.text.unicode import clean_text
 
 __all__ = [
     "CATALOG_JSON",
@@ -75,7 +79,7 @@ class AgentPaths:
 def sorted_cards(catalog: Catalog) -> list[AgentCard]:
     """The cards in catalogue order (name case-insensitively, then name, then source path), whatever order
     the ``Catalog`` was built in."""
-    return sorted(catalog.cards, key=lambda c: ((c.name or "").casefold(), c.name or "", c.source.path))
+    return sorted(catalog.cards, key=card_order)
 
 
 def agent_paths(catalog: Catalog) -> list[AgentPaths]:
@@ -83,13 +87,12 @@ def agent_paths(catalog: Catalog) -> list[AgentPaths]:
     cards = sorted_cards(catalog)
     paths = []
     for card, agent_slug in zip(cards, agent_slugs(cards), strict=True):
-        directory = f"agents/{agent_slug}/"
         paths.append(
             AgentPaths(
                 card=card,
-                page_path=f"{directory}index.md",
-                page_url=directory,
-                card_path=f"{directory}card.json",
+                page_path=agent_page_path(agent_slug),
+                page_url=agent_dir(agent_slug),
+                card_path=agent_card_path(agent_slug),
                 skill_anchors=tuple(skill_anchors(card.skills, agent_slug)),
             )
         )
@@ -277,10 +280,6 @@ def _agent_name(card: AgentCard) -> str:
     return _llms_text(card.name, _MAX_NAME) or "Unnamed agent"
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
 def _note(text: str, details: list[str]) -> str:
     meta = "; ".join(details)
     if text and meta:
@@ -295,7 +294,7 @@ def _agent_line(paths: AgentPaths) -> str:
         details.append(f"version {_llms_text(card.version, 64)}")
     if card.provider and card.provider.organization:
         details.append(f"provider {_llms_text(card.provider.organization, _MAX_NAME)}")
-    details.append(_plural(len(card.skills), "skill"))
+    details.append(plural(len(card.skills), "skill"))
     name = _agent_name(card)
     note = _note(_llms_text(card.description, _MAX_NOTE), details)
     return f"- [{name}]({paths.page_path}): {note}"
@@ -320,7 +319,7 @@ def llms_txt(catalog: Catalog, *, site_name: str = DEFAULT_SITE_NAME) -> str:
     lines = [
         f"# {title}",
         "",
-        f"> {_plural(len(agents), 'agent')} and {_plural(skill_count, 'skill')} described by their "
+        f"> {plural(len(agents), 'agent')} and {plural(skill_count, 'skill')} described by their "
         "A2A Agent Cards. Every link leads to the Markdown source of a page of this site.",
         "",
         "Each agent page lists the agent's interfaces, security schemes and skills; each skill states "

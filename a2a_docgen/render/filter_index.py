@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import json
 
-from a2a_docgen.render.escape import clean_text
 from a2a_docgen.render.pages import AgentPage, SiteViews
+from a2a_docgen.text.unicode import clean_text
 
 __all__ = ["FILTER_INDEX", "agent_facets", "filter_index"]
 

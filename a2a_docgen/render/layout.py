@@ -8,7 +8,7 @@ stays far below 300 KB of HTML. Index pages give counts and link to the lists.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,7 +25,7 @@ from a2a_docgen.render.pages import (
     TagPage,
 )
 from a2a_docgen.render.paging import Page, paginate
-from a2a_docgen.render.slug import slug
+from a2a_docgen.text.slug import slug
 
 __all__ = ["PER_PAGE", "BindingPages", "KindPages", "MediaTypeLine", "PageJob", "SiteLayout", "site_layout"]
 
@@ -94,42 +94,32 @@ class SiteLayout:
 
     def jobs(self) -> Iterator[PageJob]:
         """Every page but the agent pages, in a fixed order."""
-        for page in self.home:
-            yield PageJob(
-                page.pager.path, "index.md.jinja", {"page": page, "layout": self}, page.pager.number == 1
-            )
-        for page in self.tag_index:
-            yield PageJob(page.pager.path, "tags.md.jinja", {"page": page}, page.pager.number == 1)
+        yield from _list("index.md.jinja", self.home, indexed=True, layout=self)
+        yield from _list("tags.md.jinja", self.tag_index, indexed=True)
         for tag, pages in self.tags:
-            for page in pages:
-                yield PageJob(page.pager.path, "tag.md.jinja", {"tag": tag, "page": page}, indexed=False)
+            yield from _list("tag.md.jinja", pages, tag=tag)
         yield PageJob("media-types.md", "media-types.md.jinja", {"layout": self})
-        for media_type, pages in self.media_types:
-            for page in pages:
-                yield PageJob(
-                    page.pager.path,
-                    "media-type.md.jinja",
-                    {"media_type": media_type, "page": page},
-                    indexed=False,
-                )
+        for media_type, lines in self.media_types:
+            yield from _list("media-type.md.jinja", lines, media_type=media_type)
         yield PageJob("security.md", "security.md.jinja", {"layout": self})
         for kind in self.kinds:
-            for page in kind.pages:
-                yield PageJob(
-                    page.pager.path, "security-kind.md.jinja", {"kind": kind, "page": page}, indexed=False
-                )
-        for page in self.scopes:
-            yield PageJob(page.pager.path, "scopes.md.jinja", {"page": page}, indexed=False)
-        for page in self.unauthenticated:
-            yield PageJob(page.pager.path, "no-authentication.md.jinja", {"page": page}, indexed=False)
+            yield from _list("security-kind.md.jinja", kind.pages, kind=kind)
+        yield from _list("scopes.md.jinja", self.scopes)
+        yield from _list("no-authentication.md.jinja", self.unauthenticated)
         yield PageJob("bindings.md", "bindings.md.jinja", {"layout": self})
         for binding in self.bindings:
-            for page in binding.pages:
-                yield PageJob(
-                    page.pager.path, "binding.md.jinja", {"binding": binding, "page": page}, indexed=False
-                )
-        for page in self.excluded:
-            yield PageJob(page.pager.path, "excluded.md.jinja", {"page": page}, page.pager.number == 1)
+            yield from _list("binding.md.jinja", binding.pages, binding=binding)
+        yield from _list("excluded.md.jinja", self.excluded, indexed=True)
+
+
+def _list(
+    template: str, pages: Sequence[Page[Any]], *, indexed: bool = False, **context: Any
+) -> Iterator[PageJob]:
+    """The pages of one list; ``indexed``: its first page is for a site search (the rest only list more)."""
+    for page in pages:
+        yield PageJob(
+            page.pager.path, template, {**context, "page": page}, indexed and page.pager.number == 1
+        )
 
 
 def _media_lines(view: MediaTypeView, order: dict[int, int]) -> list[MediaTypeLine]:

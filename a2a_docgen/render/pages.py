@@ -34,13 +34,15 @@ from a2a_docgen.model import (
     Origin,
     SecurityRequirement,
     SecurityScheme,
+    card_order,
 )
+from a2a_docgen.protocol import canonical_binding
 from a2a_docgen.render.credentials import credentials
 from a2a_docgen.render.env import CardText
-from a2a_docgen.render.markdown import json_text
-from a2a_docgen.render.requests import RequestExample, build_request, canonical_binding, json_media_type
-from a2a_docgen.render.slug import anchor, identity_key, slug, tag_key, tag_slug
+from a2a_docgen.render.escape import json_text
+from a2a_docgen.render.requests import RequestExample, build_request, json_media_type
 from a2a_docgen.render.snippets import curl_command, grpcurl_command, python_snippet
+from a2a_docgen.text.slug import anchor, identity_key, slug, tag_key, tag_slug
 
 __all__ = [
     "AgentPage",
@@ -442,11 +444,6 @@ class SiteViews:
 # -- builders --------------------------------------------------------------------------------------------------
 
 
-def card_order(card: AgentCard) -> tuple[str, str, str]:
-    """The catalogue order: name case-insensitively, then name, then source path (as ``load_catalog`` sorts)."""
-    return ((card.name or "").casefold(), card.name or "", card.source.path)
-
-
 def agent_slugs(cards: Sequence[AgentCard]) -> list[str]:
     """``slug(name, "agent")`` per card; cards whose names share a slug are told apart by their source path."""
     plain = [slug(card.name or "", "agent") for card in cards]
@@ -535,11 +532,12 @@ def _variants(
     creds = credentials(requirements[0] if requirements else None, card)
     grpc = request.binding == "GRPC"
     variants = [
-        RequestVariant("Request message" if grpc else "Request body", "json", json_text(request.body)),
-        RequestVariant("grpcurl", "sh", grpcurl_command(request, creds))
-        if grpc
-        else RequestVariant("curl", "sh", curl_command(request, creds)),
+        RequestVariant("Request message" if grpc else "Request body", "json", json_text(request.body))
     ]
+    command = grpcurl_command(request, creds) if grpc else curl_command(request, creds)
+    if command is None:  # the card's URL cannot go into a command line (or a program) as it is
+        return tuple(variants)
+    variants.append(RequestVariant("grpcurl" if grpc else "curl", "sh", command))
     media_type = json_media_type(skill.effective_input_modes.modes) if request.data_part else None
     variants.append(
         RequestVariant(

@@ -28,14 +28,13 @@ from typing import Literal
 from urllib.parse import quote
 
 from a2a_docgen.model import AgentCard, AgentInterface, AgentSkill, Example, JSONObject, JSONValue
+from a2a_docgen.protocol import Binding, canonical_binding, major_version, media_type_essence
 
 __all__ = [
     "MESSAGE_ID_NAMESPACE",
-    "Binding",
     "RequestExample",
     "Shape",
     "build_request",
-    "canonical_binding",
     "json_media_type",
     "message_id",
     "request_shape",
@@ -43,21 +42,10 @@ __all__ = [
 ]
 
 Shape = Literal["1.0", "0.3"]
-Binding = Literal["JSONRPC", "HTTP+JSON", "GRPC"]
 
 MESSAGE_ID_NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "urn:a2a-docgen:send-message-example")
 """The UUID5 namespace of example message ids (fixed: changing it changes every generated page)."""
 _NAMESPACE_BYTES = MESSAGE_ID_NAMESPACE.bytes
-
-_BINDINGS: dict[str, Binding] = {
-    "JSONRPC": "JSONRPC",
-    "JSON-RPC": "JSONRPC",
-    "HTTP+JSON": "HTTP+JSON",
-    "HTTP_JSON": "HTTP+JSON",
-    "HTTPJSON": "HTTP+JSON",
-    "REST": "HTTP+JSON",
-    "GRPC": "GRPC",
-}
 
 GRPC_METHOD: dict[Shape, str] = {
     "1.0": "lf.a2a.v1.A2AService/SendMessage",
@@ -84,20 +72,11 @@ class RequestExample:
     """Whether the example travels as a data part (else as a text part)."""
 
 
-@functools.lru_cache(maxsize=1024)
-def canonical_binding(binding: str | None) -> Binding | None:
-    """``JSONRPC``, ``HTTP+JSON`` or ``GRPC`` for the spellings cards use; ``None`` for a custom binding."""
-    if binding is None:
-        return None
-    return _BINDINGS.get(binding.strip().upper())
-
-
 def request_shape(interface: AgentInterface, card: AgentCard) -> Shape:
     """v0.3 shapes for protocol version 0.x, v1.0 otherwise; the card's era when the version is unknown."""
-    version = (interface.protocol_version or "").strip()
-    major = version.split(".", 1)[0]
-    if major.isdigit():
-        return "0.3" if int(major) == 0 else "1.0"
+    major = major_version(interface.protocol_version or "")
+    if major is not None:
+        return "0.3" if major == 0 else "1.0"
     return "1.0" if card.era == "1.0" else "0.3"
 
 
@@ -109,7 +88,7 @@ def json_media_type(modes: tuple[str, ...]) -> str | None:
     """
     found: str | None = None
     for mode in modes:
-        essence = mode.split(";", 1)[0].strip().lower()
+        essence = media_type_essence(mode)
         if essence == "application/json":
             return "application/json"
         _, slash, subtype = essence.partition("/")

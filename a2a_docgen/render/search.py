@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from a2a_docgen.render.escape import clean_text
+from a2a_docgen.text.unicode import clean_text
 
 __all__ = ["SEPARATOR", "SearchEntry", "agent_entries", "page_entry"]
 

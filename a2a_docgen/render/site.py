@@ -48,7 +48,9 @@ class RenderedSite:
         for entry in self.nav:
             directory = entry.path.rpartition("/")[0]
             stem = entry.path.removesuffix(".md")
-            inside = path.startswith((f"{stem}/", f"{stem}-")) or (directory and path.startswith(f"{directory}/"))
+            inside = path.startswith((f"{stem}/", f"{stem}-")) or (
+                directory and path.startswith(f"{directory}/")
+            )
             if inside and (best is None or len(entry.path) > len(best)):
                 best = entry.path
         return best or next((e.path for e in self.nav if e.path.rpartition("/")[2] == "index.md"), None)

@@ -16,8 +16,9 @@ from urllib.parse import quote, urlsplit
 
 from a2a_docgen.model import JSONValue
 from a2a_docgen.render.credentials import Credential
-from a2a_docgen.render.markdown import json_text
+from a2a_docgen.render.escape import json_text
 from a2a_docgen.render.requests import RequestExample
+from a2a_docgen.text.urls import safe_url
 
 __all__ = ["curl_command", "grpcurl_command", "python_snippet"]
 
@@ -71,20 +72,29 @@ def _http_auth(credentials: tuple[Credential, ...]) -> tuple[list[str], list[str
     return options, notes, query
 
 
-def curl_command(request: RequestExample, credentials: tuple[Credential, ...]) -> str:
-    """The ``curl`` command that sends ``request`` (JSON-RPC or HTTP+JSON) with the body on standard input."""
+def curl_command(request: RequestExample, credentials: tuple[Credential, ...]) -> str | None:
+    """The ``curl`` command that sends ``request`` (JSON-RPC or HTTP+JSON) with the body on standard input;
+    ``None`` when the card's URL is not one ``safe_url`` accepts (nothing of it goes into a command)."""
+    target = safe_url(request.target)
+    if target is None:
+        return None
     options, notes, query = _http_auth(credentials)
-    lines = [*notes, f"curl -sS -X {request.method} {_quoted(_with_query(request.target, query))}"]
+    lines = [*notes, f"curl -sS -X {request.method} {_quoted(_with_query(target, query))}"]
     lines += [f"  -H {_quoted(f'{name}: {value}')}" for name, value in request.headers]
     lines += [f"  {option}" for option in options]
     lines.append(f"  --data-binary @- <<'{_HEREDOC}'")
     return " \\\n".join(lines) + "\n" + json_text(request.body) + "\n" + _HEREDOC
 
 
-def _grpc_address(target: str) -> tuple[str, bool]:
-    """``host:port`` for grpcurl and whether the connection is plaintext (an ``http://`` URL)."""
-    parts = urlsplit(target if "://" in target else f"//{target}")
-    host = parts.hostname or target
+def _grpc_address(target: str) -> tuple[str, bool] | None:
+    """``host:port`` for grpcurl and whether the connection is plaintext (an ``http://`` URL); ``None`` for a
+    target that is not a valid host (with an optional port) or an http(s) URL."""
+    url = target if "://" in target else f"https://{target}"
+    safe = safe_url(url)
+    if safe is None:
+        return None
+    parts = urlsplit(safe)
+    host = str(parts.hostname)
     if ":" in host:  # IPv6
         host = f"[{host}]"
     plaintext = parts.scheme == "http"
@@ -92,10 +102,13 @@ def _grpc_address(target: str) -> tuple[str, bool]:
     return f"{host}:{port}", plaintext
 
 
-def grpcurl_command(request: RequestExample, credentials: tuple[Credential, ...]) -> str:
+def grpcurl_command(request: RequestExample, credentials: tuple[Credential, ...]) -> str | None:
     """The ``grpcurl`` command that sends ``request`` (gRPC), with the A2A protocol definition as a file
-    (servers need not offer reflection) and the message on standard input."""
-    address, plaintext = _grpc_address(request.target)
+    (servers need not offer reflection) and the message on standard input; ``None`` for an invalid target."""
+    found = _grpc_address(request.target)
+    if found is None:
+        return None
+    address, plaintext = found
     options: list[str] = ["-proto a2a.proto"]
     if plaintext:
         options.append("-plaintext")

@@ -1,12 +1,25 @@
 """Review a change to Agent Cards: what it breaks for the clients of those agents.
 
-``diff_catalogs(base, head)`` compares two catalogues on the normalised model and returns classified,
-located ``Change`` findings; ``a2a_docgen.review.formats`` writes them as text, JSON, a pull-request
-comment or GitHub annotations, and ``a2a_docgen.review.git`` reads the base side from a git revision.
+``review_catalogs(base, head, config=...)`` compares two catalogues on the normalised model and returns
+classified, located ``Change`` findings (after the configuration's severities and accepted changes, then
+the version policy) with the configuration's warnings; ``diff_catalogs`` returns the findings alone.
+``a2a_docgen.review.config`` reads ``.a2a-docgen.toml``, ``a2a_docgen.review.formats`` writes reports as
+text, JSON, a pull-request comment or GitHub annotations, and ``a2a_docgen.review.git`` reads the base
+side from a git revision.
 """
 
 from __future__ import annotations
 
-from a2a_docgen.review.diff import CODES, SEVERITIES, Change, ChangeSeverity, diff_catalogs
+from a2a_docgen.review.config import ReviewConfig, load_config
+from a2a_docgen.review.diff import CODES, SEVERITIES, Change, ChangeSeverity, diff_catalogs, review_catalogs
 
-__all__ = ["CODES", "SEVERITIES", "Change", "ChangeSeverity", "diff_catalogs"]
+__all__ = [
+    "CODES",
+    "SEVERITIES",
+    "Change",
+    "ChangeSeverity",
+    "ReviewConfig",
+    "diff_catalogs",
+    "load_config",
+    "review_catalogs",
+]

@@ -4,22 +4,24 @@ Everything is compared on the normalised model, never on raw JSON: a skill witho
 accepts the card defaults, a skill without its own requirements inherits the card's, and a v0.3 card
 compares equal to its faithful v1.0 form (only ``era-changed`` is reported).
 
-Agents are matched by name (exact, then case-insensitively), then an agent that disappeared is matched to
-an agent that appeared with the same preferred interface URL (a rename). Skills are matched by id,
-interfaces by URL, binding and protocol version, extensions by URI, security schemes by name.
+Agents are paired as ``a2a_docgen.review.match`` says (name and preferred interface URL first; a rename is
+an agent that disappeared matched to one that appeared at its URL). Skills are matched by id, interfaces
+by URL, binding and protocol version, extensions by URI, security schemes by name.
 
-Every finding has a stable code with a fixed severity (``CODES``, documented in docs/review.md).
+Every finding has a stable code with a default severity (``CODES``, documented in docs/review.md); a
+``ReviewConfig`` can change severities and accept changes, and the version policy runs last, on what is
+left.
 """
 
 from __future__ import annotations
 
-import re
+import dataclasses
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Literal, TypeVar
+from datetime import date
+from typing import Literal
 
-from a2a_docgen.load.normalize import major_minor
-from a2a_docgen.load.source import PositionIndex, join_pointer
+from a2a_docgen.load.source import MISSING, PositionIndex, join_pointer, pointer_tokens, resolve_pointer
 from a2a_docgen.model import (
     AgentCard,
     AgentExtension,
@@ -37,107 +39,48 @@ from a2a_docgen.model import (
     SecurityScheme,
     UnknownSecurityScheme,
 )
+from a2a_docgen.protocol import media_type_essence, short_version
+from a2a_docgen.review.codes import (
+    CODES,
+    POLICY_CODES,
+    SCHEME_DETAIL_CODES,
+    SEVERITIES,
+    ChangeSeverity,
+    severity_at_least,
+    severity_rank,
+)
+from a2a_docgen.review.config import Acceptance, ConfigWarning, ReviewConfig
+from a2a_docgen.review.match import HeadFiles, pair, pair_agents
+from a2a_docgen.review.policy import parse_version, version_finding
+from a2a_docgen.review.settle import Settlement
 
 __all__ = [
     "CODES",
     "SEVERITIES",
     "Change",
     "ChangeSeverity",
+    "Location",
+    "Review",
     "diff_catalogs",
     "parse_version",
+    "review_catalogs",
     "severity_at_least",
 ]
 
-ChangeSeverity = Literal["breaking", "non-breaking", "info"]
 Side = Literal["base", "head"]
 
-SEVERITIES: tuple[ChangeSeverity, ...] = ("breaking", "non-breaking", "info")
-"""Most severe first; the order of sorting and of ``--fail-on``."""
 
-B: ChangeSeverity = "breaking"
-N: ChangeSeverity = "non-breaking"
-I: ChangeSeverity = "info"  # noqa: E741
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Location:
+    """A place in a card file."""
 
-CODES: dict[str, tuple[ChangeSeverity, str]] = {
-    # agents and their identity
-    "agent-added": (N, "a card for a new agent appeared"),
-    "agent-removed": (B, "an agent's card disappeared (or no longer loads)"),
-    "agent-renamed": (I, "an agent's name changed; it was matched by its preferred interface URL"),
-    "era-changed": (I, "the card is written in the shape of another A2A version (v0.3 JSON, v1.0 ProtoJSON)"),
-    "version-changed": (I, "the agent's own version changed"),
-    "version-not-bumped": (B, "breaking changes ship without a major version bump of the card's version"),
-    "version-not-semver": (I, "breaking changes ship, but a version is not semantic and cannot be judged"),
-    "description-changed": (I, "an agent's or skill's description changed"),
-    "provider-changed": (I, "the provider's organisation or URL changed"),
-    "documentation-url-changed": (I, "the documentation link changed"),
-    "icon-url-changed": (I, "the icon link changed"),
-    "signatures-changed": (I, "the card's signatures changed"),
-    # interfaces
-    "interface-added": (N, "a new interface is served"),
-    "interface-removed": (B, "an interface is no longer served"),
-    "interface-url-changed": (B, "an interface moved to another URL"),
-    "protocol-binding-dropped": (B, "a URL no longer serves a protocol binding it served"),
-    "protocol-version-dropped": (B, "a URL and binding no longer serve an A2A version they served"),
-    "tenant-changed": (B, "the tenant clients must send to an interface changed"),
-    "preferred-interface-changed": (N, "another interface is now the first (preferred) one"),
-    # capabilities and extensions
-    "capability-disabled": (B, "streaming, push notifications or the extended card is no longer supported"),
-    "capability-enabled": (N, "streaming, push notifications or the extended card is now supported"),
-    "extension-added": (N, "an optional extension is now supported"),
-    "extension-added-required": (B, "a new extension is required from clients"),
-    "extension-removed": (N, "an extension is no longer supported"),
-    "extension-made-required": (B, "an extension that was optional is now required"),
-    "extension-made-optional": (N, "an extension that was required is now optional"),
-    "extension-changed": (I, "an extension's description or parameters changed"),
-    # media types (agent: the card defaults; skill: its effective modes)
-    "input-mode-removed": (B, "a media type is no longer accepted"),
-    "input-mode-added": (N, "a media type is now accepted"),
-    "output-mode-removed": (B, "a media type is no longer produced"),
-    "output-mode-added": (N, "a media type is now produced"),
-    # security requirements (agent: the card's; skill: its effective requirements)
-    "security-required": (B, "authentication is required where none was"),
-    "security-no-longer-required": (N, "authentication is no longer required"),
-    "security-alternative-removed": (B, "a way to authenticate is no longer accepted"),
-    "security-alternative-added": (N, "a new way to authenticate is accepted"),
-    "security-scheme-required": (B, "a scheme is now required in addition to the others"),
-    "security-scheme-no-longer-required": (N, "a scheme is no longer required in addition to the others"),
-    "security-scope-required": (B, "a scope is now required"),
-    "security-scope-no-longer-required": (N, "a scope is no longer required"),
-    # security scheme definitions
-    "scheme-added": (I, "a security scheme is declared (requirements that use it are reported apart)"),
-    "scheme-removed": (I, "a security scheme is no longer declared (requirements are reported apart)"),
-    "scheme-type-changed": (B, "a security scheme changed its kind (apiKey, http, oauth2 ...)"),
-    "scheme-description-changed": (I, "a security scheme's description changed"),
-    "api-key-name-changed": (B, "the name of the header, query parameter or cookie of an API key changed"),
-    "api-key-location-changed": (B, "where an API key is sent (header, query, cookie) changed"),
-    "http-scheme-changed": (B, "the HTTP authentication scheme (Bearer, Basic ...) changed"),
-    "bearer-format-changed": (I, "the bearer format hint changed"),
-    "oidc-url-changed": (B, "the OpenID Connect discovery URL changed"),
-    "oauth-metadata-url-changed": (B, "the OAuth authorization-server metadata URL changed or was removed"),
-    "oauth-metadata-url-added": (N, "an OAuth authorization-server metadata URL is now declared"),
-    "oauth-flow-added": (N, "an OAuth flow is now offered"),
-    "oauth-flow-removed": (B, "an OAuth flow is no longer offered"),
-    "oauth-url-changed": (B, "an OAuth authorization, token, refresh or device URL changed"),
-    "oauth-scope-added": (N, "an OAuth flow declares a new scope"),
-    "oauth-scope-removed": (B, "an OAuth flow no longer declares a scope clients may request"),
-    "oauth-scope-description-changed": (I, "the description of an OAuth scope changed"),
-    "pkce-required": (B, "PKCE is now mandatory"),
-    "pkce-no-longer-required": (N, "PKCE is no longer mandatory"),
-    # skills
-    "skill-added": (N, "a skill was added"),
-    "skill-removed": (B, "a skill was removed"),
-    "name-changed": (I, "a skill's name changed"),
-    "tags-changed": (I, "a skill's tags changed"),
-    "examples-changed": (I, "a skill's examples changed"),
-}
-"""Every code: its severity and what it means (docs/review.md lists the same)."""
+    file: str
+    line: int
+    column: int
+    pointer: str
 
-_RANK = {severity: rank for rank, severity in enumerate(SEVERITIES)}
-
-
-def severity_at_least(severity: ChangeSeverity, threshold: ChangeSeverity) -> bool:
-    """``breaking`` is at least ``non-breaking``, which is at least ``info``."""
-    return _RANK[severity] <= _RANK[threshold]
+    def to_json(self) -> dict[str, JSONValue]:
+        return {"file": self.file, "line": self.line, "column": self.column, "pointer": self.pointer}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -149,6 +92,7 @@ class Change:
     skill: str | None
     """The skill id, or ``None`` for a change to the agent as a whole (card defaults, interfaces ...)."""
     severity: ChangeSeverity
+    """The default of ``code`` unless the configuration or the context (an unused scheme) says otherwise."""
     code: str
     """Stable, kebab-case; one of ``CODES``."""
     message: str
@@ -162,6 +106,22 @@ class Change:
     """The card file ``pointer`` refers to."""
     line: int
     column: int
+    anchor: Location | None = None
+    """For a ``base``-side finding: its nearest surviving parent in the head file (the ``skills`` array of a
+    removed skill, line 1 of a card that no longer loads), or ``None`` when the head has no such file."""
+    accepted: Acceptance | None = None
+    """The configuration's acceptance of this finding: it is shown with the reason and never fails a run."""
+
+    @property
+    def policy(self) -> bool:
+        """A finding of the version policy rather than a change to what clients get."""
+        return self.code in POLICY_CODES
+
+    def head_location(self) -> Location | None:
+        """Where the finding shows in the head tree: its own place, or the anchor of a base-side finding."""
+        if self.side == "head":
+            return Location(file=self.file, line=self.line, column=self.column, pointer=self.pointer)
+        return self.anchor
 
     def sort_key(self) -> tuple[str, str, bool, str, int, str, str, str]:
         return (
@@ -169,13 +129,14 @@ class Change:
             self.agent,
             self.skill is not None,
             self.skill or "",
-            _RANK[self.severity],
+            severity_rank(self.severity),
             self.code,
             self.pointer,
             self.message,
         )
 
     def to_json(self) -> dict[str, JSONValue]:
+        head = self.head_location()
         return {
             "agent": self.agent,
             "skill": self.skill,
@@ -189,47 +150,93 @@ class Change:
             "file": self.file,
             "line": self.line,
             "column": self.column,
+            "anchor": head.to_json() if head is not None else None,
+            "policy": self.policy,
+            "accepted": dict(self.accepted.to_json()) if self.accepted is not None else None,
         }
 
 
-def diff_catalogs(base: Catalog, head: Catalog) -> list[Change]:
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Review:
+    """What ``review_catalogs`` found: the changes, and what needs attention in the configuration."""
+
+    changes: list[Change]
+    """Sorted by agent, skill, severity, code and pointer."""
+    warnings: list[ConfigWarning]
+
+
+def diff_catalogs(
+    base: Catalog,
+    head: Catalog,
+    *,
+    config: ReviewConfig | None = None,
+    head_roots: Sequence[str] = (),
+    today: date | None = None,
+) -> list[Change]:
     """Every change from ``base`` to ``head``, sorted by agent, skill, severity, code and pointer."""
-    locator = _Locator()
-    changes: list[Change] = []
-    pairs, removed, added = _pair_agents(base.cards, head.cards)
+    return review_catalogs(base, head, config=config, head_roots=head_roots, today=today).changes
+
+
+def review_catalogs(
+    base: Catalog,
+    head: Catalog,
+    *,
+    config: ReviewConfig | None = None,
+    head_roots: Sequence[str] = (),
+    today: date | None = None,
+) -> Review:
+    """Compare, apply ``config`` (severities, acceptances as of ``today``), then the version policy.
+
+    ``head_roots`` are the head side's path arguments: with them, a base card is matched to a head file
+    that failed to load at its place even when no card of the head side loaded.
+    """
+    config = config if config is not None else ReviewConfig()
+    settlement = Settlement(config, today if today is not None else date.today())
+    files = HeadFiles(head, head_roots)
+    review = _Reviewer(settlement)
+    pairs, removed, added = pair_agents(base.cards, head.cards)
     for card in removed:
-        gone = " (its file no longer loads as a card)" if card.source.path in head.excluded else ""
-        draft = _Draft(
-            agent=card.name or "",
-            skill=None,
-            code="agent-removed",
-            message=f"the agent is gone{gone}",
-            pointer="",
-            side="base",
-            before=card.name,
+        gone = " (its file no longer loads as a card)" if files.no_longer_loads(card) else ""
+        counterpart = files.counterpart(card)
+        anchor = Location(file=counterpart, line=1, column=1, pointer="") if counterpart else None
+        review.add(
+            _Draft(
+                agent=card.name or "",
+                skill=None,
+                code="agent-removed",
+                message=f"the agent is gone{gone}",
+                pointer="",
+                side="base",
+                before=card.name,
+            ),
+            card,
+            anchor=anchor,
         )
-        changes.append(locator.finish(draft, card))
     for card in added:
-        draft = _Draft(
-            agent=card.name or "",
-            skill=None,
-            code="agent-added",
-            message="a new agent",
-            pointer="",
-            after=card.name,
+        review.add(
+            _Draft(
+                agent=card.name or "",
+                skill=None,
+                code="agent-added",
+                message="a new agent",
+                pointer="",
+                after=card.name,
+            ),
+            card,
         )
-        changes.append(locator.finish(draft, card))
     for old, new in pairs:
-        changes.extend(
-            locator.finish(d, old if d.side == "base" else new) for d in _AgentDiff(old, new).run()
-        )
-    changes.sort(key=Change.sort_key)
-    return changes
+        mine = [
+            review.add(d, old if d.side == "base" else new, head_card=new) for d in _AgentDiff(old, new).run()
+        ]
+        if config.version_policy:
+            review.version_policy(old, new, [c for c in mine if c is not None])
+    review.changes.sort(key=Change.sort_key)
+    return Review(changes=review.changes, warnings=settlement.warnings())
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class _Draft:
-    """A finding before it is located in its file."""
+    """A finding before it is located in its file and given its severity."""
 
     agent: str
     skill: str | None
@@ -239,23 +246,43 @@ class _Draft:
     side: Side = "head"
     before: JSONValue = None
     after: JSONValue = None
+    cap: ChangeSeverity | None = None
+    """The most this finding can be in its context (``info`` for a change to a scheme nobody uses)."""
 
 
-class _Locator:
-    """Turns drafts into located changes, building each card's position index once."""
+class _Reviewer:
+    """Turns drafts into located, settled changes, building each card's position index once."""
 
-    def __init__(self) -> None:
+    def __init__(self, settlement: Settlement) -> None:
+        self.settlement = settlement
+        self.changes: list[Change] = []
         self._indexes: dict[int, PositionIndex] = {}
 
-    def finish(self, draft: _Draft, card: AgentCard) -> Change:
+    def index(self, card: AgentCard) -> PositionIndex:
         index = self._indexes.get(id(card))
         if index is None:
             index = self._indexes[id(card)] = PositionIndex.build(card.source.text)
-        line, column = index.locate(draft.pointer)
-        return Change(
+        return index
+
+    def add(
+        self,
+        draft: _Draft,
+        card: AgentCard,
+        *,
+        head_card: AgentCard | None = None,
+        anchor: Location | None = None,
+    ) -> Change | None:
+        """Locate ``draft`` in ``card`` and keep it, unless the configuration hides its code."""
+        severity = self.settlement.severity(draft.code, draft.cap)
+        if severity is None:
+            return None
+        line, column = self.index(card).locate(draft.pointer)
+        if draft.side == "base" and head_card is not None:
+            anchor = self.anchor(draft.pointer, head_card)
+        change = Change(
             agent=draft.agent,
             skill=draft.skill,
-            severity=CODES[draft.code][0],
+            severity=severity,
             code=draft.code,
             message=draft.message,
             pointer=draft.pointer,
@@ -265,69 +292,51 @@ class _Locator:
             file=card.source.path,
             line=line,
             column=column,
+            anchor=anchor,
+            accepted=self.settlement.acceptance(draft.agent, draft.skill, draft.code, draft.pointer),
         )
+        self.changes.append(change)
+        return change
 
+    def anchor(self, pointer: str, head: AgentCard) -> Location:
+        """The nearest parent of what ``pointer`` named in the base card that the head card still has.
 
-# -- matching -------------------------------------------------------------------------------------------
+        The pointer itself is never used: the same array index in the head names another element.
+        """
+        tokens = pointer_tokens(pointer)[:-1]
+        while tokens and resolve_pointer(head.source.raw, join_pointer("", *tokens)) is MISSING:
+            tokens.pop()
+        parent = join_pointer("", *tokens)
+        line, column = self.index(head).locate(parent)
+        return Location(file=head.source.path, line=line, column=column, pointer=parent)
 
-T = TypeVar("T")
-
-
-def _pair_agents(
-    base: Sequence[AgentCard], head: Sequence[AgentCard]
-) -> tuple[list[tuple[AgentCard, AgentCard]], list[AgentCard], list[AgentCard]]:
-    """(matched pairs, removed, added); see the module docstring for the order of the passes."""
-    keys: tuple[Callable[[AgentCard], object], ...] = (
-        lambda c: (c.name, c.source.relpath),
-        lambda c: c.name,
-        lambda c: (c.name or "").casefold(),
-        lambda c: c.interfaces[0].url if c.interfaces and c.interfaces[0].url else None,
-    )
-    return _pair_passes(base, head, keys)
-
-
-def _pair_passes(
-    base: Sequence[T], head: Sequence[T], keys: Iterable[Callable[[T], object]]
-) -> tuple[list[tuple[T, T]], list[T], list[T]]:
-    """Pair items pass by pass: each pass pairs what is left by its key."""
-    pairs: list[tuple[T, T]] = []
-    base_left, head_left = list(base), list(head)
-    for key in keys:
-        matched, base_left, head_left = _pair(base_left, head_left, key)
-        pairs.extend(matched)
-    return pairs, base_left, head_left
-
-
-def _pair(
-    base: list[T], head: list[T], key: Callable[[T], object]
-) -> tuple[list[tuple[T, T]], list[T], list[T]]:
-    """Pair items with equal, non-None keys, in order (the n-th base with the n-th head of a key)."""
-    waiting: dict[object, list[T]] = {}
-    for item in head:
-        k = key(item)
-        if k is not None:
-            waiting.setdefault(k, []).append(item)
-    pairs: list[tuple[T, T]] = []
-    base_left: list[T] = []
-    taken: set[int] = set()
-    for item in base:
-        k = key(item)
-        candidates = waiting.get(k) if k is not None else None
-        if candidates:
-            partner = candidates.pop(0)
-            taken.add(id(partner))
-            pairs.append((item, partner))
-        else:
-            base_left.append(item)
-    return pairs, base_left, [item for item in head if id(item) not in taken]
+    def version_policy(self, old: AgentCard, new: AgentCard, changes: Sequence[Change]) -> None:
+        """One policy finding when breaking changes that are not accepted ship without a major bump."""
+        if not any(c.severity == "breaking" and c.accepted is None for c in changes):
+            return
+        finding = version_finding(old.version, new.version)
+        if finding is not None:
+            code, message = finding
+            self.add(
+                _Draft(
+                    agent=new.name or "",
+                    skill=None,
+                    code=code,
+                    message=message,
+                    pointer="/version",
+                    before=old.version,
+                    after=new.version,
+                ),
+                new,
+            )
 
 
 # -- one agent ------------------------------------------------------------------------------------------
 
-_CAPABILITIES: tuple[tuple[str, str, str], ...] = (
-    ("streaming", "streaming", "streaming"),
-    ("push_notifications", "push notifications", "pushNotifications"),
-    ("extended_agent_card", "the authenticated extended agent card", "extendedAgentCard"),
+_CAPABILITIES: tuple[tuple[str, str, str, str], ...] = (
+    ("streaming", "streaming is", "streaming", "use it"),
+    ("push_notifications", "push notifications are", "pushNotifications", "use them"),
+    ("extended_agent_card", "the authenticated extended agent card is", "extendedAgentCard", "fetch it"),
 )
 _OAUTH_URLS: tuple[tuple[str, str], ...] = (
     ("authorization_url", "authorization URL"),
@@ -335,7 +344,8 @@ _OAUTH_URLS: tuple[tuple[str, str], ...] = (
     ("refresh_url", "refresh URL"),
     ("device_authorization_url", "device authorization URL"),
 )
-_MODE_WORDS = {"input": ("accepted", "accepts"), "output": ("produced", "produces")}
+_MODE_WORDS = {"input": ("accepted", "accept"), "output": ("produced", "produce")}
+"""Participle, and the verb for a plural subject (the card defaults)."""
 
 Alternative = dict[str, frozenset[str]]
 """One security alternative: scheme name -> required scopes."""
@@ -408,7 +418,6 @@ class _AgentDiff:
         )
         self.schemes()
         self.skills()
-        self.version_policy()
         return self.drafts
 
     def inheriting(self, origin: Callable[[AgentSkill], str]) -> list[str]:
@@ -481,7 +490,11 @@ class _AgentDiff:
         if old.version != new.version:
             self.add(
                 "version-changed",
-                f"version {_q(old.version)} is now {_q(new.version)}",
+                f"the version {_q(new.version)} was added"
+                if old.version is None
+                else f"the version {_q(old.version)} was removed"
+                if new.version is None
+                else f"version {_q(old.version)} is now {_q(new.version)}",
                 "/version",
                 before=old.version,
                 after=new.version,
@@ -498,13 +511,12 @@ class _AgentDiff:
 
     def interfaces(self) -> None:
         old, new = self.old.interfaces, self.new.interfaces
-        exact, base_left, head_left = _pair(list(old), list(new), _interface_key)
+        exact, base_left, head_left = pair(list(old), list(new), _interface_key)
         for before, after in exact:
             if before.tenant != after.tenant:
                 self.add(
                     "tenant-changed",
-                    f"the tenant of {_q(after.url)} changed from {_q(before.tenant)} to {_q(after.tenant)}; "
-                    "clients copy it into every request",
+                    _tenant_message(after.url, before.tenant, after.tenant),
                     after.pointer,
                     before=before.tenant,
                     after=after.tenant,
@@ -515,7 +527,7 @@ class _AgentDiff:
             ("interface-url-changed", lambda i: (i.protocol_binding, _version(i.protocol_version))),
         )
         for code, key in passes:
-            matched, base_left, head_left = _pair(base_left, head_left, key)
+            matched, base_left, head_left = pair(base_left, head_left, key)
             for before, after in matched:
                 self.add(
                     code,
@@ -556,7 +568,7 @@ class _AgentDiff:
     # -- capabilities and extensions ---------------------------------------------------------------------
 
     def capabilities(self) -> None:
-        for attr, label, key in _CAPABILITIES:
+        for attr, label, key, use in _CAPABILITIES:
             before = getattr(self.old.capabilities, attr) is True
             after = getattr(self.new.capabilities, attr) is True
             if before == after:
@@ -565,11 +577,11 @@ class _AgentDiff:
             if attr == "extended_agent_card" and "supportsAuthenticatedExtendedCard" in self.new.source.raw:
                 pointer = "/supportsAuthenticatedExtendedCard"
             if after:
-                self.add("capability-enabled", f"{label} is now supported", pointer, before=False, after=True)
+                self.add("capability-enabled", f"{label} now supported", pointer, before=False, after=True)
             else:
                 self.add(
                     "capability-disabled",
-                    f"{label} is no longer supported (absent counts as false); clients that use it get an error",
+                    f"{label} no longer supported (absent counts as false); clients that {use} get an error",
                     pointer,
                     before=True,
                     after=False,
@@ -577,7 +589,7 @@ class _AgentDiff:
 
     def extensions(self) -> None:
         old, new = self.old.capabilities.extensions, self.new.capabilities.extensions
-        pairs, removed, added = _pair(list(old), list(new), lambda e: e.uri)
+        pairs, removed, added = pair(list(old), list(new), lambda e: e.uri)
         for before, after in pairs:
             if before.required != after.required:
                 code = "extension-made-required" if after.required else "extension-made-optional"
@@ -604,7 +616,7 @@ class _AgentDiff:
         for gone in removed:
             self.add(
                 "extension-removed",
-                f"extension {_q(gone.uri)} is no longer supported",
+                f"extension {_q(gone.uri)} is no longer supported: clients that activate it lose what it adds",
                 gone.pointer,
                 before=_extension_json(gone),
                 side="base",
@@ -637,9 +649,9 @@ class _AgentDiff:
         note: str,
     ) -> None:
         done, verb = _MODE_WORDS[direction]
-        whose = "the card defaults" if skill is None else "the skill"
+        whose, verb = ("the card defaults", verb) if skill is None else ("the skill", verb + "s")
         for mode in old:
-            if not _mode_covered(mode, new):
+            if not _mode_covered(mode, new, direction):
                 self.add(
                     f"{direction}-mode-removed",
                     f"{whose} no longer {verb} {_q(mode)}{note}",
@@ -648,7 +660,7 @@ class _AgentDiff:
                     before=mode,
                 )
         for mode in new:
-            if not _mode_covered(mode, old):
+            if not _mode_covered(mode, old, direction):
                 self.add(
                     f"{direction}-mode-added",
                     f"{_q(mode)} is now {done} by {whose}{note}",
@@ -798,7 +810,29 @@ class _AgentDiff:
                     after=name,
                 )
             else:
+                start = len(self.drafts)
                 self.scheme(name, old[name], scheme)
+                self.drafts[start:] = [self.scheme_use(name, d) for d in self.drafts[start:]]
+
+    def scheme_use(self, name: str, draft: _Draft) -> _Draft:
+        """A detail of scheme ``name`` matters to clients only when a requirement uses it before and after.
+
+        Otherwise no client has to present the scheme (like ``scheme-added`` and ``scheme-removed``, the
+        requirements decide), so the finding is at most ``info`` and says why.
+        """
+        if draft.code not in SCHEME_DETAIL_CODES:
+            return draft
+        before, after = name in _schemes_used(self.old), name in _schemes_used(self.new)
+        if before and after:
+            return draft
+        why = (
+            "no requirement uses it any more"
+            if before
+            else "no requirement used it before"
+            if after
+            else "no requirement uses it, so no client has to present it"
+        )
+        return dataclasses.replace(draft, message=f"{draft.message}; {why}", cap="info")
 
     def scheme(self, name: str, old: SecurityScheme, new: SecurityScheme) -> None:
         if _kind(old) != _kind(new):
@@ -830,7 +864,7 @@ class _AgentDiff:
             if (old.location or "").lower() != (new.location or "").lower():
                 self.add(
                     "api-key-location-changed",
-                    f"the API key of {_q(name)} is now sent in the {new.location} (was the {old.location})",
+                    f"the API key of {_q(name)} is now sent {_key_location(new.location)} (was {_key_location(old.location)})",
                     new.pointer,
                     before=old.location,
                     after=new.location,
@@ -856,7 +890,7 @@ class _AgentDiff:
             if old.open_id_connect_url != new.open_id_connect_url and old.open_id_connect_url is not None:
                 self.add(
                     "oidc-url-changed",
-                    f"the OpenID Connect discovery URL of {_q(name)} is now {_q(new.open_id_connect_url)}",
+                    f"the OpenID Connect discovery URL of {_q(name)} {_now(new.open_id_connect_url)}",
                     new.pointer,
                     before=old.open_id_connect_url,
                     after=new.open_id_connect_url,
@@ -876,12 +910,12 @@ class _AgentDiff:
             else:
                 self.add(
                     "oauth-metadata-url-changed",
-                    f"the authorization-server metadata URL of {_q(name)} is now {_q(new.oauth2_metadata_url)}",
+                    f"the authorization-server metadata URL of {_q(name)} {_now(new.oauth2_metadata_url)}",
                     new.pointer,
                     before=old.oauth2_metadata_url,
                     after=new.oauth2_metadata_url,
                 )
-        pairs, removed, added = _pair(list(old.flows), list(new.flows), lambda f: f.kind)
+        pairs, removed, added = pair(list(old.flows), list(new.flows), lambda f: f.kind)
         for flow in removed:
             self.add(
                 "oauth-flow-removed",
@@ -907,7 +941,7 @@ class _AgentDiff:
             if before is not None and before != after:
                 self.add(
                     "oauth-url-changed",
-                    f"the {label} of {where} is now {_q(after)}",
+                    f"the {label} of {where} {_now(after)}",
                     new.pointer,
                     before=before,
                     after=after,
@@ -954,20 +988,20 @@ class _AgentDiff:
     def skills(self) -> None:
         old = [s for s in self.old.skills if s.id is not None]
         new = [s for s in self.new.skills if s.id is not None]
-        pairs, removed, added = _pair(old, new, lambda s: s.id)
+        pairs, removed, added = pair(old, new, lambda s: s.id)
         for skill in removed:
+            named = f" ({_q(skill.name)})" if skill.name and skill.name != skill.id else ""
             self.add(
                 "skill-removed",
-                f"skill {_q(skill.id)} is gone",
+                f"the skill is gone{named}; clients that call it fail",
                 skill.pointer,
                 skill=skill.id,
                 before=skill.id,
                 side="base",
             )
         for skill in added:
-            self.add(
-                "skill-added", f"skill {_q(skill.id)} is new", skill.pointer, skill=skill.id, after=skill.id
-            )
+            named = f", {_q(skill.name)}" if skill.name and skill.name != skill.id else ""
+            self.add("skill-added", f"a new skill{named}", skill.pointer, skill=skill.id, after=skill.id)
         for before, after in pairs:
             self.skill(before, after)
 
@@ -1017,80 +1051,8 @@ class _AgentDiff:
             )
         self.security(old_security.requirements, new_security.requirements, new_security.pointer, sid, note)
 
-    # -- versioning --------------------------------------------------------------------------------------
-
-    def version_policy(self) -> None:
-        if not any(CODES[d.code][0] == "breaking" for d in self.drafts):
-            return
-        old, new = self.old.version, self.new.version
-        if old == new:
-            hint = f"; bump it to {_next_major(old)}" if parse_version(old) else ""
-            self.add(
-                "version-not-bumped",
-                f"breaking changes ship but the version is still {_q(new)}{hint}",
-                "/version",
-                before=old,
-                after=new,
-            )
-            return
-        old_parsed, new_parsed = parse_version(old), parse_version(new)
-        if old_parsed is None or new_parsed is None:
-            bad = old if old_parsed is None else new
-            self.add(
-                "version-not-semver",
-                f"breaking changes ship and the version went from {_q(old)} to {_q(new)}, but {_q(bad)} is "
-                "not a semantic version, so whether that is a major bump cannot be told",
-                "/version",
-                before=old,
-                after=new,
-            )
-        elif not _is_major_bump(old_parsed, new_parsed):
-            self.add(
-                "version-not-bumped",
-                f"breaking changes ship but the version went from {_q(old)} to {_q(new)}, which is not a "
-                f"major bump; use {_next_major(old)} or later",
-                "/version",
-                before=old,
-                after=new,
-            )
-
 
 # -- helpers ------------------------------------------------------------------------------------------
-
-_SEMVER = re.compile(
-    r"^[vV]?(0|[1-9]\d*)(?:\.(0|[1-9]\d*)(?:\.(0|[1-9]\d*)(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?)?)?$"
-)
-
-
-def parse_version(version: str | None) -> tuple[int, int, int] | None:
-    """``"1.2.3"``, ``"v1.2"``, ``"2.0.0-rc.1"`` -> (major, minor, patch); ``None`` when not semantic.
-
-    Missing minor and patch parts count as 0; pre-release and build suffixes need all three parts (so a date
-    such as ``2024-05`` is not taken for version 2024).
-    """
-    match = _SEMVER.match(version.strip()) if version else None
-    if match is None:
-        return None
-    return int(match.group(1)), int(match.group(2) or 0), int(match.group(3) or 0)
-
-
-def _is_major_bump(old: tuple[int, int, int], new: tuple[int, int, int]) -> bool:
-    """Breaking-change bump in the sense of ``^`` ranges: the leftmost non-zero part of ``old`` grows.
-
-    So 1.4.2 -> 2.0.0, 0.3.1 -> 0.4.0 and 0.0.3 -> 0.0.4 are all bumps that announce breaking changes.
-    """
-    level = next((i for i, part in enumerate(old) if part), 2)
-    return new[: level + 1] > old[: level + 1]
-
-
-def _next_major(version: str | None) -> str:
-    parsed = parse_version(version)
-    if parsed is None:
-        return "a new major version"
-    major, minor, patch = parsed
-    if major:
-        return f"{major + 1}.0.0"
-    return f"0.{minor + 1}.0" if minor else f"0.0.{patch + 1}"
 
 
 def _q(value: object) -> str:
@@ -1117,25 +1079,48 @@ def _strings(values: Iterable[str]) -> list[JSONValue]:
     return [*values]
 
 
-def _essence(mode: str) -> str:
-    return mode.split(";", 1)[0].strip().lower()
+def _media_type(mode: str) -> tuple[str, dict[str, str]]:
+    """``"Text/Plain; Charset=UTF-8"`` -> ``("text/plain", {"charset": "utf-8"})``.
+
+    Type, subtype and parameter names are case-insensitive, and so is the value of ``charset``.
+    """
+    _, *parameters = mode.split(";")
+    parsed: dict[str, str] = {}
+    for parameter in parameters:
+        name, _, value = parameter.partition("=")
+        name, value = name.strip().lower(), value.strip().strip('"')
+        if name:
+            parsed[name] = value.lower() if name == "charset" else value
+    return media_type_essence(mode), parsed
 
 
-def _mode_covered(mode: str, modes: Sequence[str]) -> bool:
-    """Whether ``modes`` still includes ``mode``: the same type, or a wildcard (``*/*``, ``text/*``) over it."""
-    wanted = mode.strip().lower()
-    essence = _essence(mode)
+def _mode_covered(mode: str, modes: Sequence[str], direction: Literal["input", "output"]) -> bool:
+    """Whether ``modes`` still includes ``mode``: the same type, or a wildcard (``*/*``, ``text/*``) over it.
+
+    Parameters: an input type is covered by the same type with fewer parameters (``text/plain`` accepts
+    ``text/plain;charset=utf-8``). An output type is covered by the same type with any parameters that do
+    not contradict its own: a client that asks for ``text/plain`` still gets it when the agent produces
+    ``text/plain;charset=utf-8``.
+    """
+    essence, parameters = _media_type(mode)
     major = essence.split("/", 1)[0]
     for candidate in modes:
-        other = candidate.strip().lower()
-        if other in (wanted, essence, "*/*", "*") or other == f"{major}/*":
+        other, other_parameters = _media_type(candidate)
+        if other in ("*/*", "*") or other == f"{major}/*":
+            return True
+        if other != essence:
+            continue
+        if direction == "output":
+            shared = parameters.keys() & other_parameters.keys()
+            if all(parameters[name] == other_parameters[name] for name in shared):
+                return True
+        elif other_parameters.items() <= parameters.items():
             return True
     return False
 
 
 def _version(version: str | None) -> str | None:
-    parsed = major_minor(version) if version else None
-    return f"{parsed[0]}.{parsed[1]}" if parsed else version
+    return (short_version(version) if version else None) or version
 
 
 def _interface_key(interface: AgentInterface) -> object:
@@ -1162,6 +1147,23 @@ def _interface_message(code: str, before: AgentInterface, after: AgentInterface)
     if code == "protocol-binding-dropped":
         return f"{_q(after.url)} no longer serves {_q(before.protocol_binding)}; it serves {_q(after.protocol_binding)}"
     return f"the {_q(after.protocol_binding)} interface moved from {_q(before.url)} to {_q(after.url)}"
+
+
+def _now(value: str | None) -> str:
+    """``is now "x"``, or ``was removed`` for a value the head no longer sets."""
+    return "was removed" if value is None else f"is now {_q(value)}"
+
+
+def _key_location(location: str | None) -> str:
+    return f"in the {location}" if location else "without a location"
+
+
+def _tenant_message(url: str | None, before: str | None, after: str | None) -> str:
+    if before is None:
+        return f"clients must now send tenant {_q(after)} to {_q(url)} (was none)"
+    if after is None:
+        return f"{_q(url)} no longer takes tenant {_q(before)}; clients that send it may be refused"
+    return f"the tenant of {_q(url)} changed from {_q(before)} to {_q(after)}; clients copy it into every request"
 
 
 def _extension_json(extension: AgentExtension) -> JSONValue:
@@ -1193,6 +1195,14 @@ def _kind(scheme: SecurityScheme) -> str:
     if isinstance(scheme, UnknownSecurityScheme):
         return f"unknown ({scheme.label})" if scheme.label else "unknown"
     return scheme.kind
+
+
+def _schemes_used(card: AgentCard) -> set[str]:
+    """Names of the schemes some requirement of the card or of one of its skills refers to."""
+    requirements = [*card.security_requirements]
+    for skill in card.skills:
+        requirements.extend(skill.security_requirements or ())
+    return {name for requirement in requirements for name in requirement.schemes}
 
 
 def _alternatives(requirements: Sequence[SecurityRequirement]) -> list[Alternative]:

@@ -1,8 +1,8 @@
 """Review findings as text, JSON, a pull-request comment (Markdown) or GitHub Actions annotations.
 
 Messages carry card text (names, ids, URLs). Text, JSON and annotations pass it through ``printable`` so
-no control or bidi character reaches a terminal or a log; the Markdown comment encodes it with
-``md_inline`` so no card text can start Markdown or HTML syntax.
+no control or bidi character reaches a terminal or a log; the Markdown comment (``review.comment``)
+encodes it with the ``render.escape`` encoders so no card text can start Markdown or HTML syntax.
 """
 
 from __future__ import annotations
@@ -11,21 +11,48 @@ import json
 from collections.abc import Sequence
 from typing import Literal
 
-from a2a_docgen.render.escape import md_inline, md_link, md_table_row
-from a2a_docgen.render.slug import anchor, slug
+from a2a_docgen.model import JSONValue
 from a2a_docgen.report_formats import printable
-from a2a_docgen.review.diff import SEVERITIES, Change, ChangeSeverity
+from a2a_docgen.review.codes import CODES, EXAMPLES, POLICY_CODES, SCHEME_DETAIL_CODES
+from a2a_docgen.review.comment import (
+    COMMENT_MARKER,
+    MARKDOWN_BUDGET,
+    format_comment,
+    format_markdown,
+    page_url,
+)
+from a2a_docgen.review.config import ConfigWarning, ReviewConfig
+from a2a_docgen.review.diff import Change
+from a2a_docgen.review.report import (
+    LoadFailure,
+    ReviewReport,
+    SourceLinks,
+    accepted_note,
+    counts,
+    has_news,
+    plural,
+    summary,
+    where,
+)
 
 __all__ = [
+    "ANNOTATIONS_PER_LEVEL",
     "COMMENT_MARKER",
     "FORMATS",
+    "MARKDOWN_BUDGET",
+    "LoadFailure",
     "ReviewFormat",
+    "ReviewReport",
+    "SourceLinks",
     "counts",
     "format_changes",
+    "format_codes",
     "format_github",
     "format_json",
     "format_markdown",
+    "format_report",
     "format_text",
+    "has_news",
     "page_url",
     "summary",
 ]
@@ -33,46 +60,23 @@ __all__ = [
 ReviewFormat = Literal["text", "markdown", "json", "github"]
 FORMATS: tuple[ReviewFormat, ...] = ("text", "markdown", "json", "github")
 
-COMMENT_MARKER = "<!-- a2a-docgen-diff -->"
-"""First line of the Markdown comment, so a workflow can find and update its previous comment."""
-
-MARKDOWN_BUDGET = 60_000
-"""Characters of Markdown at most (GitHub refuses comments over 65,536); the rest is summarised."""
-
-DETAILS_AFTER = 10
-"""With more non-breaking and info changes than this, each agent's list folds into ``<details>``."""
+ANNOTATIONS_PER_LEVEL = 10
+"""GitHub shows 10 error, 10 warning and 10 notice annotations per step (and 50 per job)."""
 
 _ANNOTATION = {"breaking": "error", "non-breaking": "warning", "info": "notice"}
 _TITLE = {"breaking": "Breaking change", "non-breaking": "Non-breaking change", "info": "Card change"}
 
 
-def counts(changes: Sequence[Change]) -> dict[ChangeSeverity, int]:
-    """Number of changes per severity, every severity present."""
-    result = dict.fromkeys(SEVERITIES, 0)
-    for change in changes:
-        result[change.severity] += 1
-    return result
-
-
-def summary(changes: Sequence[Change]) -> str:
-    """``3 changes: 1 breaking, 1 non-breaking, 1 info`` or ``no changes``."""
-    if not changes:
-        return "no changes"
-    numbers = counts(changes)
-    noun = "change" if len(changes) == 1 else "changes"
-    return f"{len(changes)} {noun}: " + ", ".join(f"{numbers[s]} {s}" for s in SEVERITIES)
-
-
-def _where(change: Change) -> str:
-    return f"{change.agent} › {change.skill}" if change.skill is not None else change.agent
-
-
 def format_text(changes: Sequence[Change]) -> str:
-    """One line per change (``file:line: severity: agent › skill: message [code]``), then the summary."""
-    lines = [
-        printable(f"{c.file}:{c.line}: {c.severity}: {_where(c)}: {c.message} [{c.code}]") + "\n"
-        for c in changes
-    ]
+    """One line per change (``file:line: severity: agent › skill: message [code]``), then the summary.
+
+    Accepted changes say so after their severity and end with the reason.
+    """
+    lines = []
+    for c in changes:
+        severity = f"{c.severity} (accepted)" if c.accepted is not None else c.severity
+        text = f"{c.file}:{c.line}: {severity}: {where(c)}: {c.message} [{c.code}]{accepted_note(c)}"
+        lines.append(printable(text) + "\n")
     return "".join(lines) + summary(changes).capitalize() + ".\n"
 
 
@@ -80,6 +84,7 @@ def format_json(changes: Sequence[Change]) -> str:
     """A JSON array of change objects (``[]`` when nothing changed), with a final newline.
 
     Non-ASCII text stays readable; control, bidi and other invisible characters are ``\\uXXXX`` escapes.
+    The objects are described by docs/diff.schema.json.
     """
     text = json.dumps([c.to_json() for c in changes], ensure_ascii=False, indent=2)
     return printable(text, keep_newlines=True) + "\n"  # raw newlines are layout: strings have them escaped
@@ -93,172 +98,133 @@ def _github_property(value: str) -> str:
     return _github_data(value).replace(":", "%3A").replace(",", "%2C")
 
 
-def format_github(changes: Sequence[Change]) -> str:
+def _command(
+    level: str,
+    message: str,
+    *,
+    title: str,
+    file: str | None = None,
+    line: int | None = None,
+    column: int | None = None,
+) -> str:
+    properties = [("file", file), ("line", line), ("col", column), ("title", title)]
+    shown = ",".join(
+        f"{key}={_github_property(str(value))}" for key, value in properties if value is not None
+    )
+    return f"::{level} {shown}::{_github_data(message)}\n"
+
+
+def _annotation(change: Change, anchor_removals: bool) -> tuple[str, str]:
+    """(level, workflow command) of one finding."""
+    if change.accepted is not None:
+        level, title = "notice", f"Accepted {_TITLE[change.severity].lower()}: {change.code}"
+    else:
+        level, title = _ANNOTATION[change.severity], f"{_TITLE[change.severity]}: {change.code}"
+    message = f"{where(change)}: {change.message}{accepted_note(change)}"
+    if change.side == "base" and anchor_removals:
+        message += f" (line {change.line} of the base card)"
+        location = change.anchor
+        if location is None:
+            return level, _command(level, message, title=title)
+        return level, _command(
+            level, message, title=title, file=location.file, line=location.line, column=location.column
+        )
+    return level, _command(
+        level, message, title=title, file=change.file, line=change.line, column=change.column
+    )
+
+
+def format_github(
+    changes: Sequence[Change],
+    warnings: Sequence[ConfigWarning] = (),
+    *,
+    anchor_removals: bool = False,
+    per_level: int = ANNOTATIONS_PER_LEVEL,
+) -> str:
     """Workflow commands: ``::error`` for breaking, ``::warning`` non-breaking, ``::notice`` info.
 
-    Each annotation sits on the changed line of the head card (of the base card for what was removed).
+    Each annotation sits on the changed line of the head card (of the base card for what was removed, or,
+    with ``anchor_removals``, of the nearest part of the head card that remains; none when the file is
+    gone). Accepted changes are notices. GitHub shows ``per_level`` annotations of each level per step, so
+    the most important come first (breaking, then configuration warnings, non-breaking, accepted, info),
+    and one last notice counts what was left out.
     """
-    lines = []
-    for c in changes:
-        title = f"{_TITLE[c.severity]}: {c.code}"
-        properties = ",".join(
-            f"{key}={_github_property(value)}"
-            for key, value in (
-                ("file", c.file),
-                ("line", str(c.line)),
-                ("col", str(c.column)),
-                ("title", title),
+    levels: dict[str, list[str]] = {"error": [], "warning": [], "notice": []}
+    for warning in warnings:
+        levels["warning"].append(
+            _command(
+                "warning",
+                warning.message,
+                title="a2a-docgen configuration",
+                file=warning.file,
+                line=warning.line,
             )
         )
-        lines.append(
-            f"::{_ANNOTATION[c.severity]} {properties}::{_github_data(f'{_where(c)}: {c.message}')}\n"
+    ordered = sorted(
+        changes, key=lambda c: (c.accepted is None and c.severity == "info", c.accepted is not None)
+    )
+    for change in ordered:
+        level, command = _annotation(change, anchor_removals)
+        levels[level].append(command)
+    total = sum(len(commands) for commands in levels.values())
+    if all(len(commands) <= per_level for commands in levels.values()):
+        return "".join(levels["error"] + levels["warning"] + levels["notice"])
+    kept = levels["error"][:per_level] + levels["warning"][:per_level] + levels["notice"][: per_level - 1]
+    left = total - len(kept)
+    note = (
+        f"{plural(left, 'more finding')} not annotated: GitHub shows {per_level} annotations of each level per "
+        "step. The review comment, the job summary and a2a-docgen diff --format text list them all."
+    )
+    return "".join(kept) + _command("notice", note, title="a2a-docgen diff")
+
+
+def format_codes(config: ReviewConfig | None = None, output_format: ReviewFormat = "text") -> str:
+    """Every code with its severity (as ``config`` sets it), meaning and an example message."""
+    config = config if config is not None else ReviewConfig()
+    rows: list[dict[str, JSONValue]] = []
+    for code, (default, meaning) in CODES.items():
+        severity = config.severities.get(code, default) if code in config.severities else default
+        rows.append(
+            {
+                "code": code,
+                "severity": severity,
+                "default": default,
+                "meaning": meaning,
+                "example": EXAMPLES[code],
+                "policy": code in POLICY_CODES,
+                "usedSchemesOnly": code in SCHEME_DETAIL_CODES,
+            }
         )
+    if output_format == "json":
+        return json.dumps(rows, ensure_ascii=False, indent=2) + "\n"
+    lines = []
+    for row in rows:
+        notes = []
+        if row["severity"] != row["default"]:
+            notes.append(f"default {row['default']}, set in {config.path}")
+        if row["usedSchemesOnly"]:
+            notes.append("info when no requirement uses the scheme")
+        if row["policy"] and not config.version_policy:
+            notes.append(f"version policy off in {config.path}")
+        shown = row["severity"] if row["severity"] is not None else "off"
+        extra = f"; {'; '.join(notes)}" if notes else ""
+        lines.append(f"{row['code']} ({shown}{extra}): {row['meaning']}\n    e.g. {row['example']}\n")
     return "".join(lines)
 
 
-def page_url(site_url: str, agent: str, skill: str | None = None) -> str:
-    """The page of an agent on the generated site (``<site>/agents/<slug>/``), with the skill's anchor."""
-    agent_slug = slug(agent, "agent")
-    url = f"{site_url.rstrip('/')}/agents/{agent_slug}/"
-    return url + f"#{anchor(skill, agent_slug, prefix='skill')}" if skill is not None else url
-
-
-class _Names:
-    """Agent and skill names as Markdown, linked to their pages on the published site when it has them.
-
-    ``--site-url`` is the site built from the base branch, so agents and skills the change adds have no
-    page there yet and are not linked.
-    """
-
-    def __init__(self, site_url: str | None, changes: Sequence[Change]) -> None:
-        self.site_url = site_url
-        self.new_agents = {c.agent for c in changes if c.code == "agent-added"}
-        self.new_skills = {(c.agent, c.skill) for c in changes if c.code == "skill-added"}
-
-    def agent(self, agent: str) -> str:
-        if self.site_url is None or agent in self.new_agents:
-            return md_inline(agent)
-        return md_link(agent, page_url(self.site_url, agent))
-
-    def skill(self, agent: str, skill: str | None) -> str:
-        if skill is None:
-            return "(agent)"
-        if self.site_url is None or agent in self.new_agents or (agent, skill) in self.new_skills:
-            return md_inline(skill)
-        return md_link(skill, page_url(self.site_url, agent, skill))
-
-
-def _message(change: Change) -> str:
-    return md_inline(change.message, max_len=1000)
-
-
-def _verdict(changes: Sequence[Change]) -> str:
-    numbers = counts(changes)
-    if not changes:
-        return "### ✅ No changes to A2A agent cards"
-    if numbers["breaking"]:
-        noun = "change" if numbers["breaking"] == 1 else "changes"
-        return f"### ❌ {numbers['breaking']} breaking {noun} to A2A agent cards"
-    return "### ✅ No breaking changes to A2A agent cards"
-
-
-def format_markdown(changes: Sequence[Change], *, site_url: str | None = None) -> str:
-    """A pull-request comment: verdict, counts, a table of breaking changes, then the rest per agent."""
-    out = [COMMENT_MARKER, _verdict(changes), ""]
-    if not changes:
-        return "\n".join(out)
-    numbers = counts(changes)
-    agents = len({c.agent for c in changes})
-    out += [
-        " · ".join(f"**{numbers[s]}** {s}" for s in SEVERITIES)
-        + f" · {agents} {'agent' if agents == 1 else 'agents'}",
-        "",
-    ]
-    # Headings and the notes of what was left out come on top of the rows and lists counted here.
-    names = _Names(site_url, changes)
-    budget = _Budget(MARKDOWN_BUDGET - 1_000 - sum(len(line) + 1 for line in out))
-    breaking = [c for c in changes if c.severity == "breaking"]
-    if breaking:
-        out += ["#### Breaking changes", ""]
-        rows = [md_table_row(["Agent", "Skill", "Change", "Code"]), md_table_row(["---"] * 4)]
-        rows += [
-            md_table_row([names.agent(c.agent), names.skill(c.agent, c.skill), _message(c), f"`{c.code}`"])
-            for c in breaking
-        ]
-        out += budget.take(rows, len(breaking) + 2, "breaking changes")
-        out.append("")
-    rest = [c for c in changes if c.severity != "breaking"]
-    if rest:
-        out += ["#### Other changes", ""]
-        fold = len(rest) > DETAILS_AFTER
-        shown = 0
-        for agent in sorted({c.agent for c in rest}, key=lambda a: (a.casefold(), a)):
-            mine = [c for c in rest if c.agent == agent]
-            block = _agent_block(agent, mine, names, fold=fold)
-            if not budget.fits(block):
-                out += [f"… and {len(rest) - shown} more changes; see the job log.", ""]
-                break
-            out += block
-            shown += len(mine)
-    return "\n".join(out).rstrip("\n") + "\n"
-
-
-def _agent_block(agent: str, changes: Sequence[Change], names: _Names, *, fold: bool) -> list[str]:
-    title = names.agent(agent)
-    items = []
-    for c in changes:
-        where = f"{names.skill(c.agent, c.skill)}: " if c.skill is not None else ""
-        items.append(f"- {c.severity} · `{c.code}` · {where}{_message(c)}")
-    if not fold:
-        return [f"**{title}**", "", *items, ""]
-    numbers = counts(changes)
-    label = ", ".join(f"{numbers[s]} {s}" for s in SEVERITIES if numbers[s])
-    # The summary is raw HTML: the agent name is md_inline text, which is also valid, fully escaped HTML.
-    linked = names.site_url is not None and agent not in names.new_agents
-    link = [f"Page: {title}", ""] if linked else []
-    return [
-        f"<details><summary><b>{md_inline(agent)}</b> ({label})</summary>",
-        "",
-        *link,
-        *items,
-        "",
-        "</details>",
-        "",
-    ]
-
-
-class _Budget:
-    """Characters left for the comment."""
-
-    def __init__(self, left: int) -> None:
-        self.left = left
-
-    def fits(self, lines: Sequence[str]) -> bool:
-        size = sum(len(line) + 1 for line in lines)
-        if size > self.left:
-            return False
-        self.left -= size
-        return True
-
-    def take(self, rows: Sequence[str], total: int, what: str) -> list[str]:
-        """As many rows as fit (the first two are the table head), then a note of what was left out."""
-        kept: list[str] = []
-        for row in rows:
-            if not self.fits([row]):
-                shown = max(len(kept) - 2, 0)
-                return [*kept, "", f"… and {total - 2 - shown} more {what}; see the job log."]
-            kept.append(row)
-        return kept
+def format_report(report: ReviewReport, output_format: ReviewFormat) -> str:
+    """The report in one of ``FORMATS``."""
+    if output_format == "json":
+        return format_json(report.changes)
+    if output_format == "github":
+        return format_github(report.changes, report.warnings, anchor_removals=report.anchor_removals)
+    if output_format == "markdown":
+        return format_comment(report)
+    return format_text(report.changes)
 
 
 def format_changes(
     changes: Sequence[Change], output_format: ReviewFormat, *, site_url: str | None = None
 ) -> str:
-    """Changes in one of ``FORMATS``."""
-    if output_format == "json":
-        return format_json(changes)
-    if output_format == "github":
-        return format_github(changes)
-    if output_format == "markdown":
-        return format_markdown(changes, site_url=site_url)
-    return format_text(changes)
+    """Changes in one of ``FORMATS`` (a report with nothing else in it)."""
+    return format_report(ReviewReport(changes=changes, site_url=site_url), output_format)

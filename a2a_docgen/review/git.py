@@ -18,9 +18,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from a2a_docgen.catalog import assemble_catalog, load_card_bytes
 from a2a_docgen.errors import UsageError
 from a2a_docgen.limits import DEFAULT_LIMITS, Limits
-from a2a_docgen.load import SIDECAR_SUFFIX, SKIPPED_DIRS, assemble_catalog, load_card_bytes
+from a2a_docgen.load import SIDECAR_SUFFIX, SKIPPED_DIRS, file_too_large
 from a2a_docgen.model import AgentCard, Catalog, Diagnostic
 
 __all__ = ["GitRevision", "RevisionFile", "load_catalog_at_revision"]
@@ -79,6 +80,8 @@ class GitRevision:
             reason = detail[-1] if detail else f"git exited with {result.returncode}"
             if "resolve" in what and not detail:
                 reason = "no such revision (fetch it first, e.g. git fetch origin main)"
+            elif "no upstream configured" in reason:
+                reason += " (push it with --set-upstream once, or name the base, e.g. --base-ref origin/main)"
             raise UsageError(f"cannot {what}: {reason}")
         return result.stdout
 
@@ -156,7 +159,11 @@ class GitRevision:
 
         def load(file: RevisionFile) -> tuple[AgentCard | None, list[Diagnostic], str]:
             if file.oid not in blobs:
-                return None, [_too_large(file, limits)], file.display
+                return (
+                    None,
+                    [file_too_large(file.display, file.size, limits, where=" at the base revision")],
+                    file.display,
+                )
             card, found = load_card_bytes(
                 blobs[file.oid], display=file.display, root=file.argument, relpath=file.relpath, limits=limits
             )
@@ -171,20 +178,6 @@ def _is_card_path(below: str) -> bool:
         parts[-1].endswith(".json")
         and not parts[-1].endswith(SIDECAR_SUFFIX)
         and not any(part in SKIPPED_DIRS for part in parts[:-1])
-    )
-
-
-def _too_large(file: RevisionFile, limits: Limits) -> Diagnostic:
-    return Diagnostic(
-        severity="error",
-        code="file-too-large",
-        message=f"the file has {file.size} bytes at the base revision, more than the limit of "
-        f"{limits.max_file_bytes} (limit max_file_bytes, raise it with {Limits.option_name('max_file_bytes')}); "
-        "it is not read",
-        file=file.display,
-        line=1,
-        column=1,
-        pointer="",
     )
 
 

@@ -42,7 +42,7 @@ from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
 
 from a2a_docgen.errors import A2ADocgenError
-from a2a_docgen.html import Heading, HtmlPage, Theme, to_html
+from a2a_docgen.html import Flavour, Heading, HtmlPage, Theme, to_html
 from a2a_docgen.model import Catalog
 from a2a_docgen.render.gc import collector_paused
 from a2a_docgen.render.search import SearchEntry
@@ -133,7 +133,7 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         self._thaw()
 
     def _configure(self, config: MkDocsConfig) -> MkDocsConfig:
-        from a2a_docgen.load import load_catalog
+        from a2a_docgen.catalog import load_catalog
         from a2a_docgen.render import render_catalog
         from a2a_docgen.render.parallel import default_jobs
 
@@ -234,8 +234,8 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
             return page
         done = self.site.converted.get(page.file.src_uri) if self.site is not None else None
         converted = done if isinstance(done, HtmlPage) else self._convert(page.file.src_uri, markdown)
-        if converted.title is not None:
-            page.title = _html_title(converted.title)  # type: ignore[misc]
+        if converted.title is not None and "title" not in vars(page):  # a title from the nav is kept
+            page.title = _html_title(converted.title)
 
         facets = self.site.facets.get(page.file.src_uri) if self.site is not None else None
         indexed = self.site is not None and page.file.src_uri not in self.site.unindexed
@@ -243,7 +243,7 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         def render(config: MkDocsConfig, files: Files) -> None:
             content, links_to_anchors = _with_links(converted, page, files, config)
             page.content = _wrapped(content, facets, search_body=facets is not None and indexed)
-            page.toc = get_toc([_toc_token(h) for h in converted.toc])  # type: ignore[arg-type]
+            page.toc = get_toc([_toc_token(h) for h in converted.toc])
             page.present_anchor_ids = set(converted.ids)
             page.links_to_anchors = links_to_anchors
 
@@ -267,7 +267,7 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         return output
 
     def _nav_owner(self, page: Page) -> Page | None:
-        if self.site is None or page.file.src_uri not in self.site.pages or page.file.inclusion.is_in_nav():
+        if self.site is None or page.file.src_uri not in self.site.pages or page.file.inclusion.is_in_nav():  # type: ignore[no-untyped-call]
             return None
         owner = self.site.nav_owner(page.file.src_uri)
         file = self.files.get_file_from_path(owner) if owner and self.files is not None else None
@@ -363,7 +363,7 @@ def _theme(config: MkDocsConfig) -> Theme:
     permalink = toc.get("permalink", False)
     mark = "\u00b6" if permalink is True else (str(permalink) if permalink else None)
     title = str(toc.get("permalink_title", "Permanent link"))
-    flavour = "material" if config.theme.name == "material" else "plain"
+    flavour: Flavour = "material" if config.theme.name == "material" else "plain"
     return Theme(flavour=flavour, permalink=mark, permalink_title=title)
 
 
@@ -409,7 +409,7 @@ def _add_assets(config: MkDocsConfig, prefix: str) -> None:
             config.extra_javascript.append(prefix + path)
 
 
-def _toc_token(heading: Heading) -> dict[str, Any]:
+def _toc_token(heading: Heading) -> Any:  # MkDocs' _TocToken, a TypedDict private to mkdocs.structure.toc
     return {
         "level": heading.level,
         "id": heading.id,

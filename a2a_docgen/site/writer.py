@@ -25,6 +25,7 @@ from pathlib import Path
 from types import FrameType
 
 from a2a_docgen.errors import A2ADocgenError
+from a2a_docgen.files import same_bytes
 from a2a_docgen.render.site import RenderedSite
 
 __all__ = [
@@ -110,7 +111,7 @@ def write_files(files: Mapping[str, bytes], out_dir: str | os.PathLike[str]) -> 
     for path in new_paths:
         target = out / path
         _check_inside(out, target, path)
-        if _same_bytes(target, files[path]):
+        if same_bytes(target, files[path]):
             unchanged.append(path)
             continue
         if path not in previous and (target.exists() or target.is_symlink()):
@@ -122,7 +123,7 @@ def write_files(files: Mapping[str, bytes], out_dir: str | os.PathLike[str]) -> 
     removable = [p for p in stale if _is_removable(out, p)]
 
     manifest = (_MANIFEST_HEADER + "".join(p + "\n" for p in new_paths)).encode("utf-8")
-    manifest_changed = not _same_bytes(out / MANIFEST_NAME, manifest)
+    manifest_changed = not same_bytes(out / MANIFEST_NAME, manifest)
     if not changed and not removable and not manifest_changed:
         return WriteResult(written=[], unchanged=unchanged, removed=[])
 
@@ -166,15 +167,6 @@ def _check_inside(out: Path, target: Path, path: str) -> None:
         raise SiteWriteError(f"refusing to write {path!r}: it resolves to {real_parent}, outside {root}")
     if target.is_dir() and not target.is_symlink():
         raise SiteWriteError(f"refusing to write {path!r}: {target} is a directory")
-
-
-def _same_bytes(target: Path, data: bytes) -> bool:
-    try:
-        if target.is_symlink() or not target.is_file() or target.stat().st_size != len(data):
-            return False
-        return target.read_bytes() == data
-    except OSError:
-        return False
 
 
 def read_manifest(out_dir: str | os.PathLike[str]) -> list[str]:

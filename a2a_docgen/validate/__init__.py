@@ -12,20 +12,17 @@ from collections.abc import Sequence
 from a2a_docgen.limits import Limits
 from a2a_docgen.load.report import Report
 from a2a_docgen.model import AgentCard, Diagnostic
+from a2a_docgen.validate.rules import CARD_RULES, catalog_rules
 
 __all__ = ["validate_card", "validate_catalog"]
 
 
 def validate_card(card: AgentCard, report: Report, limits: Limits) -> None:
     """Add the findings of every card-level rule to ``report``."""
-    from a2a_docgen.validate.rules import CARD_RULES
-
     for rule in CARD_RULES:
         rule(card, report, limits)
 
 
 def validate_catalog(cards: Sequence[AgentCard]) -> list[Diagnostic]:
     """Rules across cards (duplicate agent names), already located."""
-    from a2a_docgen.validate.rules import catalog_rules
-
     return catalog_rules(cards)

@@ -7,17 +7,25 @@ rules attach to the value's pointer. Messages say what to write instead.
 from __future__ import annotations
 
 import functools
-import ipaddress
 import re
 from dataclasses import dataclass
 from urllib.parse import SplitResult, urlsplit
 
+from a2a_docgen.diagnostics import (
+    BINDING_UNKNOWN,
+    MEDIA_TYPE_INVALID,
+    PROTOCOL_VERSION_FORMAT,
+    URL_INVALID,
+    URL_NOT_HTTPS,
+    Code,
+)
 from a2a_docgen.load.reader import quote
 from a2a_docgen.model import Severity
+from a2a_docgen.protocol import CORE_BINDINGS, canonical_binding, version_format
+from a2a_docgen.text.urls import is_local_host, valid_host
 from a2a_docgen.validate.text import invisible_characters
 
 __all__ = [
-    "CORE_BINDINGS",
     "Problem",
     "check_binding",
     "check_media_type",
@@ -27,11 +35,18 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Problem:
-    severity: Severity
-    code: str
+    """A format problem: its code, the message, and the severity (from the registry unless the code has several)."""
+
+    code: Code
     message: str
+    severity: Severity
+
+    def __init__(self, code: Code, message: str, severity: Severity | None = None) -> None:
+        object.__setattr__(self, "code", code)
+        object.__setattr__(self, "message", message)
+        object.__setattr__(self, "severity", code.resolve(severity))
 
 
 # -- URLs ---------------------------------------------------------------------------------------------------
@@ -40,8 +55,6 @@ _PLACEHOLDER = re.compile(r"<[^<>]*>|\{[^{}]*\}|\$\{|%[A-Z_]+%|\bYOUR[_-][A-Z_]+
 _URI_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 _WHITESPACE_OR_CONTROL = re.compile(r"[\x00-\x20\x7f-\x9f]")
 _HOST_PORT = re.compile(r"^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?):(\d{1,5})$")
-_IPV4_CHARACTERS = re.compile(r"[0-9.]*\Z")
-_HOST_LABELS = re.compile(r"^[A-Za-z0-9_](?:[A-Za-z0-9_.-]*[A-Za-z0-9_])?$")
 
 
 def _placeholder(value: str) -> Problem | None:
@@ -49,22 +62,10 @@ def _placeholder(value: str) -> Problem | None:
     if match is None:
         return None
     return Problem(
-        "error",
-        "url-invalid",
+        URL_INVALID,
         f"{quote(value)} looks like a template placeholder ({match.group()}) that was never filled in; "
         "write the real URL",
     )
-
-
-def is_local_host(host: str) -> bool:
-    """``localhost``, ``*.localhost`` and loopback addresses: plain http is normal there."""
-    host = host.lower().rstrip(".")
-    if host == "localhost" or host.endswith(".localhost"):
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def check_url(value: str, *, what: str = "URL", grpc: bool = False) -> Problem | None:
@@ -77,9 +78,7 @@ def check_url(value: str, *, what: str = "URL", grpc: bool = False) -> Problem |
         return None
     parts = _split(value)
     if parts is None:
-        return Problem(
-            "error", "url-invalid", f"the {what} {quote(value)} is not a valid URL (bad host or port)"
-        )
+        return Problem(URL_INVALID, f"the {what} {quote(value)} is not a valid URL (bad host or port)")
     scheme = parts.scheme.lower()
     expected = 'an absolute URL such as "https://agent.example.com/a2a"'
     if grpc:
@@ -88,14 +87,13 @@ def check_url(value: str, *, what: str = "URL", grpc: bool = False) -> Problem |
         hint = ""
         if not _URI_SCHEME.match(value) and not grpc:
             hint = ' (it has no scheme: add "https://")' if "." in value.split("/", maxsplit=1)[0] else ""
-        return Problem("error", "url-invalid", f"the {what} {quote(value)} must be {expected}{hint}")
+        return Problem(URL_INVALID, f"the {what} {quote(value)} must be {expected}{hint}")
     host = parts.hostname or ""
-    if not _valid_host(host):
-        return Problem("error", "url-invalid", f"the {what} {quote(value)} has no valid host name")
+    if not valid_host(host):
+        return Problem(URL_INVALID, f"the {what} {quote(value)} has no valid host name")
     if scheme == "http" and not is_local_host(host):
         return Problem(
-            "warning",
-            "url-not-https",
+            URL_NOT_HTTPS,
             f"the {what} {quote(value)} uses plain http; use https so the traffic is encrypted and the "
             "server authenticated",
         )
@@ -117,47 +115,17 @@ def _hidden_characters(value: str, what: str) -> Problem | None:
     invisible = invisible_characters(value)
     if invisible:
         return Problem(
-            "error",
-            "url-invalid",
+            URL_INVALID,
             f"the {what} {quote(value)} contains an invisible character ({invisible[0][1]}) that can make it "
             "look like another address; remove it",
         )
     if _WHITESPACE_OR_CONTROL.search(value):
         return Problem(
-            "error",
-            "url-invalid",
+            URL_INVALID,
             f"the {what} {quote(value)} contains spaces or control characters; remove them "
             "(percent-encode a space inside a path as %20)",
         )
     return None
-
-
-def _valid_host(host: str) -> bool:
-    """A DNS name (internationalised names included: ``bücher.example``) or an IP address."""
-    if _is_ip(host):
-        return True
-    labels = host.removesuffix(".").split(".")
-    if not all(label and not label.startswith("-") and not label.endswith("-") for label in labels):
-        return False
-    if _HOST_LABELS.match(host):
-        return True
-    if not all(c.isalnum() or c in ".-" for c in host):
-        return False
-    try:
-        host.encode("idna")
-    except UnicodeError:
-        return False
-    return True
-
-
-def _is_ip(host: str) -> bool:
-    if ":" not in host and not _IPV4_CHARACTERS.match(host):
-        return False  # neither IPv6 (colons) nor IPv4 (digits and dots): skip the two failing parses
-    try:
-        ipaddress.ip_address(host)
-    except ValueError:
-        return False
-    return True
 
 
 _ACTIVE_SCHEMES = frozenset({"javascript", "vbscript", "data", "file", "blob", "about"})
@@ -170,25 +138,23 @@ def check_uri(value: str, *, what: str = "URI") -> Problem | None:
         return problem
     if not _URI_SCHEME.match(value):
         return Problem(
-            "error",
-            "url-invalid",
+            URL_INVALID,
             f'the {what} {quote(value)} must be an absolute URI such as "https://example.com/ext/v1" or '
             '"urn:example:ext"',
         )
     scheme = value.split(":", 1)[0].lower()
     if scheme in _ACTIVE_SCHEMES:
         return Problem(
-            "error",
-            "url-invalid",
+            URL_INVALID,
             f'the {what} {quote(value)} uses the "{scheme}:" scheme, which runs or embeds content; an identifier '
             'is an "https:" or "urn:" URI',
         )
     if scheme in ("http", "https"):
         parts = _split(value)
         if parts is None:
-            return Problem("error", "url-invalid", f"the {what} {quote(value)} has an invalid host or port")
+            return Problem(URL_INVALID, f"the {what} {quote(value)} has an invalid host or port")
         if not parts.hostname:
-            return Problem("error", "url-invalid", f"the {what} {quote(value)} has no host name")
+            return Problem(URL_INVALID, f"the {what} {quote(value)} has no host name")
     return None
 
 
@@ -233,74 +199,47 @@ def check_media_type(value: str) -> Problem | None:
     if value != value.strip() and _MEDIA_TYPE.match(value.strip()):
         suggestion = f": remove the surrounding spaces ({quote(value.strip())})"
     return Problem(
-        "error",
-        "media-type-invalid",
+        MEDIA_TYPE_INVALID,
         f"{quote(value)} is not a media type; write type/subtype{suggestion}",
     )
 
 
 # -- protocol versions and bindings -------------------------------------------------------------------------
 
-_MAJOR_MINOR = re.compile(r"^\d+\.\d+$")
-_MAJOR_MINOR_PATCH = re.compile(r"^(\d+\.\d+)\.\d+$")
-
 
 def check_protocol_version(value: str, *, allow_patch: bool) -> Problem | None:
     """v1.0 interfaces: ``Major.Minor`` (a patch is tolerated with a warning). v0.3 cards: patch allowed."""
-    if _MAJOR_MINOR.match(value):
+    parts = version_format(value)
+    if parts is not None and (not parts[1] or allow_patch):
         return None
-    patch = _MAJOR_MINOR_PATCH.match(value)
-    if patch and allow_patch:
-        return None
-    if patch:
+    if parts is not None:
         return Problem(
-            "warning",
-            "protocol-version-format",
+            PROTOCOL_VERSION_FORMAT,
             f"protocol version {quote(value)} has a patch number, which cards SHOULD NOT carry (A2A section 3.6): "
-            f'write "{patch.group(1)}"',
+            f'write "{parts[0]}"',
+            "warning",
         )
     expected = (
         '"Major.Minor" or "Major.Minor.Patch", e.g. "0.3.0"' if allow_patch else '"Major.Minor", e.g. "1.0"'
     )
-    return Problem("error", "protocol-version-format", f"protocol version {quote(value)} must be {expected}")
-
-
-CORE_BINDINGS = ("JSONRPC", "GRPC", "HTTP+JSON")
-_BINDING_HINTS = {
-    "JSON-RPC": "JSONRPC",
-    "JSON_RPC": "JSONRPC",
-    "JSONRPC2": "JSONRPC",
-    "JSON-RPC2": "JSONRPC",
-    "JSON-RPC-2.0": "JSONRPC",
-    "HTTP": "HTTP+JSON",
-    "HTTPS": "HTTP+JSON",
-    "REST": "HTTP+JSON",
-    "HTTP_JSON": "HTTP+JSON",
-    "HTTP-JSON": "HTTP+JSON",
-    "HTTPJSON": "HTTP+JSON",
-    "HTTP/JSON": "HTTP+JSON",
-    "G-RPC": "GRPC",
-}
+    return Problem(PROTOCOL_VERSION_FORMAT, f"protocol version {quote(value)} must be {expected}", "error")
 
 
 def check_binding(value: str) -> Problem | None:
     """One of the core bindings, or a URI naming a custom one (A2A section 5.8)."""
     if value in CORE_BINDINGS:
         return None
-    upper = value.strip().upper()
-    hint = upper if upper in CORE_BINDINGS else _BINDING_HINTS.get(upper)
+    hint = canonical_binding(value)
     if hint is not None:
         return Problem(
-            "warning",
-            "binding-unknown",
+            BINDING_UNKNOWN,
             f'unknown protocol binding {quote(value)}: the core bindings are case-sensitive; write "{hint}"',
         )
     custom_uri = _URI_SCHEME.match(value) and value.split(":", 1)[0].lower() not in _ACTIVE_SCHEMES
     if custom_uri and not _WHITESPACE_OR_CONTROL.search(value):
         return None
     return Problem(
-        "warning",
-        "binding-unknown",
+        BINDING_UNKNOWN,
         f'unknown protocol binding {quote(value)}: use "JSONRPC", "GRPC" or "HTTP+JSON", or a URI for a custom '
         "binding (A2A section 5.8)",
     )

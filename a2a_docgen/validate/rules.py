@@ -12,6 +12,27 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 
+from a2a_docgen.diagnostics import (
+    APIKEY_LOCATION_INVALID,
+    DUPLICATE_AGENT_NAME,
+    DUPLICATE_INTERFACE,
+    DUPLICATE_MEDIA_TYPE,
+    DUPLICATE_SKILL_ID,
+    EMPTY_VALUE,
+    HTTP_SCHEME_UNKNOWN,
+    INVALID_UNICODE,
+    INVISIBLE_CHARACTERS,
+    LEGACY_FIELD,
+    OAUTH_FLOW_DEPRECATED,
+    OAUTH_FLOW_UNKNOWN,
+    OAUTH_MULTIPLE_FLOWS,
+    SKILL_ID_CASE_TWIN,
+    SUSPICIOUS_INSTRUCTIONS,
+    UNDECLARED_SCHEME,
+    UNDECLARED_SCOPE,
+    UNKNOWN_FIELD,
+    diagnostic,
+)
 from a2a_docgen.limits import Limits
 from a2a_docgen.load.normalize import (
     CARD_KEYS_LEGACY,
@@ -77,12 +98,8 @@ def _string_pointers(card: AgentCard, pointer: str, values: Sequence[str]) -> li
 
 def _add(report: Report, pointer: str, problem: Problem | None) -> None:
     """Report a format problem (if any) at ``pointer``."""
-    if problem is None:
-        return
-    if problem.severity == "error":
-        report.error(problem.code, pointer, problem.message)
-    else:
-        report.warning(problem.code, pointer, problem.message)
+    if problem is not None:
+        report.add(problem.code, pointer, problem.message, severity=problem.severity)
 
 
 def _did_you_mean(name: str, candidates: Sequence[str]) -> str:
@@ -106,22 +123,22 @@ def duplicate_skill_ids(card: AgentCard, report: Report, limits: Limits) -> None
             continue
         seen = identity(skill.id)
         if skill.id in exact:
-            report.error(
-                "duplicate-skill-id",
+            report.add(
+                DUPLICATE_SKILL_ID,
                 _member(card, skill.pointer, "id"),
                 f"skill id {quote(skill.id)} is already used by {exact[skill.id]}; skill ids must be unique in a "
                 "card: rename one",
             )
         elif seen in same_looking:
-            report.error(
-                "duplicate-skill-id",
+            report.add(
+                DUPLICATE_SKILL_ID,
                 _member(card, skill.pointer, "id"),
                 f"skill id {quote(skill.id)} looks the same as the id of {same_looking[seen]} (they differ only by "
                 "invisible characters or Unicode normalisation); give the skills visibly different ids",
             )
         elif seen.casefold() in folded:
-            report.warning(
-                "skill-id-case-twin",
+            report.add(
+                SKILL_ID_CASE_TWIN,
                 _member(card, skill.pointer, "id"),
                 f"skill id {quote(skill.id)} differs from the id of {folded[seen.casefold()]} only by letter case; "
                 "links and file names derived from ids can collide on case-insensitive systems: rename one",
@@ -164,8 +181,8 @@ def security_references(card: AgentCard, report: Report, limits: Limits) -> None
                 continue  # declared, but not as an object: reported as wrong-type where it is declared
             if scheme is None:
                 where = 'in "securitySchemes"' if declared else '(the card has no "securitySchemes")'
-                report.error(
-                    "undeclared-scheme",
+                report.add(
+                    UNDECLARED_SCHEME,
                     entry,
                     f"security requirement names scheme {quote(name)}, which is not declared {where}"
                     f"{_did_you_mean(name, declared)}: declare it or correct the name",
@@ -179,8 +196,8 @@ def security_references(card: AgentCard, report: Report, limits: Limits) -> None
             for scope_pointer, scope in pointers:
                 if scope not in known:
                     listed = ", ".join(quote(s) for s in known[:10]) or "none"
-                    report.error(
-                        "undeclared-scope",
+                    report.add(
+                        UNDECLARED_SCOPE,
                         scope_pointer,
                         f"scope {quote(scope)} is not declared by any flow of OAuth2 scheme {quote(name)} "
                         f'(declared: {listed}){_did_you_mean(scope, known)}: add it to the flow\'s "scopes" or '
@@ -198,8 +215,8 @@ def oauth_flows(card: AgentCard, report: Report, limits: Limits) -> None:
                 better = '"authorizationCode" with PKCE ("pkceRequired": true)'
                 if flow.kind == "password":
                     better += ', or "deviceCode" for clients without a browser' if card.era == "1.0" else ""
-                report.warning(
-                    "oauth-flow-deprecated",
+                report.add(
+                    OAUTH_FLOW_DEPRECATED,
                     flow.pointer,
                     f'the "{flow.kind}" flow of scheme {quote(name)} is deprecated (A2A v1.0, OAuth 2.0 Security '
                     f"Best Current Practice): use {better}",
@@ -207,8 +224,8 @@ def oauth_flows(card: AgentCard, report: Report, limits: Limits) -> None:
                 )
         if card.era == "1.0" and len(scheme.flows) > 1:
             kinds = ", ".join(f.kind for f in scheme.flows)
-            report.error(
-                "oauth-multiple-flows",
+            report.add(
+                OAUTH_MULTIPLE_FLOWS,
                 scheme.flows[1].pointer,
                 f'scheme {quote(name)} declares {len(scheme.flows)} flows ({kinds}); in v1.0 "flows" holds exactly '
                 "one (it is a oneof): keep one, and declare a separate scheme for each other flow",
@@ -219,8 +236,8 @@ def oauth_flows(card: AgentCard, report: Report, limits: Limits) -> None:
         if isinstance(flows_raw, dict):
             known = set(FLOW_KINDS) | {snake_case(k) for k in FLOW_KINDS}
             for key in sorted(k for k in flows_raw if k not in known):
-                report.error(
-                    "oauth-flow-unknown",
+                report.add(
+                    OAUTH_FLOW_UNKNOWN,
                     join_pointer(flows_pointer, key),
                     f'"flows" has no member {quote(key)}{_did_you_mean(key, FLOW_KINDS)}; the flows are '
                     "authorizationCode, clientCredentials, deviceCode (v1.0), implicit and password",
@@ -260,8 +277,8 @@ def scheme_fields(card: AgentCard, report: Report, limits: Limits) -> None:
                 if lower in _API_KEY_LOCATIONS
                 else 'use "header", "query" or "cookie"'
             )
-            report.error(
-                "apikey-location-invalid",
+            report.add(
+                APIKEY_LOCATION_INVALID,
                 _member(card, scheme.pointer, "location", "in"),
                 f"API key scheme {quote(name)} is sent in {quote(location)}: {fix}",
             )
@@ -276,8 +293,8 @@ def scheme_fields(card: AgentCard, report: Report, limits: Limits) -> None:
                 hint = "declare an apiKey scheme instead"
             else:
                 hint = 'use a registered scheme such as "Bearer" or "Basic"'
-            report.warning(
-                "http-scheme-unknown",
+            report.add(
+                HTTP_SCHEME_UNKNOWN,
                 pointer,
                 f"HTTP authentication scheme {quote(value)} is not in the IANA registry, so clients will not know "
                 f"how to send it: {hint}",
@@ -334,7 +351,7 @@ def _url_fields(card: AgentCard) -> Iterator[tuple[str, str, str, bool]]:
 
 
 def _empty_optional(report: Report, pointer: str, what: str) -> None:
-    report.warning("empty-value", pointer, f"the {what} is empty; omit the member or give a value")
+    report.add(EMPTY_VALUE, pointer, f"the {what} is empty; omit the member or give a value")
 
 
 def url_fields(card: AgentCard, report: Report, limits: Limits) -> None:
@@ -386,8 +403,8 @@ def media_types(card: AgentCard, report: Report, limits: Limits) -> None:
             _add(report, pointer, check_media_type(mode))
             key = mode.strip().lower()
             if key in seen:
-                report.warning(
-                    "duplicate-media-type", pointer, f"media type {quote(mode)} is listed twice; remove one"
+                report.add(
+                    DUPLICATE_MEDIA_TYPE, pointer, f"media type {quote(mode)} is listed twice; remove one"
                 )
             seen.add(key)
 
@@ -419,8 +436,8 @@ def interfaces(card: AgentCard, report: Report, limits: Limits) -> None:
             continue
         key = (interface.url.strip(), binding.strip().upper())
         if key in seen:
-            report.warning(
-                "duplicate-interface",
+            report.add(
+                DUPLICATE_INTERFACE,
                 interface.pointer,
                 f"interface {quote(interface.url)} with binding {quote(binding)} is already declared at {seen[key]}; "
                 "remove the repeat",
@@ -486,8 +503,8 @@ def unknown_fields(card: AgentCard, report: Report, limits: Limits) -> None:
     """Members no version of the spec defines: clients ignore them, so they are usually typos."""
     for base, key, candidates, what in _extras(card):
         hint = _MISPLACED.get((base, key)) or _did_you_mean(key, candidates)
-        report.warning(
-            "unknown-field",
+        report.add(
+            UNKNOWN_FIELD,
             join_pointer(base, key),
             f"{what} has no member {quote(key)}{hint}; clients ignore it: fix the name or remove it",
             at_key=True,
@@ -498,16 +515,16 @@ def unknown_fields(card: AgentCard, report: Report, limits: Limits) -> None:
         outer = _resolve(card, parent) if last in SCHEME_WRAPPERS else None
         if isinstance(outer, dict):
             for key in sorted(k for k in outer if k != last):
-                report.warning(
-                    "unknown-field",
+                report.add(
+                    UNKNOWN_FIELD,
                     join_pointer(parent, key),
                     f'a v1.0 security scheme holds only its "{last}" member; move {quote(key)} inside it or '
                     "remove it",
                     at_key=True,
                 )
     if card.era == "1.0" and "stateTransitionHistory" in card.capabilities.extra:
-        report.warning(
-            "legacy-field",
+        report.add(
+            LEGACY_FIELD,
             join_pointer(card.capabilities.pointer, "stateTransitionHistory"),
             '"stateTransitionHistory" was removed in v1.0 and clients ignore it: remove it',
             at_key=True,
@@ -588,8 +605,8 @@ def deceptive_text(card: AgentCard, report: Report, limits: Limits) -> None:
         if found:
             names = list(dict.fromkeys(name for _, name in found))
             shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
-            report.warning(
-                "invisible-characters",
+            report.add(
+                INVISIBLE_CHARACTERS,
                 locate(),
                 f"the {label} contains {len(found)} invisible or text-reordering character(s) ({shown}, first at "
                 f"character {found[0][0] + 1}); they can make the text read differently from what it is: remove them",
@@ -597,8 +614,8 @@ def deceptive_text(card: AgentCard, report: Report, limits: Limits) -> None:
             )
         phrases = suspicious_phrases(value)
         if phrases:
-            report.warning(
-                "suspicious-instructions",
+            report.add(
+                SUSPICIOUS_INSTRUCTIONS,
                 locate(),
                 f"the {label} contains instructions aimed at a model reading the card "
                 f"({', '.join(quote(p) for p in phrases[:3])}); describe the agent to people instead",
@@ -622,14 +639,12 @@ def lone_surrogates(card: AgentCard, report: Report, limits: Limits) -> None:
             for key, item in value.items():
                 if _SURROGATE.search(key):
                     child = join_pointer("", *path, key)
-                    report.error(
-                        "invalid-unicode", child, _surrogate_message("member name", key), at_key=True
-                    )
+                    report.add(INVALID_UNICODE, child, _surrogate_message("member name", key), at_key=True)
                 stack.append(((*path, key), item))
         elif isinstance(value, list):
             stack.extend(((*path, i), item) for i, item in enumerate(value))
         elif isinstance(value, str) and _SURROGATE.search(value):
-            report.error("invalid-unicode", join_pointer("", *path), _surrogate_message("string", value))
+            report.add(INVALID_UNICODE, join_pointer("", *path), _surrogate_message("string", value))
 
 
 def _surrogate_message(what: str, value: str) -> str:
@@ -670,10 +685,9 @@ def catalog_rules(cards: Sequence[AgentCard]) -> list[Diagnostic]:
         if key in by_name:
             line, column = PositionIndex.build(card.source.text).locate("/name")
             result.append(
-                Diagnostic(
-                    severity="error",
-                    code="duplicate-agent-name",
-                    message=f"agent name {quote(card.name)} is also used by {by_name[key].source.path}; agents are "
+                diagnostic(
+                    DUPLICATE_AGENT_NAME,
+                    f"agent name {quote(card.name)} is also used by {by_name[key].source.path}; agents are "
                     "matched by name, so each card in a catalogue needs its own",
                     file=card.source.path,
                     line=line,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from a2a_docgen.render import escape
+from a2a_docgen.text import unicode
 
 __all__ = ["identity", "invisible_characters", "plain_ascii", "suspicious_phrases"]
 
@@ -23,18 +23,18 @@ _REPORTED_CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")  # tab 
 def invisible_characters(text: str) -> list[tuple[int, str]]:
     """``(index, "U+XXXX NAME")`` of every character that does not show or reorders text.
 
-    The characters the renderer marks (``render.escape.invisible_characters``: zero-width, bidi controls,
+    The characters the renderer marks (``text.unicode.invisible_characters``: zero-width, bidi controls,
     tag characters; joiners inside emoji and subdivision flags excepted), plus control characters other
     than tab and line breaks, which the renderer drops.
     """
-    found = [] if text.isascii() else escape.invisible_characters(text)  # every invisible one is non-ASCII
-    controls = [(m.start(), escape.codepoint_label(m.group())) for m in _REPORTED_CONTROLS.finditer(text)]
+    found = [] if text.isascii() else unicode.invisible_characters(text)  # every invisible one is non-ASCII
+    controls = [(m.start(), unicode.codepoint_label(m.group())) for m in _REPORTED_CONTROLS.finditer(text)]
     return sorted(found + controls) if controls else found
 
 
 def identity(text: str) -> str:
     """What a reader sees: NFC, with every invisible character removed (for comparing ids)."""
-    visible = _CONTROLS.sub("", escape.strip_invisible(text))
+    visible = _CONTROLS.sub("", unicode.strip_invisible(text))
     return visible if visible.isascii() else unicodedata.normalize("NFC", visible)
 
 

@@ -170,7 +170,9 @@ def make_project(root: Path, name: str, *, benign: bool = False) -> Path:
     (project / ".env").write_text(f"API_TOKEN={canary}-env\n", encoding="utf-8")
     config = CONFIGS[PLAIN_CONFIGS[name]].replace(PLUGIN, "") if name in PLAIN_CONFIGS else CONFIGS[name]
     if name in PLAIN_CONFIGS:
-        config = config.replace(HOOKS, "")  # a hook's own syntax is only covered with the plugin (sealed pages)
+        config = config.replace(
+            HOOKS, ""
+        )  # a hook's own syntax is only covered with the plugin (sealed pages)
     if HOOKS in config:
         (project / "hooks").mkdir()
         (project / "hooks" / "include.py").write_text(HOOK, encoding="utf-8")

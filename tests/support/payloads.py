@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
+from a2a_docgen.limits import DEFAULT_LIMITS
 from a2a_docgen.model import JSONValue
-from a2a_docgen.render.escape import MAX_URL_LENGTH
 
 __all__ = ["ALL_PAYLOADS", "HOSTILE", "JSON_VALUES", "MORE_PAYLOADS", "PAYLOADS", "URL_PAYLOADS"]
 
@@ -100,7 +100,7 @@ URL_PAYLOADS: tuple[str, ...] = (
     "https://example.com/\u202e/",
     "//evil.example/x",
     "HTTPS://EXAMPLE.COM/%0d%0a",
-    "https://example.com/" + "a" * (MAX_URL_LENGTH - 19),
+    "https://example.com/" + "a" * (DEFAULT_LIMITS.max_url_chars - 19),
     "https://ok.example/{{ 7*7 }}/--8<--/`x`/<b>/[x](y)",
     "mailto:ops@example.com?body=--8<--",
     "\ud800",

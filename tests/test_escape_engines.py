@@ -18,8 +18,9 @@ from hypothesis import strategies as st
 from jinja2 import Environment
 
 from a2a_docgen.model import JSONValue
-from a2a_docgen.render.escape import EMPTY, clean_text, safe_url
-from a2a_docgen.render.markdown import (
+from a2a_docgen.render.escape import (
+    EMPTY,
+    clean_text,
     code_safe,
     json_fence,
     md_code,
@@ -28,6 +29,7 @@ from a2a_docgen.render.markdown import (
     md_text,
     md_title,
     md_url,
+    safe_url,
 )
 from tests.support.engines import ENGINES, Html, engine
 from tests.support.payloads import ALL_PAYLOADS, HOSTILE, JSON_VALUES
@@ -56,13 +58,18 @@ def _autolink(href: str, text: str) -> bool:
     scheme, _, rest = href.partition(":")
     if scheme == "mailto":
         return bool(_EMAIL.fullmatch(rest)) and text in (rest, href)
-    return scheme in ("http", "https") and text.rstrip("/") in (href.rstrip("/"), rest.lstrip("/").rstrip("/"))
+    return scheme in ("http", "https") and text.rstrip("/") in (
+        href.rstrip("/"),
+        rest.lstrip("/").rstrip("/"),
+    )
 
 
 def check_elements(page: Html, allowed: Iterable[str], hrefs: Iterable[str] = (), where: str = "") -> None:
     """Only ``allowed`` elements; links only to ``hrefs`` (or an engine's autolink of an address the text
     shows); attributes only the ones an engine writes itself."""
-    allowed_tags = {*allowed, "sup"}  # sup: smartsymbols ordinals (1st), typography only
+    # sup: smartsymbols ordinals (1st), typography only; wbr: where our profile lets a long code span wrap;
+    # button: our profile's copy button after a URL in code (mkdocs-material).
+    allowed_tags = {*allowed, "sup", "wbr", "button"}
     links = set(hrefs)
     link_texts = iter(page.texts("a"))
     for tag, attrs in page.tags:
@@ -74,12 +81,16 @@ def check_elements(page: Html, allowed: Iterable[str], hrefs: Iterable[str] = ()
                 continue
         assert tag in allowed_tags, (where, tag, page.source)
         for name, value in attrs.items():
-            if tag == "a" and name == "href":
+            if (
+                (tag == "a" and name in ("href", "rel", "class", "title"))
+                or (tag[0] == "h" and name == "id")
+                or (
+                    tag == "button"
+                    and name in ("class", "type", "title", "aria-label", "data-clipboard-text")
+                )
+            ):
                 continue
-            elif (tag == "a" and name in ("rel", "class", "title")) or (tag[0] == "h" and name == "id"):
-                continue
-            else:
-                raise AssertionError((where, f"unexpected {name}={value!r} on <{tag}>", page.source))
+            raise AssertionError((where, f"unexpected {name}={value!r} on <{tag}>", page.source))
 
 
 def assert_inline_inert(s: str, name: str) -> None:
@@ -134,7 +145,9 @@ def assert_links_inert(s: str, name: str) -> None:
         for md in (md_link("Docs", s, allow_mailto=allow_mailto), md_url(s, allow_mailto=allow_mailto)):
             page = engine(name, md + "\n")
             check_elements(page, {"p", "a", "code"}, hrefs, where="url")
-            ours = [attrs.get("href") for tag, attrs in page.tags if tag == "a" and attrs.get("href") in hrefs]
+            ours = [
+                attrs.get("href") for tag, attrs in page.tags if tag == "a" and attrs.get("href") in hrefs
+            ]
             assert len(ours) == len(hrefs), (name, md)
 
 
@@ -159,7 +172,7 @@ def assert_fence_inert(value: JSONValue, name: str) -> None:
     page = engine(name, json_fence(value) + "\n")
     for tag, attrs in page.tags:
         assert tag in {"div", "pre", "span", "code"}, (name, tag)
-        assert set(attrs) <= {"class", "lang"}, (name, attrs)
+        assert set(attrs) <= {"class", "lang", "tabindex"}, (name, attrs)
     assert json.loads(page.text_by_tag["code"][0]) == value
 
 

@@ -12,9 +12,11 @@ name (the hash suffix is always there); deterministic (no counters, so re-runs a
 is over the case-preserving key while the stem is lower case, so ``Foo`` and ``foo`` get different slugs that do
 not collide on case-insensitive filesystems.
 
-Duplicates are rejected, not renamed: two ids with the same ``identity_key`` in one namespace would share a slug,
-and the validator reports them (``identity_duplicates``) instead of numbering one of them. Ids that differ only
-in case are legal but look the same to readers; ``case_twins`` finds them for a warning.
+Duplicates are not renamed: two ids with the same ``identity_key`` in one namespace would share a slug, and the
+validator reports them (``duplicate-skill-id``) instead of numbering one of them. The renderer anchors a repeated
+skill id by the skill's position instead.
+
+``plain_slug`` is the same lower-casing without the hash, for names that are unique already (fetched hosts).
 """
 
 from __future__ import annotations
@@ -23,28 +25,13 @@ import functools
 import hashlib
 import re
 import unicodedata
-from collections.abc import Callable, Iterable
 
-from a2a_docgen.render.escape import strip_invisible
+from a2a_docgen.text.unicode import strip_invisible
 
-__all__ = [
-    "SLUG_PATTERN",
-    "anchor",
-    "case_twins",
-    "identity_duplicates",
-    "identity_key",
-    "is_case_twin",
-    "slug",
-    "tag_key",
-    "tag_slug",
-]
-
-SLUG_PATTERN = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,39}[a-z0-9])?-[0-9a-f]{10}")
-"""Every slug matches this (fully): a stem of 1-40 characters, a dash and ten hex digits."""
+__all__ = ["anchor", "identity_key", "plain_slug", "slug", "tag_key", "tag_slug"]
 
 _MAX_STEM = 40
 _HASH_CHARS = 10
-_NOT_SLUG = re.compile(r"[^a-z0-9]+")
 _ANCHOR_PREFIX = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 
 
@@ -54,10 +41,23 @@ def identity_key(s: str) -> str:
     return unicodedata.normalize("NFC", strip_invisible(s))
 
 
+@functools.lru_cache(maxsize=16)
+def _not_kept(keep: str) -> re.Pattern[str]:
+    return re.compile(f"[^a-z0-9{re.escape(keep)}]+")
+
+
+def plain_slug(text: str, *, keep: str = "") -> str:
+    """``text`` in lower case, each run of characters other than ``a-z``, ``0-9`` and those of ``keep`` made one
+    ``-``, then ``-`` and ``keep`` stripped from both ends: ``plain_slug("A.B:8443", keep=".-") == "a.b-8443"``.
+
+    No hash and no length limit: for names that are unique already (a host name), not for card ids.
+    """
+    return _not_kept(keep).sub("-", text.lower()).strip("-" + keep)
+
+
 def _stem(key: str) -> str:
     ascii_text = unicodedata.normalize("NFKD", key).encode("ascii", "ignore").decode("ascii")
-    stem = _NOT_SLUG.sub("-", ascii_text.lower()).strip("-")
-    return stem[:_MAX_STEM].rstrip("-") or "x"
+    return plain_slug(ascii_text)[:_MAX_STEM].rstrip("-") or "x"
 
 
 @functools.lru_cache(maxsize=65536)
@@ -94,39 +94,3 @@ def tag_key(tag: str) -> str:
 def tag_slug(tag: str) -> str:
     """The slug of a tag's page; the same for every spelling with the same ``tag_key``."""
     return slug(tag_key(tag), namespace="tag")
-
-
-def is_case_twin(a: str, b: str) -> bool:
-    """Whether two ids are different but differ only in case (``Search`` / ``search``)."""
-    key_a, key_b = identity_key(a), identity_key(b)
-    return key_a != key_b and key_a.casefold() == key_b.casefold()
-
-
-def _group_by(values: Iterable[str], key_of: Callable[[str], str]) -> dict[str, list[str]]:
-    groups: dict[str, list[str]] = {}
-    for value in values:
-        groups.setdefault(key_of(value), []).append(value)
-    return groups
-
-
-def _folded_identity(value: str) -> str:
-    return identity_key(value).casefold()
-
-
-def identity_duplicates(values: Iterable[str]) -> list[tuple[str, ...]]:
-    """Groups of two or more values with the same ``identity_key`` (they would share a slug), each group in
-    input order, groups in order of first appearance. Equal strings count: ``["a", "a"]`` is a duplicate."""
-    return [tuple(group) for group in _group_by(values, identity_key).values() if len(group) > 1]
-
-
-def case_twins(values: Iterable[str]) -> list[tuple[str, ...]]:
-    """Groups of values whose identity keys differ only in case, one value per distinct key, in order of first
-    appearance. Exact duplicates are left to ``identity_duplicates``."""
-    found: list[tuple[str, ...]] = []
-    for group in _group_by(values, _folded_identity).values():
-        distinct: dict[str, str] = {}
-        for value in group:
-            distinct.setdefault(identity_key(value), value)
-        if len(distinct) > 1:
-            found.append(tuple(distinct.values()))
-    return found

@@ -1,0 +1,201 @@
+"""Every diagnostic code: its severity, what it means in one line, and where docs/diagnostics.md explains it.
+
+A diagnostic is made from one of the constants below (``report.add(REQUIRED_MISSING, pointer, message)``), so
+a code that is not registered here cannot be reported at all: importing the module that names it fails, in
+every test. A code has one severity, which callers do not repeat; only a code registered with several (such
+as ``protocol-version-format``) is given its severity where it is reported. ``tests/test_diagnostics.py``
+checks this registry against the headings of docs/diagnostics.md (``### `code` (severity)``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from a2a_docgen.model import Diagnostic, Severity
+
+__all__ = ["CODES", "DOCS", "Code", "diagnostic"]
+
+DOCS = "docs/diagnostics.md"
+"""The document that explains each code, with an example and the fix."""
+
+
+@dataclass(frozen=True, slots=True)
+class Code:
+    """One diagnostic code."""
+
+    name: str
+    """Stable, kebab-case: ``required-missing``. Codes never change meaning."""
+    severities: tuple[Severity, ...]
+    """The severities it is reported with; nearly always one."""
+    summary: str
+    """What it means, in one line."""
+
+    @property
+    def severity(self) -> Severity:
+        """The severity of a code that has one; a code with several has none of its own."""
+        if len(self.severities) != 1:
+            raise ValueError(f"{self.name} is reported as {' or '.join(self.severities)}: give the severity")
+        return self.severities[0]
+
+    def resolve(self, severity: Severity | None = None) -> Severity:
+        """``severity`` checked against the registry, or the code's own when it is ``None``."""
+        if severity is None:
+            return self.severity
+        if severity not in self.severities:
+            raise ValueError(f"{self.name} is never reported as {severity}")
+        return severity
+
+    @property
+    def anchor(self) -> str:
+        """The id of the code's heading in ``DOCS`` (``file-too-large-error``)."""
+        return f"{self.name}-{'-or-'.join(self.severities)}"
+
+
+def diagnostic(
+    code: Code,
+    message: str,
+    *,
+    file: str,
+    line: int = 1,
+    column: int = 1,
+    pointer: str = "",
+    severity: Severity | None = None,
+) -> Diagnostic:
+    """A located diagnostic of ``code`` (by default about the whole file: line 1, column 1, pointer ``""``)."""
+    return Diagnostic(
+        severity=code.resolve(severity),
+        code=code.name,
+        message=message,
+        file=file,
+        line=line,
+        column=column,
+        pointer=pointer,
+    )
+
+
+CODES: dict[str, Code] = {}
+"""Every code by name, in the order of ``DOCS``."""
+
+_ERROR: tuple[Severity, ...] = ("error",)
+_WARNING: tuple[Severity, ...] = ("warning",)
+
+
+def _register(name: str, severities: tuple[Severity, ...], summary: str) -> Code:
+    if name in CODES:
+        raise ValueError(f"diagnostic code {name} is registered twice")
+    CODES[name] = code = Code(name, severities, summary)
+    return code
+
+
+# -- reading the file ----------------------------------------------------------------------------------------
+
+FILE_TOO_LARGE = _register(
+    "file-too-large", _ERROR, "the file is larger than --max-file-bytes; it is not read"
+)
+UNREADABLE = _register("unreadable", _ERROR, "the operating system refused to read the file")
+SYMLINK_OUTSIDE = _register(
+    "symlink-outside", _ERROR, "a symbolic link leads outside the scanned directory; it is not followed"
+)
+ENCODING = _register("encoding", _ERROR, "the file is not UTF-8 (UTF-16, UTF-32 or invalid bytes)")
+UTF8_BOM = _register("utf8-bom", _WARNING, "the file starts with a UTF-8 byte order mark")
+EMPTY_FILE = _register("empty-file", _ERROR, "the file is empty or only whitespace")
+JSON_SYNTAX = _register("json-syntax", _ERROR, "the file is not valid JSON")
+DUPLICATE_KEY = _register("duplicate-key", _ERROR, "a member name appears twice in one object")
+TOO_DEEP = _register("too-deep", _ERROR, "the JSON nests deeper than --max-depth levels")
+TOO_MANY_VALUES = _register("too-many-values", _ERROR, "the document has more than --max-nodes JSON values")
+NOT_AN_OBJECT = _register("not-an-object", _ERROR, "the top level is not a JSON object")
+NOT_A_CARD = _register("not-a-card", _ERROR, "the card has no usable name, so it is excluded")
+
+# -- structure ------------------------------------------------------------------------------------------------
+
+REQUIRED_MISSING = _register("required-missing", _ERROR, "a required member is absent or null")
+REQUIRED_EMPTY = _register(
+    "required-empty", _ERROR, "a required string is empty or a required array has no element"
+)
+WRONG_TYPE = _register("wrong-type", _ERROR, "a value has the wrong JSON type (values are never coerced)")
+NULL_VALUE = _register("null-value", _WARNING, "an optional member is null")
+SNAKE_CASE_NAME = _register(
+    "snake-case-name", _WARNING, "a member uses the proto field name instead of camelCase"
+)
+UNKNOWN_FIELD = _register(
+    "unknown-field", _WARNING, "a member no version of the spec defines (clients ignore it)"
+)
+LEGACY_FIELD = _register("legacy-field", _WARNING, "a member or shape of another version of the spec")
+LIMIT_EXCEEDED = _register("limit-exceeded", _ERROR, "a string or list is longer than a limit (--max-...)")
+EMPTY_OVERRIDE = _register(
+    "empty-override", _WARNING, "a skill's inputModes or outputModes is [] (it inherits)"
+)
+EMPTY_VALUE = _register("empty-value", _WARNING, "an optional URL is an empty string")
+EXAMPLE_JSON_INVALID = _register(
+    "example-json-invalid", _WARNING, "an example starts like JSON but does not parse; it is shown as text"
+)
+
+# -- security ---------------------------------------------------------------------------------------------------
+
+SCHEME_UNKNOWN_TYPE = _register(
+    "scheme-unknown-type", _ERROR, "a security scheme declares no kind, or an unknown one"
+)
+SCHEME_AMBIGUOUS = _register("scheme-ambiguous", _ERROR, "a v1.0 security scheme has several kinds")
+REQUIREMENT_SHAPE = _register(
+    "requirement-shape", _ERROR, "a v1.0 card writes a security requirement in the v0.3 shape"
+)
+UNDECLARED_SCHEME = _register(
+    "undeclared-scheme", _ERROR, "a security requirement names an undeclared scheme"
+)
+UNDECLARED_SCOPE = _register(
+    "undeclared-scope", _ERROR, "a requirement asks an OAuth2 scheme for an undeclared scope"
+)
+OAUTH_FLOW_DEPRECATED = _register(
+    "oauth-flow-deprecated", _WARNING, "an OAuth2 scheme uses the implicit or password flow"
+)
+OAUTH_MULTIPLE_FLOWS = _register(
+    "oauth-multiple-flows", _ERROR, "a v1.0 OAuth2 scheme declares more than one flow"
+)
+OAUTH_FLOW_UNKNOWN = _register("oauth-flow-unknown", _ERROR, "flows has a member that is not a flow")
+APIKEY_LOCATION_INVALID = _register(
+    "apikey-location-invalid", _ERROR, "an API key's location is not header, query or cookie"
+)
+HTTP_SCHEME_UNKNOWN = _register(
+    "http-scheme-unknown", _WARNING, "an HTTP authentication scheme is not in the IANA registry"
+)
+SIGNATURE_HEADER_INVALID = _register(
+    "signature-header-invalid", _WARNING, "a signature's protected header is not base64url-encoded JSON"
+)
+SIGNATURE_HEADER_INCOMPLETE = _register(
+    "signature-header-incomplete", _WARNING, "a signature's protected header lacks alg or kid"
+)
+
+# -- formats ----------------------------------------------------------------------------------------------------
+
+URL_INVALID = _register("url-invalid", _ERROR, "a URL field is not an absolute http(s) URL (or URI)")
+URL_NOT_HTTPS = _register("url-not-https", _WARNING, "a URL uses plain http for a host that is not local")
+MEDIA_TYPE_INVALID = _register("media-type-invalid", _ERROR, "an input or output mode is not a media type")
+DUPLICATE_MEDIA_TYPE = _register("duplicate-media-type", _WARNING, "a media type appears twice in one list")
+PROTOCOL_VERSION_FORMAT = _register(
+    "protocol-version-format",
+    ("error", "warning"),
+    "a protocol version is not Major.Minor (a warning when only a patch number is added)",
+)
+BINDING_UNKNOWN = _register(
+    "binding-unknown", _WARNING, "an interface binding is not a core binding nor a URI"
+)
+DUPLICATE_INTERFACE = _register(
+    "duplicate-interface", _WARNING, "two interfaces declare the same URL and binding"
+)
+
+# -- identity and deceptive text ----------------------------------------------------------------------------------
+
+DUPLICATE_SKILL_ID = _register(
+    "duplicate-skill-id", _ERROR, "two skills of one card have ids a reader cannot tell apart"
+)
+SKILL_ID_CASE_TWIN = _register("skill-id-case-twin", _WARNING, "two skill ids differ only by letter case")
+DUPLICATE_AGENT_NAME = _register(
+    "duplicate-agent-name", _ERROR, "two cards of one catalogue have the same agent name"
+)
+INVISIBLE_CHARACTERS = _register(
+    "invisible-characters", _WARNING, "card text holds characters that do not show or that reorder text"
+)
+INVALID_UNICODE = _register("invalid-unicode", _ERROR, "a string or member name holds a lone surrogate")
+SUSPICIOUS_INSTRUCTIONS = _register(
+    "suspicious-instructions", _WARNING, "card text holds an instruction aimed at a model reading the card"
+)

@@ -1,0 +1,338 @@
+"""The review as a pull-request comment in GitHub-flavoured Markdown.
+
+Sections, each only when it has something: the breaking changes (a table, or one folded table per agent
+when there are many), the version policy, the card files that fail to load, the other changes per agent,
+the accepted changes with their reasons, and the configuration warnings. Card text is encoded with the
+``render.escape`` encoders, so it cannot start Markdown or HTML syntax, and the comment stays under
+GitHub's size limit (what does not fit is counted, with a pointer to the job log).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from urllib.parse import quote
+
+from a2a_docgen.render.escape import md_code, md_inline, md_link, md_table_row
+from a2a_docgen.render.paths import agent_dir
+from a2a_docgen.review.codes import SEVERITIES
+from a2a_docgen.review.diff import Change
+from a2a_docgen.review.report import ReviewReport, SourceLinks, counts, has_news, plural
+from a2a_docgen.text.slug import anchor, slug
+
+__all__ = ["COMMENT_MARKER", "MARKDOWN_BUDGET", "format_comment", "format_markdown", "page_url"]
+
+COMMENT_MARKER = "<!-- a2a-docgen-diff -->"
+"""First line of the Markdown comment, so a workflow can find and update its previous comment."""
+
+MARKDOWN_BUDGET = 60_000
+"""Characters of Markdown at most (GitHub refuses comments over 65,536); the rest is summarised."""
+
+DETAILS_AFTER = 10
+"""With more non-breaking and info changes than this, each agent's list folds into ``<details>``."""
+
+GROUP_BREAKING_AFTER = 20
+"""With more breaking changes than this, they are one folded table per agent instead of one table."""
+
+
+def page_url(site_url: str, agent: str, skill: str | None = None) -> str:
+    """The page of an agent on the generated site (``<site>/agents/<slug>/``), with the skill's anchor."""
+    agent_slug = slug(agent, "agent")
+    url = f"{site_url.rstrip('/')}/{agent_dir(agent_slug)}"
+    return url + f"#{anchor(skill, agent_slug, prefix='skill')}" if skill is not None else url
+
+
+class _Names:
+    """Agent and skill names as Markdown, linked to their pages on the published site when it has them.
+
+    ``--site-url`` is the site built from the base branch, so agents and skills the change adds have no
+    page there yet and are not linked.
+    """
+
+    def __init__(self, site_url: str | None, changes: Sequence[Change]) -> None:
+        self.site_url = site_url
+        self.new_agents = {c.agent for c in changes if c.code == "agent-added"}
+        self.new_skills = {(c.agent, c.skill) for c in changes if c.code == "skill-added"}
+
+    def agent(self, agent: str) -> str:
+        if self.site_url is None or agent in self.new_agents:
+            return md_inline(agent)
+        return md_link(agent, page_url(self.site_url, agent))
+
+    def skill(self, agent: str, skill: str | None) -> str:
+        if skill is None:
+            return "(agent)"
+        if self.site_url is None or agent in self.new_agents or (agent, skill) in self.new_skills:
+            return md_inline(skill)
+        return md_link(skill, page_url(self.site_url, agent, skill))
+
+
+class _Sources:
+    """Links to the file and line of each finding at the head commit (base-side ones at the base commit)."""
+
+    def __init__(self, links: SourceLinks | None) -> None:
+        self.links = links
+
+    def path(self, file: str) -> str | None:
+        """``file`` relative to the repository root with ``/``, or ``None`` outside it."""
+        assert self.links is not None
+        relative = os.path.relpath(os.path.realpath(file), os.path.realpath(self.links.root))
+        if relative == os.pardir or relative.startswith(os.pardir + os.sep) or os.path.isabs(relative):
+            return None
+        return relative.replace(os.sep, "/")
+
+    def link(self, change: Change) -> str:
+        """``[cards/a.json:12](…/blob/<sha>/cards/a.json#L12)``, or ``""`` without links."""
+        if self.links is None:
+            return ""
+        path = self.path(change.file)
+        if path is None:
+            return ""
+        base = change.side == "base" and self.links.base_sha is not None
+        sha = self.links.base_sha if base else self.links.head_sha
+        url = f"{self.links.repo_url}/blob/{sha}/{quote(path)}#L{change.line}"
+        return md_link(f"{path}:{change.line}" + (" (base)" if base else ""), url)
+
+
+def _message(change: Change) -> str:
+    return md_inline(change.message, max_len=1000)
+
+
+def _verdict(report: ReviewReport) -> str:
+    if not has_news(report):
+        return "### ✅ No changes to A2A agent cards"
+    failing = [c for c in report.changes if c.severity == "breaking" and c.accepted is None]
+    breaking = [c for c in failing if not c.policy]
+    if breaking:
+        return f"### ❌ {plural(len(breaking), 'breaking change')} to A2A agent cards"
+    if failing:
+        return f"### ❌ The version policy fails ({plural(len(failing), 'finding')})"
+    return "### ✅ No breaking changes to A2A agent cards"
+
+
+def _headline(report: ReviewReport) -> str:
+    """``**3** breaking · **1** non-breaking · **0** info · 2 agents · **1** accepted · **1** policy finding``."""
+    changes = [c for c in report.changes if not c.policy]
+    numbers = counts([c for c in changes if c.accepted is None])
+    agents = len({c.agent for c in report.changes})
+    parts = [f"**{numbers[s]}** {s}" for s in SEVERITIES] + [plural(agents, "agent")]
+    accepted = sum(1 for c in report.changes if c.accepted is not None)
+    policy = sum(1 for c in report.changes if c.policy and c.accepted is None)
+    if accepted:
+        parts.append(f"**{accepted}** accepted")
+    if policy:
+        parts.append(f"**{policy}** {'policy finding' if policy == 1 else 'policy findings'}")
+    if report.failures:
+        parts.append(
+            f"**{len(report.failures)}** {'file fails' if len(report.failures) == 1 else 'files fail'} to load"
+        )
+    return " · ".join(parts)
+
+
+def format_markdown(changes: Sequence[Change], *, site_url: str | None = None) -> str:
+    """A pull-request comment for ``changes`` alone (see ``format_comment``)."""
+    return format_comment(ReviewReport(changes=changes, site_url=site_url))
+
+
+def format_comment(report: ReviewReport) -> str:
+    """A pull-request comment: verdict, counts, then the sections of the module docstring."""
+    out = [COMMENT_MARKER, _verdict(report), ""]
+    if not has_news(report):
+        return "\n".join(out)
+    out += [_headline(report), ""]
+    # Headings and the notes of what was left out come on top of the rows and lists counted here.
+    comment = _Comment(report, MARKDOWN_BUDGET - 1_000 - sum(len(line) + 1 for line in out))
+    out += comment.breaking()
+    out += comment.policy()
+    out += comment.failures()
+    out += comment.others()
+    out += comment.accepted()
+    out += comment.configuration()
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+class _Comment:
+    """The sections of one comment, drawing on one budget of characters."""
+
+    def __init__(self, report: ReviewReport, budget: int) -> None:
+        self.report = report
+        self.names = _Names(report.site_url, report.changes)
+        self.sources = _Sources(report.links)
+        self.budget = _Budget(budget)
+        self.open = [c for c in report.changes if c.accepted is None]
+
+    def row(self, change: Change) -> str:
+        cells = [
+            self.names.agent(change.agent),
+            self.names.skill(change.agent, change.skill),
+            _message(change),
+            f"`{change.code}`",
+        ]
+        if self.report.links is not None:
+            cells.append(self.sources.link(change))
+        return md_table_row(cells)
+
+    def table_head(self) -> list[str]:
+        titles = ["Agent", "Skill", "Change", "Code", *(["Where"] if self.report.links is not None else [])]
+        return [md_table_row(titles), md_table_row(["---"] * len(titles))]
+
+    def breaking(self) -> list[str]:
+        breaking = [c for c in self.open if c.severity == "breaking" and not c.policy]
+        if not breaking:
+            return []
+        out = ["#### Breaking changes", ""]
+        if len(breaking) <= GROUP_BREAKING_AFTER:
+            rows = self.table_head() + [self.row(c) for c in breaking]
+            return [*out, *self.budget.take(rows, len(breaking) + 2, "breaking changes"), ""]
+        left = len(breaking)
+        for agent, mine in _by_agent(breaking):
+            summary = f"<details><summary><b>{md_inline(agent)}</b> ({plural(len(mine), 'breaking change')})</summary>"
+            head = [summary, "", *self.table_head()]
+            if not self.budget.fits([*head, "", "</details>", ""]):
+                return [*out, f"… and {left} more breaking changes; see the job log.", ""]
+            rows = self.budget.take_items([self.row(c) for c in mine], "breaking changes of this agent")
+            out += [*head, *rows, "", "</details>", ""]
+            left -= len(mine)
+            if len(rows) < len(mine):
+                return (
+                    [*out, f"… and {left} more breaking changes of other agents; see the job log.", ""]
+                    if left
+                    else out
+                )
+        return out
+
+    def item(self, change: Change, *, agent: bool = False, severity: bool = True) -> str:
+        who = f"{self.names.agent(change.agent)} › " if agent and change.skill is not None else ""
+        who = f"{self.names.agent(change.agent)}: " if agent and change.skill is None else who
+        skill = f"{self.names.skill(change.agent, change.skill)}: " if change.skill is not None else ""
+        link = self.sources.link(change)
+        level = f"{change.severity} · " if severity else ""
+        text = f"- {level}`{change.code}` · {who}{skill}{_message(change)}"
+        return text + (f" ({link})" if link else "")
+
+    def policy(self) -> list[str]:
+        policy = [c for c in self.open if c.policy]
+        if not policy:
+            return []
+        items = [self.item(c, agent=True) for c in policy]
+        return ["#### Version policy", "", *self.budget.take_items(items, "policy findings"), ""]
+
+    def failures(self) -> list[str]:
+        if not self.report.failures:
+            return []
+        items = []
+        for failure in self.report.failures:
+            items.append(f"- {md_inline(failure.side)} · {md_code(failure.file)}")
+            items += [
+                f"  - line {d.line}, column {d.column}: {md_inline(d.message, max_len=500)} (`{d.code}`)"
+                for d in failure.diagnostics
+                if d.severity == "error"
+            ]
+        note = "These files are not part of the review; `a2a-docgen check` reports every problem."
+        return [
+            "#### Card files that fail to load",
+            "",
+            note,
+            "",
+            *self.budget.take_items(items, "lines"),
+            "",
+        ]
+
+    def others(self) -> list[str]:
+        rest = [c for c in self.open if c.severity != "breaking" and not c.policy]
+        if not rest:
+            return []
+        out = ["#### Other changes", ""]
+        fold = len(rest) > DETAILS_AFTER
+        shown = 0
+        for agent, mine in _by_agent(rest):
+            block = self.agent_block(agent, mine, fold=fold)
+            if not self.budget.fits(block):
+                out += [f"… and {len(rest) - shown} more changes; see the job log.", ""]
+                break
+            out += block
+            shown += len(mine)
+        return out
+
+    def agent_block(self, agent: str, changes: Sequence[Change], *, fold: bool) -> list[str]:
+        title = self.names.agent(agent)
+        items = [self.item(c) for c in changes]
+        if not fold:
+            return [f"**{title}**", "", *items, ""]
+        numbers = counts(changes)
+        label = ", ".join(f"{numbers[s]} {s}" for s in SEVERITIES if numbers[s])
+        # The summary is raw HTML: the agent name is md_inline text, which is also valid, fully escaped HTML.
+        linked = self.names.site_url is not None and agent not in self.names.new_agents
+        link = [f"Page: {title}", ""] if linked else []
+        return [
+            f"<details><summary><b>{md_inline(agent)}</b> ({label})</summary>",
+            "",
+            *link,
+            *items,
+            "",
+            "</details>",
+            "",
+        ]
+
+    def accepted(self) -> list[str]:
+        accepted = [c for c in self.report.changes if c.accepted is not None]
+        if not accepted:
+            return []
+        items = []
+        for change in accepted:
+            assert change.accepted is not None
+            until = f" (until {change.accepted.expires.isoformat()})" if change.accepted.expires else ""
+            items.append(
+                self.item(change, agent=True)
+                + f" — accepted: {md_inline(change.accepted.reason, max_len=500)}{until}"
+            )
+        heading = f"<details><summary>Accepted changes ({len(accepted)})</summary>"
+        return [heading, "", *self.budget.take_items(items, "accepted changes"), "", "</details>", ""]
+
+    def configuration(self) -> list[str]:
+        if not self.report.warnings:
+            return []
+        items = []
+        for warning in self.report.warnings:
+            where = f"{warning.file}:{warning.line}" if warning.line else warning.file
+            items.append(f"- ⚠️ {md_code(where)}: {md_inline(warning.message, max_len=500)}")
+        return ["#### Configuration", "", *self.budget.take_items(items, "warnings"), ""]
+
+
+def _by_agent(changes: Sequence[Change]) -> list[tuple[str, list[Change]]]:
+    """The changes of each agent, agents sorted by name (case-insensitively)."""
+    agents = sorted({c.agent for c in changes}, key=lambda a: (a.casefold(), a))
+    return [(agent, [c for c in changes if c.agent == agent]) for agent in agents]
+
+
+class _Budget:
+    """Characters left for the comment."""
+
+    def __init__(self, left: int) -> None:
+        self.left = left
+
+    def fits(self, lines: Sequence[str]) -> bool:
+        size = sum(len(line) + 1 for line in lines)
+        if size > self.left:
+            return False
+        self.left -= size
+        return True
+
+    def take(self, rows: Sequence[str], total: int, what: str) -> list[str]:
+        """As many rows as fit (the first two are the table head), then a note of what was left out."""
+        kept: list[str] = []
+        for row in rows:
+            if not self.fits([row]):
+                shown = max(len(kept) - 2, 0)
+                return [*kept, "", f"… and {total - 2 - shown} more {what}; see the job log."]
+            kept.append(row)
+        return kept
+
+    def take_items(self, items: Sequence[str], what: str) -> list[str]:
+        """As many list items as fit, then a note of how many were left out."""
+        kept: list[str] = []
+        for item in items:
+            if not self.fits([item]):
+                return [*kept, "", f"… and {len(items) - len(kept)} more {what}; see the job log."]
+            kept.append(item)
+        return kept

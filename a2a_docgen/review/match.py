@@ -1,0 +1,124 @@
+"""Which base item is which head item: agents across catalogues, and the head file of a base card.
+
+Agents are paired pass by pass, each pass on what the earlier ones left:
+
+1. name and preferred (first) interface URL: same-named agents keep their identity whatever their files
+   are called;
+2. name and path below the argument (same-named agents whose URL changed stay in their files);
+3. name; 4. name ignoring letter case;
+5. preferred interface URL alone: an agent that disappeared and one that appeared at its URL are a rename.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Sequence
+from typing import TypeVar
+
+from a2a_docgen.model import AgentCard, Catalog
+
+__all__ = ["HeadFiles", "pair", "pair_agents", "pair_passes"]
+
+T = TypeVar("T")
+
+
+def _url(card: AgentCard) -> str | None:
+    return card.interfaces[0].url if card.interfaces and card.interfaces[0].url else None
+
+
+def _with_url(name: str | None, card: AgentCard) -> object:
+    url = _url(card)
+    return (name, url) if url is not None else None
+
+
+def pair_agents(
+    base: Sequence[AgentCard], head: Sequence[AgentCard]
+) -> tuple[list[tuple[AgentCard, AgentCard]], list[AgentCard], list[AgentCard]]:
+    """(matched pairs, removed, added); see the module docstring for the order of the passes."""
+    keys: tuple[Callable[[AgentCard], object], ...] = (
+        lambda c: _with_url(c.name, c),
+        lambda c: (c.name, c.source.relpath),
+        lambda c: c.name,
+        lambda c: (c.name or "").casefold(),
+        _url,
+    )
+    return pair_passes(base, head, keys)
+
+
+def pair_passes(
+    base: Sequence[T], head: Sequence[T], keys: Iterable[Callable[[T], object]]
+) -> tuple[list[tuple[T, T]], list[T], list[T]]:
+    """Pair items pass by pass: each pass pairs what is left by its key."""
+    pairs: list[tuple[T, T]] = []
+    base_left, head_left = list(base), list(head)
+    for key in keys:
+        matched, base_left, head_left = pair(base_left, head_left, key)
+        pairs.extend(matched)
+    return pairs, base_left, head_left
+
+
+def pair(
+    base: list[T], head: list[T], key: Callable[[T], object]
+) -> tuple[list[tuple[T, T]], list[T], list[T]]:
+    """Pair items with equal, non-None keys, in order (the n-th base with the n-th head of a key)."""
+    waiting: dict[object, list[T]] = {}
+    for item in head:
+        k = key(item)
+        if k is not None:
+            waiting.setdefault(k, []).append(item)
+    pairs: list[tuple[T, T]] = []
+    base_left: list[T] = []
+    taken: set[int] = set()
+    for item in base:
+        k = key(item)
+        candidates = waiting.get(k) if k is not None else None
+        if candidates:
+            partner = candidates.pop(0)
+            taken.add(id(partner))
+            pairs.append((item, partner))
+        else:
+            base_left.append(item)
+    return pairs, base_left, [item for item in head if id(item) not in taken]
+
+
+class HeadFiles:
+    """The head file at a base card's place, and whether it loaded.
+
+    A base card's counterpart is the head file with the same display path (``--base-ref``, where both
+    sides show working-tree paths), else the one with the same path below its argument (two directories),
+    else, when each side is one file argument, that file. Head roots are the arguments of the head side;
+    those of the cards that loaded are known without them.
+    """
+
+    def __init__(self, head: Catalog, roots: Sequence[str] = ()) -> None:
+        self.loaded = {card.source.path for card in head.cards}
+        self.unloadable = set(head.excluded)
+        self.roots = {*roots, *(card.source.root for card in head.cards)}
+        self.by_relpath: dict[str, str] = {card.source.relpath: card.source.path for card in head.cards}
+        for path in head.excluded:
+            relpath = self._relpath(path)
+            if relpath is not None:
+                self.by_relpath.setdefault(relpath, path)
+        self.file_roots = [root for root in self.roots if root in self.loaded | self.unloadable]
+
+    def _relpath(self, path: str) -> str | None:
+        for root in self.roots:
+            if path == root:
+                return os.path.basename(path)
+            prefix = root.rstrip("/" + os.sep) + os.sep
+            if path.startswith(prefix):
+                return path[len(prefix) :].replace(os.sep, "/")
+        return None
+
+    def counterpart(self, card: AgentCard) -> str | None:
+        """The display path of the head file in ``card``'s place, or ``None`` when there is none."""
+        source = card.source
+        if source.path in self.loaded or source.path in self.unloadable:
+            return source.path
+        if source.path == source.root and len(self.roots) == 1 and self.file_roots:
+            return self.file_roots[0]
+        return self.by_relpath.get(source.relpath)
+
+    def no_longer_loads(self, card: AgentCard) -> bool:
+        """Whether the head file in ``card``'s place exists but could not be read as a card."""
+        return self.counterpart(card) in self.unloadable

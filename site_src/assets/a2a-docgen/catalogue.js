@@ -1,0 +1,1 @@
+/* a2a-docgen catalogue script */
