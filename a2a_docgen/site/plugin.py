@@ -138,7 +138,8 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         from a2a_docgen.render.parallel import default_jobs
 
         base_dir = os.path.dirname(config.config_file_path or os.path.join(os.getcwd(), "mkdocs.yml"))
-        self.card_paths = [os.path.join(base_dir, p) for p in _as_list(self.config.cards)]
+        configured = _as_list(self.config.cards)
+        self.card_paths = [os.path.join(base_dir, p) for p in configured]
         templates = self.config.templates
         self.templates_dir = os.path.join(base_dir, templates) if templates else None
         if self.templates_dir is not None and not os.path.isdir(self.templates_dir):
@@ -150,7 +151,9 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
 
         started = time.perf_counter()
         try:
-            catalog = load_catalog(self.card_paths)
+            # Read relative to mkdocs.yml and named as configured: no published page names the build machine's
+            # directories (an excluded card's path, a card's source file).
+            catalog = load_catalog(configured, base=base_dir)
             self._report(catalog)
             self.theme = _theme(config)
             site = render_catalog(
