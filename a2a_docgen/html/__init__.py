@@ -35,7 +35,7 @@ from markdown_it.token import Token
 from a2a_docgen.html.json_highlight import highlight_json
 from a2a_docgen.render.escape import clobbers_theme, toc_id
 
-__all__ = ["Flavour", "Heading", "HtmlPage", "Theme", "to_html"]
+__all__ = ["Flavour", "Heading", "HtmlPage", "Theme", "front_matter", "to_html"]
 
 Flavour = Literal["material", "plain"]
 """``material``: mkdocs-material's markup (highlight wrappers, content tabs); ``plain``: the classic MkDocs
@@ -132,6 +132,14 @@ def slugify(text: str) -> str:
 
 
 _FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
+
+
+def front_matter(markdown: str) -> str:
+    """The front matter block a page starts with (``---`` lines included), or ``""``."""
+    match = _FRONT_MATTER.match(markdown)
+    return match.group(0) if match else ""
+
+
 # A backtick fence that starts a line: its info string holds no backtick (CommonMark), and it ends at the first
 # later line of at least as many backticks and nothing else.
 _FENCE_OPEN = re.compile(r"^(`{3,})([^`\n]*)\n", re.MULTILINE)

@@ -5,7 +5,7 @@ library (``load_catalog``, ``render_catalog``); ``on_files`` adds the pages and 
 
 **Sealed pages.** Our pages never pass through the site's Markdown pipeline. A page's source, as MkDocs and
 every other plugin or hook sees it (``on_page_read_source``, ``on_page_markdown``, the file's content), is
-empty; the plugin converts the real Markdown itself (``a2a_docgen.html``: markdown-it-py with one fixed
+its front matter alone (our words, never card text), and its title is set after ``on_page_markdown``; the plugin converts the real Markdown itself (``a2a_docgen.html``: markdown-it-py with one fixed
 profile, never the site's ``markdown_extensions``) and hands MkDocs the HTML, the table of contents, the
 title and the page's anchors. So no preprocessor a site enables (snippets, macros with any delimiters,
 critic, includes, a hook with a syntax of its own) ever sees card text, and MkDocs still does the rest:
@@ -42,7 +42,7 @@ from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
 
 from a2a_docgen.errors import A2ADocgenError
-from a2a_docgen.html import Flavour, Heading, HtmlPage, Theme, to_html
+from a2a_docgen.html import Flavour, Heading, HtmlPage, Theme, front_matter, to_html
 from a2a_docgen.model import Catalog
 from a2a_docgen.render.gc import collector_paused
 from a2a_docgen.render.search import SearchEntry
@@ -221,8 +221,10 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
             # no "not included in the nav" message listing every agent).
             hidden = self.config.nav and path not in in_nav
             inclusion = InclusionLevel.NOT_IN_NAV if hidden else InclusionLevel.UNDEFINED
-            # The source MkDocs (and every other plugin) sees is empty: the page is converted by us.
-            files.append(File.generated(config, path, content="", inclusion=inclusion))
+            # The source MkDocs (and every other plugin) sees is the page's front matter alone, our own
+            # words (render_macros: false, search: exclude): the page is converted by us.
+            stub = front_matter(self.site.pages[path])
+            files.append(File.generated(config, path, content=stub, inclusion=inclusion))
         for path, data in self.site.files.items():
             files.append(File.generated(config, path, content=data))
         for plugin in config.plugins.values():
@@ -237,13 +239,16 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
             return page
         done = self.site.converted.get(page.file.src_uri) if self.site is not None else None
         converted = done if isinstance(done, HtmlPage) else self._convert(page.file.src_uri, markdown)
-        if converted.title is not None and "title" not in vars(page):  # a title from the nav is kept
-            page.title = _html_title(converted.title)
+        # A title from the nav is kept. Ours is set in ``render``, as MkDocs sets a title found in the Markdown:
+        # after ``on_page_markdown``, where a plugin such as mkdocs-macros evaluates the title it finds.
+        title = _html_title(converted.title) if converted.title is not None and "title" not in vars(page) else None
 
         facets = self.site.facets.get(page.file.src_uri) if self.site is not None else None
         indexed = self.site is not None and page.file.src_uri not in self.site.unindexed
 
         def render(config: MkDocsConfig, files: Files) -> None:
+            if title is not None:
+                page.title = title
             content, links_to_anchors = _with_links(converted, page, files, config)
             page.content = _wrapped(content, facets, search_body=facets is not None and indexed)
             page.toc = get_toc([_toc_token(h) for h in converted.toc])
