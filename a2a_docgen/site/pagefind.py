@@ -17,7 +17,7 @@ after each.
 Only the catalogue's agent pages are read (``--glob agents/*/index.html``), so a site's own pages are never
 indexed, whatever attributes they carry. Within those files Pagefind indexes the element marked
 ``data-pagefind-body`` (the plugin marks the agent page's content, not the theme's navigation), skips
-``data-pagefind-ignore`` and reads the ``data-pagefind-filter`` facets.
+``data-pagefind-ignore`` and ``EXCLUDED``, and reads the ``data-pagefind-filter`` facets.
 """
 
 from __future__ import annotations
@@ -43,6 +43,9 @@ PAGEFIND_DIR = "pagefind"
 """The bundle's directory under the catalogue's root (``catalogue.js`` looks for ``pagefind/pagefind.js``)."""
 AGENT_PAGES_GLOB = "agents/*/index.html"
 """The agent pages, relative to the catalogue's root, with and without MkDocs' directory URLs."""
+EXCLUDED = (".headerlink", ".tabbed-set", ".a2a-copy")
+"""Left out of the index: permalink marks, the ready-to-send requests (mkdocs-material's tabs: the request body
+repeats the example, curl and Python code is the same on every page) and copy buttons."""
 TIMEOUT = 1800.0
 """Seconds Pagefind may take (about 5 s for 1,000 agents of 10 skills on two cores)."""
 
@@ -101,6 +104,8 @@ def build_search_index(
         os.fspath(catalogue_dir),
         "--glob",
         AGENT_PAGES_GLOB,
+        "--exclude-selectors",
+        ", ".join(EXCLUDED),
         "--output-subdir",
         PAGEFIND_DIR,
     ]
