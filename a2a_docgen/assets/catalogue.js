@@ -354,6 +354,9 @@
       var parts = [agentSummary];
       if (hitCount !== null) parts.push(plural(hitCount, "agent page mentions", "agent pages mention") + " “" + searchText + "”");
       status.textContent = parts.filter(Boolean).join("; ");
+      // No agent matched by name, summary, tag or skill, but their pages mention the words: the page hits say it.
+      if (catalogue && shown.length === 0 && hitCount) agentsBox.hidden = true;
+      else if (catalogue && !isEmpty(state())) agentsBox.hidden = false;
     }
 
     function showStatic(visible) {
