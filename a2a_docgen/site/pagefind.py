@@ -14,8 +14,10 @@ only ``exec``-s the same binary) gives its own exit status and output, and works
 or a system binary is installed. The Python API is not used: it indexes one record at a time with a pause
 after each.
 
-Only the catalogue's agent pages are read (``--glob agents/*/index.html``), so a site's own pages are never
-indexed, whatever attributes they carry. Within those files Pagefind indexes the element marked
+Only the catalogue's agent pages are read (``--glob agents/*/index.html``, ``--root-selector
+.a2a-page-agent``), so a site's own pages are never indexed, whatever attributes they carry: Pagefind alone
+would index every page marked ``data-pagefind-body`` (and, on a site where no page is, every page). Within
+an agent page Pagefind indexes the element marked
 ``data-pagefind-body`` (the plugin marks the agent page's content, not the theme's navigation), skips
 ``data-pagefind-ignore`` and ``EXCLUDED``, and reads the ``data-pagefind-filter`` facets.
 """
@@ -43,6 +45,9 @@ PAGEFIND_DIR = "pagefind"
 """The bundle's directory under the catalogue's root (``catalogue.js`` looks for ``pagefind/pagefind.js``)."""
 AGENT_PAGES_GLOB = "agents/*/index.html"
 """The agent pages, relative to the catalogue's root, with and without MkDocs' directory URLs."""
+ROOT_SELECTOR = ".a2a-page-agent"
+"""The element the plugin wraps an agent page's content in: a file without it (a site's own page that happens
+to be under ``agents/``) is skipped, whatever Pagefind attributes it carries."""
 EXCLUDED = (".headerlink", ".tabbed-set", ".a2a-copy")
 """Left out of the index: permalink marks, the ready-to-send requests (mkdocs-material's tabs: the request body
 repeats the example, curl and Python code is the same on every page) and copy buttons."""
@@ -104,6 +109,8 @@ def build_search_index(
         os.fspath(catalogue_dir),
         "--glob",
         AGENT_PAGES_GLOB,
+        "--root-selector",
+        ROOT_SELECTOR,
         "--exclude-selectors",
         ", ".join(EXCLUDED),
         "--output-subdir",
