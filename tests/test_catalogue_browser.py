@@ -226,6 +226,7 @@ def _search(page: Page, text: str) -> list[dict[str, str]]:
         arg=text,
         timeout=TIMEOUT_MS,
     )
+    page.wait_for_selector(".a2a-hits-box[aria-busy='false']", state="attached", timeout=TIMEOUT_MS)
     hits = page.locator(".a2a-hit .a2a-hit__title")
     return [
         {"title": hits.nth(i).inner_text(), "href": hits.nth(i).get_attribute("href") or ""}

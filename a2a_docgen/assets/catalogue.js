@@ -22,7 +22,7 @@
   var PAGE_SIZE = 100;
   var HIT_PAGES = 8; // Pagefind pages whose details a search loads at a time (one fragment request each)
   var HITS_PER_AGENT = 3;
-  var DEBOUNCE_MS = 120;
+  var DEBOUNCE_MS = 60; // Pagefind's preload of the word's index starts at once; the search waits for a pause
   var FACETS = [
     ["tag", "Tag", "Any tag"],
     ["media", "Media type", "Any media type"],
@@ -444,6 +444,7 @@
         hitsList.replaceChildren();
         return;
       }
+      hitCount = null; // until this search answers, the status says nothing about an older one
       timer = setTimeout(function () {
         loadPagefind().then(function (module) {
           if (run !== searchRun) return null;
@@ -452,20 +453,22 @@
             hitsBox.hidden = true;
             return null;
           }
+          hitsBox.setAttribute("aria-busy", "true");
           return module.search(s.q, { filters: pagefindFilters(s) }).then(function (found) {
             if (run !== searchRun || !found) return null;
             pagefindResults = found.results || [];
             pagefindShown = 0;
             searchText = s.q;
             hitCount = pagefindResults.length;
-            hitsList.replaceChildren();
             hitsHeading.textContent = hitCount ? "Found in the agent pages" : "No agent page mentions “" + s.q + "”";
             hitsBox.hidden = false;
-            return showHits(run).then(announce);
+            announce();
+            return showHits(run, true);
           });
         }).catch(function () {
           hitCount = null;
           hitsBox.hidden = true;
+          hitsBox.setAttribute("aria-busy", "false");
         });
       }, DEBOUNCE_MS);
       loadPagefind().then(function (module) {
@@ -473,19 +476,30 @@
       });
     }
 
-    function showHits(run) {
+    /* The next pages of results, each shown as soon as it and those before it have loaded. */
+    function showHits(run, replace) {
       var batch = pagefindResults.slice(pagefindShown, pagefindShown + HIT_PAGES);
       pagefindShown += batch.length;
-      return Promise.all(batch.map(function (r) { return r.data(); })).then(function (pages) {
-        if (run !== searchRun) return null;
-        var first = null;
-        pages.forEach(function (data) {
-          hitsOf(data).slice(0, HITS_PER_AGENT).forEach(function (hit) {
-            var item = hitItem(hit);
-            if (!first) first = item;
-            hitsList.appendChild(item);
-          });
+      var loads = batch.map(function (r) { return r.data(); });
+      var first = null;
+      function add(data) {
+        if (run !== searchRun) return;
+        if (replace) {
+          hitsList.replaceChildren();
+          replace = false;
+        }
+        hitsOf(data).slice(0, HITS_PER_AGENT).forEach(function (hit) {
+          var item = hitItem(hit);
+          if (!first) first = item;
+          hitsList.appendChild(item);
         });
+      }
+      return loads.reduce(function (previous, load) {
+        return previous.then(function () { return load; }).then(add);
+      }, Promise.resolve()).then(function () {
+        if (run !== searchRun) return null;
+        if (replace) hitsList.replaceChildren();
+        hitsBox.setAttribute("aria-busy", "false");
         hitsMore.hidden = pagefindShown >= pagefindResults.length;
         hitsMore.textContent = "More results (" + numbers.format(pagefindResults.length - pagefindShown) + " agent pages not shown)";
         return first;
@@ -525,13 +539,16 @@
     form.addEventListener("reset", function () {
       setTimeout(function () { apply(true); query.focus(); }, 0);
     });
+    // Pagefind starts loading when the page is idle (see the end of setUp), or sooner at the first sign of a
+    // search: a pointer over the form, the box focused.
+    form.addEventListener("pointerover", function () { loadPagefind(); }, { once: true });
     query.addEventListener("focus", function () { loadPagefind(); }, { once: true });
     agentsMore.addEventListener("click", function () {
       var first = renderAgents(shownCount);
       if (first) first.querySelector("a").focus();
     });
     hitsMore.addEventListener("click", function () {
-      showHits(searchRun).then(function (first) { if (first) first.querySelector("a").focus(); });
+      showHits(searchRun, false).then(function (first) { if (first) first.querySelector("a").focus(); });
     });
     onHashChange = function () {
       var s = readHash();
@@ -559,6 +576,11 @@
       }
     }).then(function () {
       apply(false);
+      // Pagefind's first search spends most of its time starting (its worker, its WebAssembly, the index's
+      // metadata, about 160 KB): start it once the page is idle, so that the first query answers quickly.
+      if (location.protocol !== "file:") {
+        (window.requestIdleCallback || function (f) { return setTimeout(f, 1000); })(function () { loadPagefind(); });
+      }
     });
   }
 
