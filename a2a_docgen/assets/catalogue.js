@@ -471,9 +471,13 @@
           hitsBox.setAttribute("aria-busy", "false");
         });
       }, DEBOUNCE_MS);
-      loadPagefind().then(function (module) {
-        if (module && module.preload && run === searchRun) module.preload(s.q, { filters: pagefindFilters(s) });
-      });
+      // While the reader types, fetch the index chunk of the word so far (from three letters: shorter
+      // prefixes span many chunks).
+      if (s.q.replace(/\s/g, "").length >= 3) {
+        loadPagefind().then(function (module) {
+          if (module && module.preload && run === searchRun) module.preload(s.q, { filters: pagefindFilters(s) });
+        });
+      }
     }
 
     /* The next pages of results, each shown as soon as it and those before it have loaded. */
