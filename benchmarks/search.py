@@ -39,27 +39,10 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from synthetic import WORDS, write_catalogue
+from synthetic import SITE_CONFIG, WORDS, write_catalogue
 
 REPO = Path(__file__).resolve().parents[1]
 CHROMIUM = Path(os.environ.get("A2A_DOCGEN_CHROMIUM", "/usr/bin/chromium"))
-CONFIG = """site_name: Search benchmark
-docs_dir: docs
-theme:
-  name: material
-  font: false
-  features:
-    - content.code.copy
-plugins:
-  - search
-  - a2a-docgen:
-      cards: cards
-markdown_extensions:
-  - toc:
-      permalink: true
-  - tables
-  - fenced_code
-"""
 TARGET_MS = 500
 TARGET_BYTES = 300_000
 
@@ -106,7 +89,7 @@ def build(work: Path, agents: int, skills: int) -> tuple[Path, float, float]:
     project = work / "project"
     (project / "docs").mkdir(parents=True, exist_ok=True)
     write_catalogue(project / "cards", agents, skills)
-    (project / "mkdocs.yml").write_text(CONFIG, encoding="utf-8")
+    (project / "mkdocs.yml").write_text(SITE_CONFIG, encoding="utf-8")
     site = work / "site"
     started = time.perf_counter()
     result = subprocess.run(

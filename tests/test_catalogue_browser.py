@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
 sys.path.insert(0, str(REPO / "benchmarks"))
-from synthetic import write_catalogue
+from synthetic import SITE_CONFIG, write_catalogue
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -107,24 +107,6 @@ markdown_extensions:
   - fenced_code
 """
 
-SYNTHETIC_CONFIG = """site_name: Synthetic catalogue
-docs_dir: docs
-theme:
-  name: material
-  font: false
-  features:
-    - content.code.copy
-plugins:
-  - search
-  - a2a-docgen:
-      cards: cards
-markdown_extensions:
-  - toc:
-      permalink: true
-  - tables
-  - fenced_code
-"""
-
 
 @pytest.fixture(scope="module")
 def catalogue_sites(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
@@ -139,7 +121,7 @@ def catalogue_sites(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]
     synthetic = root / "synthetic"
     (synthetic / "docs").mkdir(parents=True)
     write_catalogue(synthetic / "cards", SYNTHETIC_AGENTS, 1)
-    (synthetic / "mkdocs.yml").write_text(SYNTHETIC_CONFIG, encoding="utf-8")
+    (synthetic / "mkdocs.yml").write_text(SITE_CONFIG, encoding="utf-8")
     hostile = make_project(root / "hostile", "material-ext")
     jobs = {
         "material": (REPO / "mkdocs.yml", root / "material-site"),
