@@ -79,6 +79,8 @@ class A2ADocgenPluginConfig(base.Config):  # type: ignore[no-untyped-call]
     the docs root, or ``catalogue/`` when the docs directory has a home page of its own."""
     jobs = c.Optional(c.Type(int))
     """Processes that render agent pages (default: the CPUs available; 1 renders in the MkDocs process)."""
+    search_index = c.Optional(c.Choice(("pagefind", "off")))
+    """The catalogue search's index: ``pagefind`` (the default when Pagefind is installed) or ``off``."""
 
 
 class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-untyped-call]
@@ -309,6 +311,7 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
             target = site_dir / path
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text, encoding="utf-8", newline="\n")
+        _write_search_index(self.config.search_index, site_dir / _prefix(self.config.prefix), self.site)
 
     def on_serve(
         self, server: LiveReloadServer, /, *, config: MkDocsConfig, builder: Callable[..., Any]
@@ -402,6 +405,29 @@ def _wrapped(content: str, facets: Mapping[str, tuple[str, ...]] | None, *, sear
         out.append(f'<div class="a2a-facets" data-pagefind-ignore hidden>{spans}</div>\n')
     out.append("</div>\n")
     return "".join(out)
+
+
+def _write_search_index(option: str | None, catalogue_dir: Path, site: RenderedSite) -> None:
+    """The catalogue search's Pagefind bundle in ``<catalogue>/pagefind/`` (option ``search_index``)."""
+    if option == "off" or not site.facets:
+        return
+    from a2a_docgen.site.pagefind import build_search_index, find_pagefind
+
+    binary = find_pagefind()
+    if binary is None:
+        if option == "pagefind":
+            raise PluginError(
+                "a2a-docgen: search_index: Pagefind is not installed (pip install 'a2a-docgen[search]')"
+            )
+        log.info(
+            "Pagefind is not installed: the catalogue has no full-text search (pip install 'a2a-docgen[search]')"
+        )
+        return
+    try:
+        index = build_search_index(catalogue_dir, executable=binary)
+    except A2ADocgenError as exc:
+        raise PluginError(f"a2a-docgen: search_index: {exc}") from exc
+    log.info(f"Catalogue search: {index.pages} agent pages indexed by Pagefind")
 
 
 def _add_assets(config: MkDocsConfig, prefix: str) -> None:
