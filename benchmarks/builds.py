@@ -159,7 +159,9 @@ def measure(agents: int, skills: int, repeat: int) -> dict[str, float]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--agents", type=int, default=200)
     parser.add_argument("--skills", type=int, default=10)
     parser.add_argument("--repeat", type=int, default=3)

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from a2a_docgen.load import load_catalog
+from a2a_docgen.catalog import load_catalog
 from a2a_docgen.render.exports import AgentPaths, agent_paths
 from a2a_docgen.site.pagefind import find_pagefind
 from tests.support.axe import Exclusion, axe_violations, report, serious
@@ -467,9 +467,10 @@ _CURL_BLOCKS = """() => {
   const out = [];
   for (const h2 of document.querySelectorAll('.a2a-page h2[id^="skill-"]')) {
     for (let n = h2.nextElementSibling; n && n.tagName !== 'H2'; n = n.nextElementSibling) {
-      if (!n.classList.contains('tabbed-set')) continue;
-      const labels = [...n.querySelectorAll('.tabbed-labels > label')];
-      const blocks = [...n.querySelectorAll('.tabbed-content > .tabbed-block')];
+      const tabs = n.classList.contains('a2a-requests') && n.querySelector(':scope > .tabbed-set');
+      if (!tabs) continue;
+      const labels = [...tabs.querySelectorAll('.tabbed-labels > label')];
+      const blocks = [...tabs.querySelectorAll('.tabbed-content > .tabbed-block')];
       labels.forEach((label, i) => {
         if (label.textContent.trim() === 'curl' && blocks[i]) {
           out.push({skill: h2.id, label: label.getAttribute('for'), index: i,

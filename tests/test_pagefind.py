@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import json
 import logging
+import shutil
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from a2a_docgen.render.site import RenderedSite
 from a2a_docgen.site import pagefind as pagefind_module
 from a2a_docgen.site import plugin
 from a2a_docgen.site.pagefind import PAGEFIND_DIR, build_search_index, find_pagefind
+from tests.conftest import REPO
 
 AGENT_PAGE = """<!doctype html><html lang="en"><head><title>{name}</title></head><body>
 <nav>navigation words zebrafinch</nav>
@@ -22,7 +24,7 @@ AGENT_PAGE = """<!doctype html><html lang="en"><head><title>{name}</title></head
 <h1 id="{slug}">{name}<a class="headerlink" href="#{slug}">¶</a></h1>
 <p>Plans journeys across the harbour.</p>
 <h2 id="skill-plan">Journey planner</h2><p>Tags: routing, ferries.</p>
-<div class="tabbed-set"><pre><code>curl -sS requestonlyword</code></pre></div>
+<div class="a2a-requests"><div class="tabbed-set"><pre><code>curl -sS requestonlyword</code></pre></div></div>
 <div class="a2a-facets" data-pagefind-ignore hidden><span data-pagefind-filter="tag">routing</span></div>
 </div></article></body></html>"""
 
@@ -139,3 +141,28 @@ def test_plugin_option_accepts_only_pagefind_or_off() -> None:
     config.load_dict({"cards": "cards", "search_index": "lunr"})
     errors, _ = config.validate()
     assert any(name == "search_index" for name, _ in errors)
+
+
+def test_a_real_build_indexes_the_catalogue_where_it_went(tmp_path: Path, pagefind_binary: Path) -> None:
+    """A site with a home page of its own: the catalogue goes under catalogue/, and so does its index."""
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text("# Our site\n\nFerries everywhere.\n", encoding="utf-8")
+    shutil.copytree(REPO / "examples" / "cards", tmp_path / "cards")
+    (tmp_path / "mkdocs.yml").write_text(
+        "site_name: Test\nplugins:\n  - search\n  - a2a-docgen:\n      cards: cards\n", encoding="utf-8"
+    )
+    config = load_config(config_file=str(tmp_path / "mkdocs.yml"))
+    config.plugins.on_startup(command="build", dirty=False)
+    try:
+        build(config)
+    finally:
+        config.plugins.on_shutdown()
+    bundle = tmp_path / "site" / "catalogue" / PAGEFIND_DIR
+    assert (bundle / "pagefind.js").is_file()
+    assert not (tmp_path / "site" / PAGEFIND_DIR).exists()
+    urls = sorted(str(fragment["url"]) for fragment in _fragments(bundle))
+    agents = sorted(p.name for p in (tmp_path / "site" / "catalogue" / "agents").iterdir())
+    assert urls == [f"/agents/{name}/" for name in agents]

@@ -48,9 +48,10 @@ AGENT_PAGES_GLOB = "agents/*/index.html"
 ROOT_SELECTOR = ".a2a-page-agent"
 """The element the plugin wraps an agent page's content in: a file without it (a site's own page that happens
 to be under ``agents/``) is skipped, whatever Pagefind attributes it carries."""
-EXCLUDED = (".headerlink", ".tabbed-set", ".a2a-copy")
-"""Left out of the index: permalink marks, the ready-to-send requests (mkdocs-material's tabs: the request body
-repeats the example, curl and Python code is the same on every page) and copy buttons."""
+EXCLUDED = (".headerlink", ".a2a-requests", ".a2a-copy")
+"""Left out of the index: permalink marks, the ready-to-send requests (the request body repeats the example,
+curl and Python code is the same on every page; the box also carries ``data-pagefind-ignore``) and copy
+buttons."""
 TIMEOUT = 1800.0
 """Seconds Pagefind may take (about 5 s for 1,000 agents of 10 skills on two cores)."""
 

@@ -311,7 +311,7 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
             target = site_dir / path
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text, encoding="utf-8", newline="\n")
-        _write_search_index(self.config.search_index, site_dir / _prefix(self.config.prefix), self.site)
+        _write_search_index(self.config.search_index, site_dir / self.prefix, self.site)
 
     def on_serve(
         self, server: LiveReloadServer, /, *, config: MkDocsConfig, builder: Callable[..., Any]
