@@ -231,7 +231,7 @@ def test_credentials_behind_a_redirect_are_never_written(
     assert "not an Agent Card" in captured.err
 
 
-@pytest.mark.parametrize("body", [{"error": "forbidden"}, {"name": ""}])
+@pytest.mark.parametrize("body", [{"error": "forbidden"}, {"name": ""}, {"name": "\u200b\u3164"}])
 def test_json_that_is_not_a_card_is_not_written(server: TestServer, tmp_path: Path, body: object) -> None:
     server.route(CARD_PATH, body=json.dumps(body))
     (outcome,) = fetch_to_directory([server.url()], tmp_path, allow_private=True)

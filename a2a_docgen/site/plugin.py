@@ -36,6 +36,7 @@ from mkdocs.structure.pages import Page
 from a2a_docgen.errors import A2ADocgenError
 from a2a_docgen.model import Catalog, Diagnostic
 from a2a_docgen.render.site import RenderedSite
+from a2a_docgen.report_formats import format_line
 from a2a_docgen.site.writer import check_relative_path, read_manifest
 
 __all__ = ["HEADING_ID_PREFIX", "A2ADocgenPlugin", "A2ADocgenPluginConfig", "prefixed_slugify"]
@@ -303,7 +304,7 @@ def _nav_title(title: str) -> str:
 
 
 def _format(d: Diagnostic) -> str:
-    return f"{d.file}:{d.line}:{d.column}: {d.severity} {d.code} {d.message}"
+    return format_line(d)  # escaped as check prints it: card text never drives the terminal
 
 
 def _as_list(value: object) -> list[str]:
