@@ -148,11 +148,11 @@ def test_failure_while_staging_leaves_out_dir_intact(
     real_stage = writer._stage_file
     calls: list[str] = []
 
-    def failing_stage(staged: Path, path: str, data: bytes) -> None:
+    def failing_stage(staged: Path, path: str, data: bytes, *made: set[Path]) -> None:
         calls.append(path)
         if len(calls) == 2:
             raise exception
-        real_stage(staged, path, data)
+        real_stage(staged, path, data, *made)
 
     monkeypatch.setattr(writer, "_stage_file", failing_stage)
     with pytest.raises(raised):

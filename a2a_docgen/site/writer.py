@@ -154,9 +154,10 @@ def _write(files: Mapping[str, bytes], out: Path) -> WriteResult:
 
     changed: list[str] = []
     unchanged: list[str] = []
+    resolved: dict[Path, str] = {}
     for path in new_paths:
         target = out / path
-        _check_inside(out, target, path)
+        _check_inside(out, target, path, resolved)
         if same_bytes(target, files[path]):
             unchanged.append(path)
             continue
@@ -183,8 +184,9 @@ def _write(files: Mapping[str, bytes], out: Path) -> WriteResult:
             _carry_over(out, new, replaced)
         else:
             new.mkdir()
+        made: set[Path] = set()
         for path in changed:
-            _stage_file(new, path, files[path])
+            _stage_file(new, path, files[path], made)
         for path in removable:
             _remove_empty_parents(new, (new / path).parent)
         if manifest_changed:
@@ -213,9 +215,16 @@ def _check_no_prefix_conflicts(files: Mapping[str, bytes]) -> None:
             )
 
 
-def _check_inside(out: Path, target: Path, path: str) -> None:
-    """The real location of ``target``'s directory must be ``out`` or below it (no symlinked escape)."""
-    real_parent = os.path.realpath(target.parent)
+def _check_inside(out: Path, target: Path, path: str, resolved: dict[Path, str] | None = None) -> None:
+    """The real location of ``target``'s directory must be ``out`` or below it (no symlinked escape).
+
+    ``resolved`` caches the real location of each directory across the calls of one write.
+    """
+    real_parent = resolved.get(target.parent) if resolved is not None else None
+    if real_parent is None:
+        real_parent = os.path.realpath(target.parent)
+        if resolved is not None:
+            resolved[target.parent] = real_parent
     root = os.fspath(out)
     if real_parent != root and not real_parent.startswith(root + os.sep):
         raise SiteWriteError(f"refusing to write {path!r}: it resolves to {real_parent}, outside {root}")
@@ -243,15 +252,22 @@ def _is_removable(out: Path, path: str) -> bool:
     return real_parent == os.fspath(out) or real_parent.startswith(os.fspath(out) + os.sep)
 
 
-def _stage_file(root: Path, path: str, data: bytes) -> None:
-    """Write ``data`` at ``root/path``, creating directories; never through a symbolic link."""
+def _stage_file(root: Path, path: str, data: bytes, made: set[Path] | None = None) -> None:
+    """Write ``data`` at ``root/path``, creating directories; never through a symbolic link.
+
+    ``made`` holds the directories already checked (or created) in earlier calls of one write.
+    """
     directory = root
     for part in path.split("/")[:-1]:
         directory = directory / part
+        if made is not None and directory in made:
+            continue
         if directory.is_symlink():
             raise SiteWriteError(f"refusing to write {path!r}: {part} is a symbolic link")
         if not directory.is_dir():
             directory.mkdir()
+        if made is not None:
+            made.add(directory)
     with (root / path).open("xb") as handle:
         handle.write(data)
 
