@@ -35,21 +35,10 @@ from a2a_docgen.fetch import (
     transport,
 )
 from tests.support.http_server import TestServer, gzip_bomb, serve
+from tests.test_fetch import CARD
 
 REPO = Path(__file__).resolve().parents[1]
 CARD_PATH = "/.well-known/agent-card.json"
-CARD = {
-    "name": "Weather Agent",
-    "description": "Forecasts.",
-    "version": "1.0.0",
-    "supportedInterfaces": [
-        {"url": "https://weather.example.com/a2a", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}
-    ],
-    "capabilities": {},
-    "defaultInputModes": ["text/plain"],
-    "defaultOutputModes": ["text/plain"],
-    "skills": [{"id": "forecast", "name": "Forecast", "description": "Weather.", "tags": ["weather"]}],
-}
 CREDENTIALS = {
     "Code": "Success",
     "Type": "AWS-HMAC",
@@ -373,3 +362,20 @@ def test_card_text_reaches_the_terminal_escaped(
     for raw in ("\u009b", "\u202e", "\u2028", "\u2029", "\x1b"):
         assert raw not in captured.out + captured.err
     assert not any(line.startswith("::") for line in (captured.out + captured.err).splitlines())
+
+
+# ------------------------------------------------------------------------------------------------ proxies
+
+
+def test_through_a_proxy_the_target_is_checked_before_the_proxy_is_asked(
+    server: TestServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HTTP_PROXY", server.origin)
+    monkeypatch.delenv("NO_PROXY", raising=False)
+    monkeypatch.delenv("no_proxy", raising=False)
+    with pytest.raises(AddressRefused, match=r"169\.254\.169\.254"):
+        fetch_card("http://169.254.169.254/latest/meta-data/card.json", timeout=5)
+    assert server.requests == []
+    server.route("http://agent.invalid/card.json", body=CARD)  # a proxy is asked for the absolute URL
+    assert fetch_card("http://agent.invalid/card.json", timeout=5, allow_private=True).card == CARD
+    assert server.paths_requested() == ["http://agent.invalid/card.json"]
