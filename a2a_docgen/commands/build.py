@@ -122,11 +122,15 @@ def run(args: argparse.Namespace) -> int:
     jobs = args.jobs or default_jobs()
     site = render_catalog(catalog, templates_dir=templates, site_url=site_url, jobs=jobs)
     result = write_site(site, args.out_dir)
-    print(
-        f"{summary(catalog)}: {len(result.written)} written, {len(result.unchanged)} unchanged, "
-        f"{len(result.removed)} removed -> {args.out_dir}",
-        file=sys.stderr,
-    )
+    try:  # the output is complete: a late Ctrl-C no longer makes the build fail
+        note = "; Ctrl-C came once the output was complete" if result.interrupted else ""
+        print(
+            f"{summary(catalog)}: {len(result.written)} written, {len(result.unchanged)} unchanged, "
+            f"{len(result.removed)} removed -> {args.out_dir}{note}",
+            file=sys.stderr,
+        )
+    except KeyboardInterrupt:
+        pass
     return 0
 
 

@@ -47,7 +47,7 @@ from a2a_docgen.model import Catalog
 from a2a_docgen.render.gc import collector_paused
 from a2a_docgen.render.search import SearchEntry
 from a2a_docgen.render.site import RenderedSite
-from a2a_docgen.report_formats import format_text
+from a2a_docgen.report_formats import format_line
 from a2a_docgen.site.writer import check_relative_path, read_manifest
 
 __all__ = ["A2ADocgenPlugin", "A2ADocgenPluginConfig"]
@@ -323,7 +323,7 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
     def _report(self, catalog: Catalog) -> None:
         """Card diagnostics are INFO messages, or WARNINGs that fail the build with ``strict: true``."""
         for d in catalog.diagnostics:
-            message = format_text([d]).rstrip("\n")
+            message = format_line(d)  # escaped as check prints it: card text never drives the terminal
             if self.config.strict:
                 log.warning(message)
             else:
