@@ -377,6 +377,21 @@ CardSignatureStatus = Literal[
 ``untrusted``; ``unsigned`` when it has no signatures."""
 
 
+STATUS_LABELS: Mapping[str, str] = {
+    "verified": "Signature verified",
+    "untrusted": "Signed, key not trusted",
+    "invalid": "Signature invalid",
+    "unknown-key": "Signed, key unknown",
+    "unsupported-algorithm": "Signed, algorithm not allowed",
+    "malformed": "Signature malformed",
+    "unsigned": "Not signed",
+}
+"""A short label for each signature or card status (a badge's text)."""
+
+FORM_LABELS: Mapping[str, str] = {"sdk": "a2a-sdk canonical form", "served": "JCS of the card as served"}
+"""A label for each canonical form a signature can verify over."""
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SignatureCheck:
     """What verifying one signature of a card found."""

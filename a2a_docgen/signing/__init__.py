@@ -27,12 +27,14 @@ from a2a_docgen.diagnostics import (
     diagnostic,
 )
 from a2a_docgen.load.source import PositionIndex
-from a2a_docgen.model import AgentCard, CardVerification, Diagnostic
+from a2a_docgen.model import FORM_LABELS, STATUS_LABELS, AgentCard, CardVerification, Diagnostic
 from a2a_docgen.signing.keys import Key, KeyStore, load_jwks, load_keys_file
 from a2a_docgen.signing.verify import ALGORITHMS, JkuResolver, Trust, verify_card
 
 __all__ = [
     "ALGORITHMS",
+    "FORM_LABELS",
+    "STATUS_LABELS",
     "JkuResolver",
     "Key",
     "KeyStore",
@@ -116,3 +118,12 @@ def card_diagnostics(card: AgentCard, result: CardVerification, trust: Trust) ->
             "/signatures" if card.signatures else "",
         )
     return out
+
+
+def unverified_message(diagnostics: Iterable[Diagnostic]) -> str | None:
+    """Why a build with ``--require-signature`` fails (``None`` when every card verified)."""
+    files = sorted({d.file for d in diagnostics if d.code == SIGNATURE_REQUIRED.name})
+    if not files:
+        return None
+    shown = ", ".join(files[:3]) + (f" and {len(files) - 3} more" if len(files) > 3 else "")
+    return f"--require-signature: {len(files)} card(s) without a signature that verifies ({shown})"

@@ -80,6 +80,13 @@ class A2ADocgenPluginConfig(base.Config):  # type: ignore[no-untyped-call]
     """Directory of the docs tree the catalogue goes into (``agents/``); empty means the docs root."""
     jobs = c.Optional(c.Type(int))
     """Processes that render agent pages (default: the CPUs available; 1 renders in the MkDocs process)."""
+    jwks = c.Type((str, list), default=[])
+    """JWK set file(s) of trusted keys, relative to mkdocs.yml (docs/signing.md)."""
+    keys_file = c.Optional(c.Type(str))
+    """Keys file pinning keys to agents or providers, relative to mkdocs.yml (``keys`` would shadow the
+    ``keys()`` method of MkDocs' config mapping)."""
+    require_signature = c.Type(bool, default=False)
+    """Fail the build when a card has no signature that verifies with a trusted key."""
 
 
 class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-untyped-call]
@@ -127,6 +134,7 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         from a2a_docgen.catalog import load_catalog
         from a2a_docgen.render import render_catalog
         from a2a_docgen.render.parallel import default_jobs
+        from a2a_docgen.signing import load_trust, unverified_message
 
         base_dir = os.path.dirname(config.config_file_path or os.path.join(os.getcwd(), "mkdocs.yml"))
         self.card_paths = [os.path.join(base_dir, p) for p in _as_list(self.config.cards)]
@@ -140,8 +148,17 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
             raise PluginError(f"a2a-docgen: jobs: expected a positive whole number, not {jobs}")
 
         try:
-            catalog = load_catalog(self.card_paths)
+            jwks = self.config.jwks
+            trust = load_trust(
+                [os.path.join(base_dir, str(p)) for p in ([jwks] if isinstance(jwks, str) else jwks)],
+                os.path.join(base_dir, self.config.keys_file) if self.config.keys_file else None,
+                require=self.config.require_signature,
+            )
+            catalog = load_catalog(self.card_paths, trust=trust)
             self._report(catalog)
+            unverified = unverified_message(catalog.diagnostics)
+            if unverified:
+                raise PluginError(f"a2a-docgen: {unverified}")
             site = render_catalog(
                 catalog,
                 templates_dir=self.templates_dir,
