@@ -605,3 +605,52 @@ def test_jku_is_fetched_from_the_card_s_origin_only(tmp_path: Path) -> None:
         assert refused.status == "unknown-key"
         assert "not on the card's own origin" in refused.signatures[0].reason
         assert len(server.requests) == 1
+
+
+# -- diff: a signature that stops verifying, and signatures removed, are breaking -----------------------------
+
+
+def _catalog(card: dict[str, Any], trust_: Trust | None = None) -> Any:
+    from a2a_docgen.catalog import assemble_catalog
+
+    text = json.dumps(card, indent=2, ensure_ascii=False).encode()
+    found, diagnostics = load_card_bytes(text, display="cards/agent.json")
+    return assemble_catalog([(found, diagnostics, "cards/agent.json")], trust=trust_)
+
+
+def _review(base: dict[str, Any], head: dict[str, Any], trust_: Trust | None = None) -> list[tuple[str, str]]:
+    from a2a_docgen.review import diff_catalogs
+
+    changes = diff_catalogs(_catalog(base, trust_), _catalog(head, trust_))
+    return sorted((c.code, c.severity) for c in changes if c.code.startswith("signature"))
+
+
+def test_diff_a_kept_signature_over_changed_content_is_broken_without_keys() -> None:
+    signed = sign_card(copy.deepcopy(CARD), pem(key_for("ES256")), kid="k1").card
+    edited = {**signed, "description": "Something else"}
+    assert _review(signed, edited) == [("signature-broken", "breaking")]
+    unknown_member = {**signed, "x-note": "not covered by the sdk form, but by the served form"}
+    assert _review(signed, unknown_member) == []
+
+
+def test_diff_signatures_removed_are_breaking() -> None:
+    key = key_for("ES256")
+    signed = sign_card(copy.deepcopy(CARD), pem(key), kid="k1").card
+    unsigned = {k: v for k, v in signed.items() if k != "signatures"}
+    assert _review(signed, unsigned) == [("signatures-changed", "info"), ("signatures-removed", "breaking")]
+    two = sign_card(signed, pem(key_for("EdDSA")), kid="k2").card
+    assert ("signatures-removed", "breaking") in _review(two, signed)
+
+
+def test_diff_with_keys_a_signature_that_stops_verifying_is_broken_and_re_signing_is_not() -> None:
+    key = key_for("ES256")
+    signed = sign_card(copy.deepcopy(CARD), pem(key), kid="k1")
+    keys = trust(signed.public_jwk)
+    edited = {**signed.card, "description": "Changed"}
+    resigned = sign_card(edited, pem(key), kid="k1").card
+    assert _review(signed.card, resigned, keys) == [("signatures-changed", "info")]
+    by_other_key = sign_card(edited, pem(key_for("ES256", "other")), kid="k1").card
+    assert _review(signed.card, by_other_key, keys) == [
+        ("signature-broken", "breaking"),
+        ("signatures-changed", "info"),
+    ]
