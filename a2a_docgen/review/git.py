@@ -21,9 +21,9 @@ from pathlib import PurePosixPath
 from a2a_docgen.catalog import assemble_catalog, load_card_bytes
 from a2a_docgen.errors import UsageError
 from a2a_docgen.limits import DEFAULT_LIMITS, Limits
-from a2a_docgen.signing import Trust
 from a2a_docgen.load import SIDECAR_SUFFIX, SKIPPED_DIRS, file_too_large
 from a2a_docgen.model import AgentCard, Catalog, Diagnostic
+from a2a_docgen.signing import Trust
 
 __all__ = ["GitRevision", "RevisionFile", "load_catalog_at_revision"]
 
