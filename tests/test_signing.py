@@ -255,7 +255,8 @@ def test_hmac_with_the_public_key_as_secret_is_never_accepted() -> None:
     ("signature", "expected"),
     [
         ({"protected": "not base64!", "signature": "c2ln"}, "not base64url"),
-        ({"protected": "eyJhbGciOiJFUzI1NiIsImtpZCI6ImsxIn0=", "signature": "c2ln"}, "not base64url"),
+        ({"protected": "eyJhbGciOiJFUzI1NiIsImtpZCI6ImsxIn0===", "signature": "c2ln"}, "not base64url"),
+        ({"protected": "eyJhbGciOiJFUzI1NiIsImtpZCI6ImsxIn1", "signature": "c2ln"}, "not base64url"),
         ({"protected": "WzFd", "signature": "c2ln"}, "not an object"),
         ({"signature": "c2ln"}, 'no "protected"'),
         ({"protected": "eyJhbGciOiJFUzI1NiIsImtpZCI6ImsxIn0"}, 'no "signature"'),
@@ -276,7 +277,7 @@ def test_malformed_signatures(signature: dict[str, Any], expected: str) -> None:
 @pytest.mark.parametrize(
     ("header", "expected"),
     [
-        ({"alg": "ES256"}, 'no "kid"'),
+        ({"alg": "ES256", "kid": 7}, '"kid" is not'),
         ({"kid": "k1"}, 'no "alg"'),
         ({"alg": "ES256", "kid": "k1", "crit": ["exp"]}, '"crit"'),
         ({"alg": "ES256", "kid": "k1", "b64": False, "crit": ["b64"]}, '"crit"'),
@@ -286,6 +287,18 @@ def test_malformed_headers(header: dict[str, Any], expected: str) -> None:
     result = verify_card(loaded(_with_header(header)), trust(public_jwk(key_for("ES256"), "k1")))
     assert result.status == "malformed"
     assert expected in result.signatures[0].reason
+
+
+def test_a_signature_without_kid_is_checked_with_every_key() -> None:
+    key = key_for("ES256")
+    payload = sign_card(copy.deepcopy(CARD), pem(key), kid="k1")
+    from a2a_docgen.signing.canonical import canonical_bytes
+
+    token = jwt.api_jws.encode(canonical_bytes(CARD, "sdk"), key, algorithm="ES256", headers={"typ": "JOSE"})
+    protected, _, signature = token.split(".")
+    card = {**CARD, "signatures": [{"protected": protected, "signature": signature}]}
+    assert verify_card(loaded(card), trust(payload.public_jwk)).status == "verified"
+    assert "names no kid" in verify_card(loaded(card), Trust()).signatures[0].reason
 
 
 def test_a_header_member_both_protected_and_unprotected_is_malformed() -> None:
@@ -654,3 +667,42 @@ def test_diff_with_keys_a_signature_that_stops_verifying_is_broken_and_re_signin
         ("signature-broken", "breaking"),
         ("signatures-changed", "info"),
     ]
+
+
+# -- the MkDocs plugin: jwks, keys_file, require_signature ------------------------------------------------------
+
+
+@pytest.fixture
+def mkdocs_project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+    from tests.test_mkdocs_build import FAKE_SITE, Project
+
+    monkeypatch.setattr("a2a_docgen.render.render_catalog", lambda catalog, **kw: FAKE_SITE, raising=False)
+    return Project(tmp_path)
+
+
+def test_plugin_verifies_with_jwks_and_requires_a_signature(
+    mkdocs_project: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    from mkdocs.exceptions import Abort
+
+    from tests.test_mkdocs_build import CARD as TINY
+
+    key = key_for("EdDSA")
+    cards = mkdocs_project.root / "cards"
+    signed = sign_card(copy.deepcopy(TINY), pem(key), kid="tiny")
+    (cards / "tiny.json").write_text(json.dumps(signed.card), encoding="utf-8")
+    write_jwks(mkdocs_project.root / "tiny.jwks.json", signed.public_jwk)
+    (mkdocs_project.root / "keys.toml").write_text(
+        '[[pin]]\nagent = "Tiny Agent"\njwks = ["tiny.jwks.json"]\n', encoding="utf-8"
+    )
+    options = {
+        "cards": "cards",
+        "jwks": "tiny.jwks.json",
+        "keys_file": "keys.toml",
+        "require_signature": True,
+    }
+    mkdocs_project.build(plugins=[{"a2a-docgen": options}])
+    (cards / "tiny.json").write_text(json.dumps(TINY), encoding="utf-8")
+    with pytest.raises(Abort):
+        mkdocs_project.build(strict=False, plugins=[{"a2a-docgen": options}])
+    assert any("--require-signature: 1 card(s)" in r.getMessage() for r in caplog.records)

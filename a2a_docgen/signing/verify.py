@@ -92,14 +92,18 @@ class Trust:
 
 
 def decode_segment(text: str) -> bytes | None:
-    """Strict base64url without padding (RFC 7515 section 2), or ``None``."""
-    if not _BASE64URL.fullmatch(text) or len(text) % 4 == 1:
+    """base64url (RFC 7515 section 2), or ``None``. Padding, which RFC 7515 leaves out, is accepted when it is
+    exactly right (as PyJWT and so a2a-sdk accept it): the segment is signed as written either way."""
+    stripped = text.rstrip("=")
+    if stripped != text and (len(text) % 4 or len(text) - len(stripped) > 2):
+        return None
+    if not _BASE64URL.fullmatch(stripped) or len(stripped) % 4 == 1:
         return None
     try:
-        decoded = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+        decoded = base64.urlsafe_b64decode(stripped + "=" * (-len(stripped) % 4))
     except (binascii.Error, ValueError):
         return None
-    if base64.urlsafe_b64encode(decoded).rstrip(b"=").decode("ascii") != text:
+    if base64.urlsafe_b64encode(decoded).rstrip(b"=").decode("ascii") != stripped:
         return None  # non-zero trailing bits: another spelling of the same bytes
     return decoded
 
@@ -186,8 +190,8 @@ def _verify(
         return result(
             "unsupported-algorithm", f"alg {alg!r} is not allowed{why}; allowed: {', '.join(ALGORITHMS)}"
         )
-    if kid is None or not kid:
-        return result("malformed", 'the protected header has no "kid" string, so no key can be chosen')
+    if "kid" in header and not kid:
+        return result("malformed", 'the protected header\'s "kid" is not a non-empty string')
     problem = _header_problem(header, signature)
     if problem:
         return result("malformed", problem)
@@ -200,7 +204,8 @@ def _verify(
     trusted, untrusted, notes = _candidates(card, header, signature, kid, trust)
     if not trusted and not untrusted:
         searched = "; ".join(notes) if notes else "no keys were given (--jwks, --keys, --trust-jku)"
-        return result("unknown-key", f"no key with kid {kid!r} is known: {searched}")
+        which = f"with kid {kid!r}" if kid is not None else "(the header names no kid)"
+        return result("unknown-key", f"no key {which} is known: {searched}")
     unusable: list[str] = []
     tried: list[str] = []
     for key, is_trusted in [*((k, True) for k in trusted), *((k, False) for k in untrusted)]:
@@ -233,7 +238,8 @@ def _verify(
                     **found,
                 )
     if not tried:
-        return result("invalid", f"no key with kid {kid!r} can check alg {alg}: {'; '.join(unusable)}")
+        which = f"with kid {kid!r}" if kid is not None else "given"
+        return result("invalid", f"no key {which} can check alg {alg}: {'; '.join(unusable)}")
     missing = [f"{form}: {exc}" for form in FORMS if isinstance(exc := forms.get(form), NoCanonicalForm)]
     computed = " and ".join(_FORM_NAMES[f] for f in FORMS if not isinstance(forms.get(f), NoCanonicalForm))
     detail = f" (no {'; no '.join(missing)})" if missing else ""
@@ -277,7 +283,7 @@ def _header_problem(header: Mapping[str, Any], signature: AgentCardSignature) ->
 
 
 def _candidates(
-    card: AgentCard, header: Mapping[str, Any], signature: AgentCardSignature, kid: str, trust: Trust
+    card: AgentCard, header: Mapping[str, Any], signature: AgentCardSignature, kid: str | None, trust: Trust
 ) -> tuple[list[Key], list[Key], list[str]]:
     """Keys that may have made the signature: trusted ones, the others, and notes on where else was looked."""
     notes: list[str] = []
@@ -285,7 +291,8 @@ def _candidates(
     pinned = bool(trust.store.pins_for(card))
 
     def matching(keys: Iterable[Key]) -> list[Key]:
-        return [k for k in keys if k.kid == kid or k.kid is None]
+        """Keys with the signature's kid, or without one; every key when the signature names none."""
+        return [k for k in keys if kid is None or k.kid == kid or k.kid is None]
 
     trusted = matching(trusted_keys)
     trusted_prints = {k.thumbprint for k in trusted_keys}
