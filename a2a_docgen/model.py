@@ -388,7 +388,11 @@ STATUS_LABELS: Mapping[str, str] = {
 }
 """A short label for each signature or card status (a badge's text)."""
 
-FORM_LABELS: Mapping[str, str] = {"sdk": "a2a-sdk canonical form", "served": "JCS of the card as served"}
+FORM_LABELS: Mapping[str, str] = {
+    "sdk": "a2a-sdk canonical form",
+    "served": "JCS of the card as served",
+    "sdk-legacy": "a2a-sdk form before RFC 8785 (json.dumps)",
+}
 """A label for each canonical form a signature can verify over."""
 
 
@@ -408,9 +412,9 @@ class SignatureCheck:
     """Where that key came from: a JWK set file, a pin of the keys file, a ``jku`` URL, the signature's ``jwk``."""
     thumbprint: str | None
     """RFC 7638 SHA-256 thumbprint (base64url) of that key."""
-    form: Literal["sdk", "served"] | None
-    """The canonical form whose bytes verified: ``sdk`` (a2a-sdk's ProtoJSON form) or ``served`` (JCS of the
-    card as served)."""
+    form: Literal["sdk", "served", "sdk-legacy"] | None
+    """The canonical form whose bytes verified: ``sdk`` (a2a-sdk's ProtoJSON form), ``served`` (JCS of the
+    card as served) or ``sdk-legacy`` (the a2a-sdk form as releases before its RFC 8785 fix wrote it)."""
     reason: str
     """One sentence: what was checked and why this status."""
 

@@ -706,3 +706,16 @@ def test_plugin_verifies_with_jwks_and_requires_a_signature(
     with pytest.raises(Abort):
         mkdocs_project.build(strict=False, plugins=[{"a2a-docgen": options}])
     assert any("--require-signature: 1 card(s)" in r.getMessage() for r in caplog.records)
+
+
+def test_a_card_signed_with_the_pre_rfc8785_sdk_serialisation_verifies_as_sdk_legacy() -> None:
+    """a2a-sdk before its RFC 8785 fix signed json.dumps(sort_keys=True): \\u escapes, Python numbers."""
+    from a2a_docgen.signing.canonical import sdk_json
+
+    key = key_for("ES256")
+    payload = json.dumps(sdk_json(CARD), separators=(",", ":"), sort_keys=True).encode()
+    token = jwt.api_jws.encode(payload, key, algorithm="ES256", headers={"kid": "k1", "typ": "JOSE"})
+    protected, _, signature = token.split(".")
+    card = {**CARD, "signatures": [{"protected": protected, "signature": signature}]}
+    result = verify_card(loaded(card), trust(public_jwk(key, "k1")))
+    assert (result.status, result.signatures[0].form) == ("verified", "sdk-legacy")

@@ -14,6 +14,11 @@
 4. RFC 8785 (JCS): members sorted by their UTF-16 code units, no whitespace, strings as UTF-8 with only
    ``"``, ``\\`` and U+0000..U+001F escaped, numbers as ECMAScript writes them.
 
+``sdk-legacy``: the value of steps 1 to 3 as a2a-sdk releases before its RFC 8785 fix (a2a-python #1193)
+serialised it, ``json.dumps(value, separators=(",", ":"), sort_keys=True)``: non-ASCII characters as ``\\uXXXX``
+escapes, keys in code point order, numbers as Python writes them (``1.0``). Tried last; for a card of ASCII text
+without numbers in ``params`` it is the ``sdk`` form byte for byte.
+
 ``served`` (the plain JCS of the card as served): the card's top-level object without ``signatures``, every
 other member kept exactly as written (unknown members, empty values, ``false``), then RFC 8785.
 
@@ -25,6 +30,7 @@ members of one one-of, nesting past its recursion limit). A card the SDK cannot 
 from __future__ import annotations
 
 import copy
+import json
 import re
 from typing import Literal, cast
 
@@ -44,8 +50,8 @@ __all__ = [
     "uncovered_pointers",
 ]
 
-Form = Literal["sdk", "served"]
-FORMS: tuple[Form, ...] = ("sdk", "served")
+Form = Literal["sdk", "served", "sdk-legacy"]
+FORMS: tuple[Form, ...] = ("sdk", "served", "sdk-legacy")
 """In the order verification tries them."""
 
 _PARSE_DEPTH = 100
@@ -62,7 +68,11 @@ class NoCanonicalForm(Exception):
 
 def canonical_bytes(raw: JSONObject, form: Form) -> bytes:
     """The signed bytes of ``form`` for the card ``raw`` (its JSON as served); raises ``NoCanonicalForm``."""
-    value = sdk_json(raw) if form == "sdk" else served_json(raw)
+    value = served_json(raw) if form == "served" else sdk_json(raw)
+    if form == "sdk-legacy":
+        # a2a-sdk before its RFC 8785 fix (a2a-python #1193): the same value through json.dumps with sorted
+        # keys, so non-ASCII as \uXXXX escapes, keys in code point order, numbers as Python writes them.
+        return json.dumps(value, separators=(",", ":"), sort_keys=True).encode("ascii")
     try:
         return rfc8785.dumps(value)
     except (rfc8785.CanonicalizationError, RecursionError) as exc:

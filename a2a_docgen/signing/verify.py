@@ -64,7 +64,11 @@ _PRECEDENCE: tuple[CardSignatureStatus, ...] = (
     "unsupported-algorithm",
     "malformed",
 )
-_FORM_NAMES = {"sdk": "the a2a-sdk canonical form", "served": "the JCS of the card as served"}
+_FORM_NAMES = {
+    "sdk": "the a2a-sdk canonical form",
+    "served": "the JCS of the card as served",
+    "sdk-legacy": "the a2a-sdk form as releases before RFC 8785 wrote it",
+}
 
 
 class JkuResolver(Protocol):
@@ -148,7 +152,7 @@ def verify_card(card: AgentCard, trust: Trust) -> CardVerification:
     status = min((c.status for c in checks), key=_PRECEDENCE.index)
     uncovered: tuple[str, ...] = ()
     decided = next(c for c in checks if c.status == status)
-    if decided.form == "sdk":
+    if decided.form in ("sdk", "sdk-legacy"):
         uncovered = uncovered_pointers(card.source.raw)
     return CardVerification(status=status, signatures=checks, uncovered=uncovered)
 
@@ -214,10 +218,12 @@ def _verify(
             unusable.append(f"{key.label} ({key.source}): {why_not}")
             continue
         tried.append(f"{key.label} ({key.source})")
+        tried_bytes: set[bytes] = set()
         for form in FORMS:
             payload = forms.get(form)
-            if isinstance(payload, NoCanonicalForm):
+            if isinstance(payload, NoCanonicalForm) or payload in tried_bytes:
                 continue
+            tried_bytes.add(payload)
             if _jws_verifies(signature.protected, payload, signature.signature, key, alg):
                 found = {
                     "key": key.label,
@@ -240,8 +246,12 @@ def _verify(
     if not tried:
         which = f"with kid {kid!r}" if kid is not None else "given"
         return result("invalid", f"no key {which} can check alg {alg}: {'; '.join(unusable)}")
-    missing = [f"{form}: {exc}" for form in FORMS if isinstance(exc := forms.get(form), NoCanonicalForm)]
-    computed = " and ".join(_FORM_NAMES[f] for f in FORMS if not isinstance(forms.get(f), NoCanonicalForm))
+    missing = [
+        f"{form} form: {exc}"
+        for form in FORMS
+        if form != "sdk-legacy" and isinstance(exc := forms.get(form), NoCanonicalForm)
+    ]
+    computed = ", ".join(_FORM_NAMES[f] for f in FORMS if not isinstance(forms.get(f), NoCanonicalForm))
     detail = f" (no {'; no '.join(missing)})" if missing else ""
     return result(
         "invalid",
