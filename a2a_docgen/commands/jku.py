@@ -16,7 +16,7 @@ from pathlib import Path
 from a2a_docgen.errors import UsageError
 from a2a_docgen.limits import DEFAULT_LIMITS, Limits
 from a2a_docgen.model import AgentCard
-from a2a_docgen.signing.keys import Key, KeyError_, parse_jwks, url_origin
+from a2a_docgen.signing.keys import Key, UnusableKey, parse_jwks, url_origin
 
 __all__ = ["MAX_JWKS_BYTES", "FetchingJkuResolver", "card_origins"]
 
@@ -83,6 +83,6 @@ class FetchingJkuResolver:
             return (), f"its jku could not be fetched: {exc}"
         try:
             keys, problems = parse_jwks(result.card, f"jku {result.url}")
-        except KeyError_ as exc:
+        except UnusableKey as exc:
             return (), f"its jku {url} is not a JWK set: {exc}"
         return tuple(keys), ("; ".join(problems) or None) if not keys else None

@@ -31,7 +31,18 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10
     import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
 
-__all__ = ["Key", "KeyStore", "Pin", "jwk_key", "load_jwks", "load_keys_file", "parse_jwks", "url_origin"]
+__all__ = [
+    "Key",
+    "KeyStore",
+    "Pin",
+    "UnusableKey",
+    "jwk_key",
+    "load_jwks",
+    "load_keys_file",
+    "parse_jwks",
+    "thumbprint",
+    "url_origin",
+]
 
 _PUBLIC_MEMBERS = {
     "EC": ("kty", "crv", "x", "y"),
@@ -65,28 +76,28 @@ class Key:
         return self.kid if self.kid is not None else f"thumbprint {self.thumbprint}"
 
 
-class KeyError_(ValueError):
+class UnusableKey(ValueError):
     """A JWK that cannot be used; ``str()`` says why."""
 
 
 def jwk_key(value: object, source: str) -> Key:
-    """A ``Key`` from one JWK object; raises ``KeyError_``."""
+    """A ``Key`` from one JWK object; raises ``UnusableKey``."""
     if not isinstance(value, dict):
-        raise KeyError_("a key is not a JSON object")
+        raise UnusableKey("a key is not a JSON object")
     kty = value.get("kty")
     if kty == "oct":
-        raise KeyError_("a symmetric (oct) key is never used: signatures are checked with public keys only")
+        raise UnusableKey("a symmetric (oct) key is never used: signatures are checked with public keys only")
     if kty not in _PUBLIC_MEMBERS:
-        raise KeyError_(f"key type {kty!r} is not supported (EC, OKP or RSA)")
+        raise UnusableKey(f"key type {kty!r} is not supported (EC, OKP or RSA)")
     members = _PUBLIC_MEMBERS[kty]
     for name in members:
         if not isinstance(value.get(name), str) or not value[name]:
-            raise KeyError_(f"a {kty} key lacks {name!r}")
+            raise UnusableKey(f"a {kty} key lacks {name!r}")
     if kty in _CURVES and value["crv"] not in _CURVES[kty]:
-        raise KeyError_(f"curve {value['crv']!r} is not supported for {kty} keys")
+        raise UnusableKey(f"curve {value['crv']!r} is not supported for {kty} keys")
     for name in ("kid", "alg", "use"):
         if name in value and not isinstance(value[name], str):
-            raise KeyError_(f"{name!r} of a key is not a string")
+            raise UnusableKey(f"{name!r} of a key is not a string")
     jwk = {name: value[name] for name in (*members, *_KEPT) if name in value}
     return Key(jwk=jwk, kid=value.get("kid"), thumbprint=thumbprint(jwk), source=source)
 
@@ -103,13 +114,13 @@ def parse_jwks(value: JSONValue, source: str) -> tuple[list[Key], list[str]]:
     if isinstance(value, dict) and "keys" in value:
         items = value["keys"]
         if not isinstance(items, list):
-            raise KeyError_('"keys" is not a list')
+            raise UnusableKey('"keys" is not a list')
     elif isinstance(value, dict) and "kty" in value:
         items = [value]
     else:
-        raise KeyError_('not a JWK set: expected {"keys": [...]} or one JWK')
+        raise UnusableKey('not a JWK set: expected {"keys": [...]} or one JWK')
     if len(items) > _MAX_KEYS:
-        raise KeyError_(f"more than {_MAX_KEYS} keys")
+        raise UnusableKey(f"more than {_MAX_KEYS} keys")
     keys: list[Key] = []
     problems: list[str] = []
     for number, item in enumerate(items, start=1):
@@ -117,7 +128,7 @@ def parse_jwks(value: JSONValue, source: str) -> tuple[list[Key], list[str]]:
             continue  # an encryption key: not for signatures
         try:
             keys.append(jwk_key(item, source))
-        except KeyError_ as exc:
+        except UnusableKey as exc:
             problems.append(f"key {number}: {exc}")
     return keys, problems
 
@@ -137,7 +148,7 @@ def load_jwks(path: str | os.PathLike[str]) -> list[Key]:
         raise UsageError(f"the JWK set {shown} is not JSON: {exc}") from None
     try:
         keys, problems = parse_jwks(value, shown)
-    except KeyError_ as exc:
+    except UnusableKey as exc:
         raise UsageError(f"the JWK set {shown}: {exc}") from None
     if problems:
         raise UsageError(f"the JWK set {shown}: {'; '.join(problems)}")

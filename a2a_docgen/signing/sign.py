@@ -16,7 +16,7 @@ from a2a_docgen.errors import UsageError
 from a2a_docgen.model import JSONObject, JSONValue
 from a2a_docgen.signing.canonical import NoCanonicalForm, canonical_bytes, uncovered_pointers
 from a2a_docgen.signing.keys import Key, jwk_key
-from a2a_docgen.signing.verify import ALGORITHMS, _jws_verifies, _unusable, decode_segment
+from a2a_docgen.signing.verify import ALGORITHMS, decode_segment, jws_verifies, key_problem
 
 __all__ = ["Signed", "default_algorithm", "sign_card"]
 
@@ -99,7 +99,7 @@ def sign_card(
     alg = alg or default_algorithm(jwk)
     if alg not in ALGORITHMS:
         raise UsageError(f"--alg {alg!r} cannot sign cards; choose one of {', '.join(ALGORITHMS)}")
-    why_not = _unusable(public, alg)
+    why_not = key_problem(public, alg)
     if why_not:
         raise UsageError(f"--alg {alg} does not fit the key: {why_not}")
     try:
@@ -114,7 +114,7 @@ def sign_card(
         header["jku"] = jku
     token = jwt.api_jws.encode(payload, private_key, algorithm=alg, headers=header)
     protected, _, signature = token.split(".")
-    if not _jws_verifies(protected, payload, signature, public, alg):
+    if not jws_verifies(protected, payload, signature, public, alg):
         raise UsageError("the new signature does not verify with the key's public half; nothing was written")
 
     existing = card.get("signatures")

@@ -27,9 +27,17 @@ from a2a_docgen.model import (
     SignatureCheck,
 )
 from a2a_docgen.signing.canonical import FORMS, Form, NoCanonicalForm, canonical_bytes, uncovered_pointers
-from a2a_docgen.signing.keys import Key, KeyError_, KeyStore, jwk_key
+from a2a_docgen.signing.keys import Key, KeyStore, UnusableKey, jwk_key
 
-__all__ = ["ALGORITHMS", "JkuResolver", "Trust", "decode_segment", "verify_card"]
+__all__ = [
+    "ALGORITHMS",
+    "JkuResolver",
+    "Trust",
+    "decode_segment",
+    "jws_verifies",
+    "key_problem",
+    "verify_card",
+]
 
 ALGORITHMS: tuple[str, ...] = (
     "ES256",
@@ -213,7 +221,7 @@ def _verify(
     unusable: list[str] = []
     tried: list[str] = []
     for key, is_trusted in [*((k, True) for k in trusted), *((k, False) for k in untrusted)]:
-        why_not = _unusable(key, alg)
+        why_not = key_problem(key, alg)
         if why_not:
             unusable.append(f"{key.label} ({key.source}): {why_not}")
             continue
@@ -224,7 +232,7 @@ def _verify(
             if isinstance(payload, NoCanonicalForm) or payload in tried_bytes:
                 continue
             tried_bytes.add(payload)
-            if _jws_verifies(signature.protected, payload, signature.signature, key, alg):
+            if jws_verifies(signature.protected, payload, signature.signature, key, alg):
                 found = {
                     "key": key.label,
                     "key_source": key.source,
@@ -327,7 +335,7 @@ def _candidates(
             continue
         try:
             key = jwk_key(value, f"the jwk of its {where} header")
-        except KeyError_ as exc:
+        except UnusableKey as exc:
             notes.append(f"the jwk of its {where} header cannot be used: {exc}")
             continue
         if key.thumbprint in trusted_prints:
@@ -358,7 +366,8 @@ def _dedupe(keys: list[Key]) -> list[Key]:
     return out
 
 
-def _unusable(key: Key, alg: str) -> str:
+def key_problem(key: Key, alg: str) -> str:
+    """Why ``key`` cannot check ``alg`` (empty when it can): its type, curve, own ``alg`` or ``key_ops``."""
     kty, crv = _KEY_TYPES[alg]
     if key.kty != kty:
         return f"it is an {key.kty} key and {alg} needs {kty}"
@@ -372,7 +381,7 @@ def _unusable(key: Key, alg: str) -> str:
     return ""
 
 
-def _jws_verifies(protected: str, payload: bytes, signature: str, key: Key, alg: str) -> bool:
+def jws_verifies(protected: str, payload: bytes, signature: str, key: Key, alg: str) -> bool:
     """PyJWT checks the JWS ``protected.BASE64URL(payload).signature`` with ``key`` and only ``alg``."""
     import jwt
     from jwt.exceptions import InvalidSignatureError, PyJWTError
