@@ -719,3 +719,17 @@ def test_a_card_signed_with_the_pre_rfc8785_sdk_serialisation_verifies_as_sdk_le
     card = {**CARD, "signatures": [{"protected": protected, "signature": signature}]}
     result = verify_card(loaded(card), trust(public_jwk(key, "k1")))
     assert (result.status, result.signatures[0].form) == ("verified", "sdk-legacy")
+
+
+def test_a_jwks_keeps_its_signature_keys_and_leaves_the_others_out(tmp_path: Path) -> None:
+    from a2a_docgen.signing.keys import load_jwks
+
+    good = public_jwk(key_for("ES256"), "k1")
+    mixed = write_jwks(
+        tmp_path / "mixed.json",
+        {"kty": "oct", "k": "c2VjcmV0"},
+        {"kty": "OKP", "crv": "X25519", "x": "eA"},
+        {**good, "use": "enc"},
+        good,
+    )
+    assert [k.kid for k in load_jwks(mixed)] == ["k1"]

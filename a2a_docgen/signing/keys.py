@@ -134,7 +134,8 @@ def parse_jwks(value: JSONValue, source: str) -> tuple[list[Key], list[str]]:
 
 
 def load_jwks(path: str | os.PathLike[str]) -> list[Key]:
-    """The keys of a JWK set file; raises ``UsageError`` for a file that cannot be read or used."""
+    """The signature keys of a JWK set file (others are left out); raises ``UsageError`` for a file that
+    cannot be read, or that has none."""
     shown = os.fspath(path)
     try:
         text = Path(path).read_text(encoding="utf-8")
@@ -150,11 +151,10 @@ def load_jwks(path: str | os.PathLike[str]) -> list[Key]:
         keys, problems = parse_jwks(value, shown)
     except UnusableKey as exc:
         raise UsageError(f"the JWK set {shown}: {exc}") from None
-    if problems:
-        raise UsageError(f"the JWK set {shown}: {'; '.join(problems)}")
     if not keys:
-        raise UsageError(f"the JWK set {shown} has no signature keys")
-    return keys
+        why = f": {'; '.join(problems)}" if problems else ""
+        raise UsageError(f"the JWK set {shown} has no key that can check signatures{why}")
+    return keys  # keys that cannot check signatures (X25519, secp256k1 ...) are left out
 
 
 def url_origin(url: object) -> str | None:

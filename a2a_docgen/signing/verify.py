@@ -25,6 +25,7 @@ from a2a_docgen.model import (
     CardSignatureStatus,
     CardVerification,
     SignatureCheck,
+    SignatureStatus,
 )
 from a2a_docgen.signing.canonical import FORMS, Form, NoCanonicalForm, canonical_bytes, uncovered_pointers
 from a2a_docgen.signing.keys import Key, KeyStore, UnusableKey, jwk_key
@@ -168,7 +169,7 @@ def verify_card(card: AgentCard, trust: Trust) -> CardVerification:
 def _verify(
     number: int, signature: AgentCardSignature, card: AgentCard, forms: _Forms, trust: Trust
 ) -> SignatureCheck:
-    def result(status: Any, reason: str, **found: Any) -> SignatureCheck:
+    def result(status: SignatureStatus, reason: str, **found: Any) -> SignatureCheck:
         return SignatureCheck(
             number=number,
             pointer=signature.pointer,
