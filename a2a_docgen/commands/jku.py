@@ -16,7 +16,7 @@ from pathlib import Path
 from a2a_docgen.errors import UsageError
 from a2a_docgen.limits import DEFAULT_LIMITS, Limits
 from a2a_docgen.model import AgentCard
-from a2a_docgen.signing.keys import Key, UnusableKey, parse_jwks, url_origin
+from a2a_docgen.signing.keys import Key, UnusableKey, checked_origins, parse_jwks, url_origin
 
 __all__ = ["MAX_JWKS_BYTES", "FetchingJkuResolver", "card_origins"]
 
@@ -43,13 +43,7 @@ class FetchingJkuResolver:
     def __init__(
         self, allowed: Sequence[str] = (), *, timeout: float = 10.0, limits: Limits = DEFAULT_LIMITS
     ):
-        origins = []
-        for value in allowed:
-            origin = url_origin(value)
-            if origin is None:
-                raise UsageError(f"--jku-origin {value!r} is not an http(s) origin (https://host[:port])")
-            origins.append(origin)
-        self.allowed = tuple(origins)
+        self.allowed = checked_origins(allowed, "--jku-origin")
         self.timeout = timeout
         self.limits = limits
         self.cache: dict[str, tuple[tuple[Key, ...], str | None]] = {}

@@ -36,6 +36,7 @@ __all__ = [
     "KeyStore",
     "Pin",
     "UnusableKey",
+    "checked_origins",
     "jwk_key",
     "load_jwks",
     "load_keys_file",
@@ -282,12 +283,14 @@ def _strings(entry: Mapping[str, object], name: str, where: str) -> tuple[str, .
     return tuple(value)
 
 
-def _origins(values: tuple[str, ...], name: str, where: str) -> tuple[str, ...]:
+def checked_origins(values: Sequence[str], what: str) -> tuple[str, ...]:
+    """The origins of ``values`` (``url_origin``); raises ``UsageError`` naming ``what`` for one that is not
+    an http(s) URL."""
     origins = []
     for value in values:
         origin = url_origin(value)
         if origin is None:
-            raise UsageError(f"{where}: {name} {value!r} is not an http(s) URL")
+            raise UsageError(f"{what} {value!r} is not an http(s) URL (https://host[:port])")
         origins.append(origin)
     return tuple(origins)
 
@@ -304,9 +307,9 @@ def _pin(entry: object, number: int, shown: str, base: Path, global_keys: Sequen
         raise UsageError(f"{where}: name must be a string")
     where = f"the keys file {shown}, pin {name!r}"
     agents = _strings(entry, "agent", where)
-    urls = _origins(_strings(entry, "url", where), "url", where)
+    urls = checked_origins(_strings(entry, "url", where), f"{where}: url")
     providers = _strings(entry, "provider", where)
-    provider_urls = _origins(_strings(entry, "provider_url", where), "provider_url", where)
+    provider_urls = checked_origins(_strings(entry, "provider_url", where), f"{where}: provider_url")
     if not (agents or urls or providers or provider_urls):
         raise UsageError(f"{where}: give agent, url, provider or provider_url, to say which cards it pins")
     files = _strings(entry, "jwks", where)
