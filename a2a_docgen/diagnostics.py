@@ -178,8 +178,8 @@ SIGNATURE_UNTRUSTED = _register(
 SIGNATURE_UNKNOWN_KEY = _register("signature-unknown-key", _WARNING, "no key with a signature's kid is known")
 SIGNATURE_UNSUPPORTED_ALGORITHM = _register(
     "signature-unsupported-algorithm",
-    _WARNING,
-    "a signature's alg is not on the allow-list (never none or HMAC)",
+    ("error", "warning"),
+    "a signature's alg is not on the allow-list (an error for none and HMAC, which are never signatures)",
 )
 SIGNATURE_MALFORMED = _register("signature-malformed", _ERROR, "a signature is not a JWS that can be checked")
 SIGNATURE_UNCOVERED = _register(

@@ -574,11 +574,11 @@ def test_check_reports_each_status_with_its_code(tmp_path: Path, capsys: pytest.
     )
     jwks = write_jwks(tmp_path / "k.jwks", public_jwk(key, "k1"))
     assert main(["check", "--format", "json", "--jwks", str(jwks), str(tmp_path)]) == 1
-    codes = {(Path(d["file"]).name, d["code"]) for d in json.loads(capsys.readouterr().out)}
+    codes = {(Path(d["file"]).name, d["code"], d["severity"]) for d in json.loads(capsys.readouterr().out)}
     assert {
-        ("tampered.json", "signature-invalid"),
-        ("none.json", "signature-unsupported-algorithm"),
-        ("unknown.json", "signature-unknown-key"),
+        ("tampered.json", "signature-invalid", "error"),
+        ("none.json", "signature-unsupported-algorithm", "error"),
+        ("unknown.json", "signature-unknown-key", "warning"),
     } <= codes
 
 

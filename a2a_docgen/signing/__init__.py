@@ -27,7 +27,14 @@ from a2a_docgen.diagnostics import (
     diagnostic,
 )
 from a2a_docgen.load.source import PositionIndex
-from a2a_docgen.model import FORM_LABELS, STATUS_LABELS, AgentCard, CardVerification, Diagnostic
+from a2a_docgen.model import (
+    FORM_LABELS,
+    STATUS_LABELS,
+    AgentCard,
+    CardVerification,
+    Diagnostic,
+    Severity,
+)
 from a2a_docgen.signing.keys import Key, KeyStore, load_jwks, load_keys_file
 from a2a_docgen.signing.verify import ALGORITHMS, JkuResolver, Trust, verify_card
 
@@ -48,7 +55,6 @@ _CODES: dict[str, Code] = {
     "invalid": SIGNATURE_INVALID,
     "untrusted": SIGNATURE_UNTRUSTED,
     "unknown-key": SIGNATURE_UNKNOWN_KEY,
-    "unsupported-algorithm": SIGNATURE_UNSUPPORTED_ALGORITHM,
     "malformed": SIGNATURE_MALFORMED,
 }
 _SHOWN_UNCOVERED = 5
@@ -89,17 +95,31 @@ def card_diagnostics(card: AgentCard, result: CardVerification, trust: Trust) ->
     index: PositionIndex | None = None
     out: list[Diagnostic] = []
 
-    def add(code: Code, message: str, pointer: str) -> None:
+    def add(code: Code, message: str, pointer: str, severity: Severity | None = None) -> None:
         nonlocal index
         index = index or PositionIndex.build(card.source.text)
         line, column = index.locate(pointer)
         out.append(
-            diagnostic(code, message, file=card.source.path, line=line, column=column, pointer=pointer)
+            diagnostic(
+                code,
+                message,
+                file=card.source.path,
+                line=line,
+                column=column,
+                pointer=pointer,
+                severity=severity,
+            )
         )
 
     for check in result.signatures:
-        if check.status in _CODES:
-            add(_CODES[check.status], f"signature {check.number}: {check.reason}", check.pointer)
+        message = f"signature {check.number}: {check.reason}"
+        if check.status == "unsupported-algorithm":
+            never = check.alg is not None and (
+                check.alg.lower() == "none" or check.alg.upper().startswith("HS")
+            )
+            add(SIGNATURE_UNSUPPORTED_ALGORITHM, message, check.pointer, "error" if never else "warning")
+        elif check.status in _CODES:
+            add(_CODES[check.status], message, check.pointer)
     if result.status in ("verified", "untrusted") and result.uncovered:
         shown = ", ".join(result.uncovered[:_SHOWN_UNCOVERED])
         more = len(result.uncovered) - _SHOWN_UNCOVERED
