@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any, cast
 
 from a2a_docgen.errors import UsageError
 from a2a_docgen.limits import DEFAULT_LIMITS, Limits
@@ -41,9 +42,17 @@ class FetchingJkuResolver:
     """``signing.JkuResolver`` over ``a2a_docgen.fetch``."""
 
     def __init__(
-        self, allowed: Sequence[str] = (), *, timeout: float = 10.0, limits: Limits = DEFAULT_LIMITS
+        self,
+        allowed: Sequence[str] = (),
+        *,
+        timeout: float = 10.0,
+        limits: Limits = DEFAULT_LIMITS,
+        allow_private: bool = False,
     ):
         self.allowed = checked_origins(allowed, "--jku-origin")
+        self.allow_private = allow_private
+        """Passed on to ``fetch_card`` (whose address rules refuse non-public addresses unless it is set);
+        only tests against a loopback server set it."""
         self.timeout = timeout
         self.limits = limits
         self.cache: dict[str, tuple[tuple[Key, ...], str | None]] = {}
@@ -72,7 +81,10 @@ class FetchingJkuResolver:
         try:
             if not names_a_card(check_url(url)):
                 return (), f"its jku {url} is fetched only when it names a .json file or a /.well-known/ path"
-            result = fetch_card(url, timeout=self.timeout, max_bytes=MAX_JWKS_BYTES, limits=self.limits)
+            extra = {"allow_private": True} if self.allow_private else {}
+            result = cast(Any, fetch_card)(
+                url, timeout=self.timeout, max_bytes=MAX_JWKS_BYTES, limits=self.limits, **extra
+            )
         except (UsageError, CardFetchError) as exc:
             return (), f"its jku could not be fetched: {exc}"
         try:
