@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from a2a_docgen.model import (
     AgentCard,
     AgentSkill,
+    CardVerification,
     Catalog,
     EffectiveModes,
     JSONObject,
@@ -128,7 +129,22 @@ def _sorted_unique(values: Iterable[str]) -> list[str]:
     return sorted(set(values), key=lambda v: (v.casefold(), v))
 
 
-def _agent_entry(paths: AgentPaths, diagnostics: Counter[tuple[str, Severity]]) -> JSONObject:
+def _signature_entry(card: AgentCard, verification: CardVerification | None) -> JSONObject:
+    """The card's signature status and each signature's (docs/signing.md)."""
+    if verification is None:
+        return {"status": "unsigned", "signatures": []}
+    return {
+        "status": verification.status,
+        "signatures": [
+            {"status": s.status, "alg": s.alg, "kid": s.kid, "key": s.key, "form": s.form}
+            for s in verification.signatures
+        ],
+    }
+
+
+def _agent_entry(
+    paths: AgentPaths, diagnostics: Counter[tuple[str, Severity]], verification: CardVerification | None
+) -> JSONObject:
     card = paths.card
     provider: JSONValue = (
         {"organization": card.provider.organization, "url": card.provider.url} if card.provider else None
@@ -162,6 +178,7 @@ def _agent_entry(paths: AgentPaths, diagnostics: Counter[tuple[str, Severity]]) 
             "errors": diagnostics[(card.source.path, "error")],
             "warnings": diagnostics[(card.source.path, "warning")],
         },
+        "signature": _signature_entry(card, verification),
     }
 
 
@@ -227,7 +244,7 @@ def catalog_data(catalog: Catalog) -> JSONObject:
     return {
         "schemaVersion": SCHEMA_VERSION,
         "generator": GENERATOR,
-        "agents": [_agent_entry(paths, diagnostics) for paths in agents],
+        "agents": [_agent_entry(paths, diagnostics, catalog.verification(paths.card)) for paths in agents],
         "skills": [
             _skill_entry(paths, skill, skill_anchor)
             for paths in agents
