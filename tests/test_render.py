@@ -324,7 +324,8 @@ def test_security_schemes_of_every_kind() -> None:
         assert line in lines, line
     assert any(item.startswith("Implicit flow (deprecated") for item in list_items(text))
     assert "Device authorization URL: https://id.harbour.example/device" in list_items(text)
-    assert ["#", "Algorithm", "Key id", "Type", "Key set URL"] in rows_of(text)
+    assert ["#", "Status", "Algorithm", "Key id", "Type", "Key set URL"] in rows_of(text)
+    assert facts(text)["Signature"] == ["Signature malformed (details)"]
     # the endpoint is the first interface with a core binding (the preferred one has a custom binding)
     assert facts(text)["Endpoint"][0].startswith("https://desk.harbour.example/a2a/rest (HTTP+JSON")
 
@@ -589,7 +590,7 @@ def test_sentinel_card_text_only_reaches_pages_through_encoders() -> None:
     for token in walk(parse(page)):
         if token.type == "link_open":
             assert str(token.attrGet("href")).startswith(
-                ("https://example.com/Q", "#skill-", "../../tags/", "card.json")
+                ("https://example.com/Q", "#skill-", "#signatures", "../../tags/", "card.json")
             )
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import logging
 from collections.abc import Iterator
 from pathlib import Path
@@ -739,3 +740,29 @@ def test_a_jwks_keeps_its_signature_keys_and_leaves_the_others_out(tmp_path: Pat
         good,
     )
     assert [k.kid for k in load_jwks(mixed)] == ["k1"]
+
+
+def test_pages_show_what_verification_found(tmp_path: Path) -> None:
+    """The agent page's header and Signatures section, and the home page, say what the check found."""
+    from a2a_docgen.catalog import load_catalog
+    from a2a_docgen.render import render_catalog
+    from a2a_docgen.signing import load_trust
+
+    (tmp_path / "card.json").write_text(json.dumps(_SIGNED.card), encoding="utf-8")
+    (tmp_path / "keys.jwks.json").write_text(json.dumps({"keys": [_SIGNED.public_jwk]}), encoding="utf-8")
+    verified = render_catalog(
+        load_catalog([tmp_path / "card.json"], trust=load_trust([str(tmp_path / "keys.jwks.json")]))
+    )
+    unknown = render_catalog(load_catalog([tmp_path / "card.json"]))
+    [agent] = [p for p in verified.pages if p.startswith("agents/")]
+    page = verified.pages[agent]
+    assert re.search(
+        r"^- \*\*Signature:\*\* Signature verified, key `k1` from .*\(\[details\]\(#signatures\)\)$",
+        page,
+        re.M,
+    )
+    assert re.search(r"^\| 1 \| Signature verified \| `ES256` \| `k1` \|", page, re.M)
+    assert "Verified over the a2a-sdk canonical form." in page
+    assert " · Signature verified" in verified.pages["index.md"]
+    assert "- **Signature:** Signed, key unknown ([details](#signatures))" in unknown.pages[agent]
+    assert " · Signed, key unknown" in unknown.pages["index.md"]

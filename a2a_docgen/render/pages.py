@@ -370,6 +370,11 @@ class AgentPage:
     signature_uncovered: tuple[str, ...] = ()
     """Pointers of members the verified signature does not cover."""
 
+    @property
+    def best_signature(self) -> SignatureView | None:
+        """The signature whose status is the card's (the one the header names), if any."""
+        return next((s for s in self.signatures if s.status == self.signature_status), None)
+
 
 @dataclass(frozen=True, slots=True)
 class SkillRef:
