@@ -77,8 +77,9 @@ print(json.dumps({"full": full, "rebuild": rebuild}))
 """
 
 
-def _config(cards: Path | None, docs: Path) -> str:
-    """The repository's mkdocs.yml, reading ``cards`` with the plugin (or, for ``None``, without it)."""
+def _config(cards: Path | None, docs: Path, *, search_index: str | None = None) -> str:
+    """The repository's mkdocs.yml, reading ``cards`` with the plugin (or, for ``None``, without it), with the
+    plugin's ``search_index`` option when given."""
     lines = []
     skip_plugin = False
     for line in (REPO / "mkdocs.yml").read_text(encoding="utf-8").splitlines():
@@ -93,6 +94,8 @@ def _config(cards: Path | None, docs: Path) -> str:
             if not skip_plugin:
                 indent = line[: len(line) - len(line.lstrip())]
                 lines.append(f"{indent}cards: {cards}")
+                if search_index is not None:
+                    lines.append(f"{indent}search_index: {search_index}")
         else:
             skip_plugin = skip_plugin and line.startswith("      ")
             lines.append(line)

@@ -9,6 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+import yaml
 from mkdocs.exceptions import PluginError
 
 from a2a_docgen.errors import A2ADocgenError
@@ -141,6 +142,13 @@ def test_plugin_option_accepts_only_pagefind_or_off() -> None:
     config.load_dict({"cards": "cards", "search_index": "lunr"})
     errors, _ = config.validate()
     assert any(name == "search_index" for name, _ in errors)
+    # YAML reads a bare `off` as false and `on` as true
+    for written, meant in (("off", "off"), ("on", "pagefind"), ("pagefind", "pagefind"), ("'off'", "off")):
+        config = plugin.A2ADocgenPluginConfig()
+        config.load_dict(yaml.safe_load(f"cards: cards\nsearch_index: {written}\n"))
+        errors, _ = config.validate()
+        assert errors == []
+        assert config.search_index == meant
 
 
 def test_a_real_build_indexes_the_catalogue_where_it_went(tmp_path: Path, pagefind_binary: Path) -> None:

@@ -63,6 +63,20 @@ GC_FREEZE = os.environ.get("A2A_DOCGEN_GC_FREEZE", "1") != "0"
 _ENTITY = re.compile(r"&(?!(?:#[0-9]+|#[xX][0-9a-fA-F]+|[0-9a-zA-Z]+);)")
 
 
+class _SearchIndex(c.Choice[str]):
+    """``pagefind`` or ``off``; YAML reads a bare ``off`` as ``false`` (and ``on`` as ``true``), so those count."""
+
+    def __init__(self) -> None:
+        super().__init__(("pagefind", "off"))
+
+    def run_validation(self, value: object) -> str:
+        if value is False:
+            return "off"
+        if value is True:
+            return "pagefind"
+        return super().run_validation(value)
+
+
 class A2ADocgenPluginConfig(base.Config):  # type: ignore[no-untyped-call]
     """Options under ``plugins: - a2a-docgen:`` in mkdocs.yml."""
 
@@ -79,7 +93,7 @@ class A2ADocgenPluginConfig(base.Config):  # type: ignore[no-untyped-call]
     the docs root, or ``catalogue/`` when the docs directory has a home page of its own."""
     jobs = c.Optional(c.Type(int))
     """Processes that render agent pages (default: the CPUs available; 1 renders in the MkDocs process)."""
-    search_index = c.Optional(c.Choice(("pagefind", "off")))
+    search_index = c.Optional(_SearchIndex())
     """The catalogue search's index: ``pagefind`` (the default when Pagefind is installed) or ``off``."""
     jwks = c.Type((str, list), default=[])
     """JWK set file(s) of trusted keys, relative to mkdocs.yml (docs/signing.md)."""
