@@ -94,6 +94,7 @@ def measure(agents: int, skills: int, repeat: int) -> dict[str, float]:
             for variant in VARIANTS:
                 done = subprocess.run(
                     [sys.executable, "-c", DRIVER, variant, str(config), str(work / f"site-{variant}-{n}")],
+                    check=False,
                     capture_output=True,
                     text=True,
                     env=env,
