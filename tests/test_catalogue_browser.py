@@ -108,9 +108,29 @@ markdown_extensions:
 """
 
 
+BUILD_OUTPUT_CONFIG = """site_name: A2A Agent Catalogue (build output)
+docs_dir: docs
+theme:
+  name: material
+  font: false
+extra_css:
+  - assets/a2a-docgen/catalogue.css
+extra_javascript:
+  - assets/a2a-docgen/catalogue.js
+markdown_extensions:
+  - attr_list
+  - toc:
+      permalink: true
+  - tables
+  - fenced_code
+"""
+"""`a2a-docgen build` output built by an engine without the plugin (as Zensical builds it): no page wrapper."""
+
+
 @pytest.fixture(scope="module")
 def catalogue_sites(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """``material`` (the repository's mkdocs.yml), ``default``, ``synthetic`` and ``hostile``, built in parallel."""
+    """``material`` (the repository's mkdocs.yml), ``default``, ``synthetic``, ``hostile`` and ``build-output``
+    (``a2a-docgen build`` output, no plugin), built in parallel."""
     require_browser()
     if not (REPO / "mkdocs.yml").is_file() or not EXAMPLE_CARDS.is_dir():
         pytest.skip("the repository's example site (mkdocs.yml, examples/cards) is missing")
@@ -123,11 +143,21 @@ def catalogue_sites(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]
     write_catalogue(synthetic / "cards", SYNTHETIC_AGENTS, 1)
     (synthetic / "mkdocs.yml").write_text(SITE_CONFIG, encoding="utf-8")
     hostile = make_project(root / "hostile", "material-ext")
+    build_output = root / "build-output"
+    subprocess.run(
+        [sys.executable, "-m", "a2a_docgen", "build", str(EXAMPLE_CARDS), "-o", str(build_output / "docs")],
+        check=True,
+        capture_output=True,
+    )
+    (build_output / "mkdocs.yml").write_text(BUILD_OUTPUT_CONFIG, encoding="utf-8")
+    # a page of the site's own with a heading of the same id, away from the catalogue's home
+    (build_output / "docs" / "about.md").write_text("# About\n\n## Agents\n\n- Ours.\n", encoding="utf-8")
     jobs = {
         "material": (REPO / "mkdocs.yml", root / "material-site"),
         "default": (default / "mkdocs.yml", root / "default-site"),
         "synthetic": (synthetic / "mkdocs.yml", root / "synthetic-site"),
         "hostile": (hostile / "mkdocs.yml", root / "hostile-site"),
+        "build-output": (build_output / "mkdocs.yml", root / "build-output-site"),
     }
     builds = build_projects(jobs, timeout=600)
     for name, build in builds.items():
@@ -406,6 +436,32 @@ def test_home_filter_narrows_the_whole_catalogue_by_tag(
     assert page.locator("h2#agents ~ ul").first.is_visible()
     page.close()
     _clean(synthetic)
+
+
+def test_home_filter_works_on_pages_built_without_the_plugin(
+    catalogue_sites: dict[str, Path], chromium: Browser, example_agents: list[AgentPaths]
+) -> None:
+    """Built from `a2a-docgen build` output by an engine that runs no plugin (as Zensical does), the home page has
+    its filter too; a page of the same site with an "Agents" heading of its own, elsewhere, is left alone."""
+    site_dir = catalogue_sites["build-output"]
+    tags = Counter(t for agent in example_agents for skill in agent.card.skills for t in set(skill.tags))
+    tag = min((t for t, n in tags.items() if n == 1), key=str.casefold)
+    with browse_site(site_dir, browser=chromium) as site:
+        page = _open(site, "")
+        _wait_for_catalogue(page)
+        assert _status(page) == f"{len(example_agents)} agents"
+        page.select_option("#a2a-filter-tag", tag)
+        page.wait_for_function(
+            "() => document.querySelector('.a2a-filter__status').textContent.startsWith('1 of ')",
+            timeout=TIMEOUT_MS,
+        )
+        assert page.locator(".a2a-agents > li > a").count() == 1
+        page.close()
+        other = _open(site, "about/")
+        assert other.locator("h2#agents").count() == 1
+        assert other.locator(".a2a-filter").count() == 0
+        other.close()
+        _clean(site)
 
 
 def test_home_filter_shows_more_than_a_hundred_on_request(

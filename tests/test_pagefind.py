@@ -112,29 +112,25 @@ def _rendered() -> RenderedSite:
 
 
 def test_plugin_without_pagefind_logs_one_line_unless_asked_for_it(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     monkeypatch.setattr(pagefind_module, "find_pagefind", lambda: None)
     with caplog.at_level(logging.INFO):
-        plugin._write_search_index(None, tmp_path, _rendered())
+        assert plugin._pagefind(None, _rendered()) is None
     lines = [r for r in caplog.records if "Pagefind" in r.getMessage()]
     assert len(lines) == 1
     assert lines[0].levelno == logging.INFO
-    assert not (tmp_path / PAGEFIND_DIR).exists()
     with pytest.raises(PluginError, match="search_index: Pagefind is not installed"):
-        plugin._write_search_index("pagefind", tmp_path, _rendered())
+        plugin._pagefind("pagefind", _rendered())
 
 
-def test_plugin_option_off_and_an_empty_catalogue_write_no_index(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_plugin_option_off_and_an_empty_catalogue_write_no_index(monkeypatch: pytest.MonkeyPatch) -> None:
     def never() -> Path:
         raise AssertionError("Pagefind was looked for")
 
     monkeypatch.setattr(pagefind_module, "find_pagefind", never)
-    plugin._write_search_index("off", tmp_path, _rendered())
-    plugin._write_search_index(None, tmp_path, RenderedSite())
-    assert not (tmp_path / PAGEFIND_DIR).exists()
+    assert plugin._pagefind("off", _rendered()) is None
+    assert plugin._pagefind(None, RenderedSite()) is None
 
 
 def test_plugin_option_accepts_only_pagefind_or_off() -> None:
@@ -174,3 +170,5 @@ def test_a_real_build_indexes_the_catalogue_where_it_went(tmp_path: Path, pagefi
     urls = sorted(str(fragment["url"]) for fragment in _fragments(bundle))
     agents = sorted(p.name for p in (tmp_path / "site" / "catalogue" / "agents").iterdir())
     assert urls == [f"/agents/{name}/" for name in agents]
+    home = (tmp_path / "site" / "catalogue" / "index.html").read_text(encoding="utf-8")
+    assert '<div class="a2a-page a2a-page-list" data-a2a-search="pagefind">' in home  # the script may load it

@@ -1,7 +1,9 @@
 /* a2a-docgen catalogue script: the home page's filter and the catalogue search.
  *
- * Loaded on every page of the site; it acts only on a catalogue home page (an element with id "agents"
- * inside ".a2a-page"). There it inserts one form after the "Agents" heading:
+ * Loaded on every page of the site; it acts only on a catalogue home page: an element with id "agents"
+ * inside ".a2a-page" (the plugin's wrapper), or, in pages built from `a2a-docgen build` output by another
+ * engine (Zensical), the "Agents" heading of the page at the catalogue's root. There it inserts one form
+ * after the "Agents" heading:
  *
  * - a text box and facet lists (tag, media type, authentication, binding, provider, A2A version) that
  *   narrow every agent of the catalogue, from catalogue-filter.json at the catalogue's root (its format:
@@ -187,10 +189,11 @@
   window.addEventListener("hashchange", function () { if (onHashChange) onHashChange(); });
 
   var pagefind = null; // a promise of the module, or of null when the site has no search index
+  var hasSearchIndex = false; // the plugin marks the home page when it writes the index (data-a2a-search)
 
   function loadPagefind() {
     if (pagefind) return pagefind;
-    if (location.protocol === "file:") {
+    if (location.protocol === "file:" || !hasSearchIndex) {
       pagefind = Promise.resolve(null);
       return pagefind;
     }
@@ -278,7 +281,13 @@
 
   function setUp(heading) {
     var page = heading.closest(".a2a-page");
-    if (!page || page.querySelector(".a2a-filter")) return;
+    if (!page) {
+      // Built without the plugin: the heading's container is the page's content, ours (see homeHeading).
+      page = heading.parentElement;
+      page.classList.add("a2a-page", "a2a-page-list");
+    }
+    if (page.querySelector(".a2a-filter")) return;
+    hasSearchIndex = page.getAttribute("data-a2a-search") === "pagefind";
 
     var staticNodes = [];
     for (var node = heading.nextElementSibling; node && !/^H[1-6]$/.test(node.tagName); node = node.nextElementSibling) {
@@ -604,9 +613,20 @@
     });
   }
 
+  // The "Agents" heading of a catalogue home page without the plugin's wrapper: only on the page at the
+  // catalogue's root (or one of its further pages, index-2/ ...), so a site's own "Agents" heading elsewhere
+  // is left alone.
+  function homeHeading() {
+    var here = new URL(".", location.href).href;
+    var rest = here.indexOf(ROOT) === 0 ? here.slice(ROOT.length) : null;
+    if (rest === null || !/^(?:index-[0-9]+\/)?$/.test(rest)) return null;
+    var heading = document.getElementById("agents");
+    return heading && heading.tagName === "H2" ? heading : null;
+  }
+
   function init() {
     onHashChange = null;
-    var heading = document.querySelector(".a2a-page #agents");
+    var heading = document.querySelector(".a2a-page #agents") || homeHeading();
     if (heading) setUp(heading);
     setUpCopyButtons();
   }

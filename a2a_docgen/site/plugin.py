@@ -118,6 +118,8 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         self.card_paths: list[str] = []
         self.templates_dir: str | None = None
         self.theme = Theme()
+        self.pagefind: Path | None = None
+        """The Pagefind program that indexes the catalogue after the build, when it is indexed."""
         self.frozen = False
         self.converted: dict[str, tuple[str, Theme, HtmlPage]] = {}
         """Page path -> (its Markdown, the theme settings, its HTML): kept across ``mkdocs serve`` rebuilds, so
@@ -200,6 +202,7 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         except A2ADocgenError as exc:
             raise PluginError(f"a2a-docgen: {exc}") from exc
         self.site = _with_prefix(site, prefix)
+        self.pagefind = _pagefind(self.config.search_index, self.site)
         for path, converted in self.site.converted.items():  # workers' conversions, for the next rebuild
             if isinstance(converted, HtmlPage):
                 self.converted[path] = (self.site.pages[path], self.theme, converted)
@@ -283,7 +286,9 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
             if title is not None:
                 page.title = title
             content, links_to_anchors = _with_links(converted, page, files, config)
-            page.content = _wrapped(content, facets, search_body=facets is not None and indexed)
+            page.content = _wrapped(
+                content, facets, search_body=facets is not None and indexed, search_index=self.pagefind is not None
+            )
             page.toc = get_toc([_toc_token(h) for h in converted.toc])
             page.present_anchor_ids = set(converted.ids)
             page.links_to_anchors = links_to_anchors
@@ -342,7 +347,8 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
             target = site_dir / path
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text, encoding="utf-8", newline="\n")
-        _write_search_index(self.config.search_index, site_dir / self.prefix, self.site)
+        if self.pagefind is not None:
+            _write_search_index(self.pagefind, site_dir / self.prefix)
 
     def on_serve(
         self, server: LiveReloadServer, /, *, config: MkDocsConfig, builder: Callable[..., Any]
@@ -420,13 +426,17 @@ def _with_links(
     return converted.with_links(resolver.path_to_url), resolver.links_to_anchors
 
 
-def _wrapped(content: str, facets: Mapping[str, tuple[str, ...]] | None, *, search_body: bool) -> str:
+def _wrapped(
+    content: str, facets: Mapping[str, tuple[str, ...]] | None, *, search_body: bool, search_index: bool
+) -> str:
     """Our page's HTML in the element our stylesheet and scripts know (``a2a-page``). An agent page is marked as
     the body a site search indexes (Pagefind's ``data-pagefind-body``) and carries its facet values as filters
-    (in an element whose text is not indexed)."""
+    (in an element whose text is not indexed); a list page says whether the site has the search index (so the
+    script never asks for one that is not there)."""
     kind = "agent" if facets is not None else "list"
     body = " data-pagefind-body" if search_body else ""
-    out = [f'<div class="a2a-page a2a-page-{kind}"{body}>\n', content]
+    search = ' data-a2a-search="pagefind"' if search_index and facets is None else ""
+    out = [f'<div class="a2a-page a2a-page-{kind}"{body}{search}>\n', content]
     if facets:
         spans = "".join(
             f'<span data-pagefind-filter="{name}">{html.escape(value, quote=False)}</span>'
@@ -438,11 +448,13 @@ def _wrapped(content: str, facets: Mapping[str, tuple[str, ...]] | None, *, sear
     return "".join(out)
 
 
-def _write_search_index(option: str | None, catalogue_dir: Path, site: RenderedSite) -> None:
-    """The catalogue search's Pagefind bundle in ``<catalogue>/pagefind/`` (option ``search_index``)."""
+def _pagefind(option: str | None, site: RenderedSite) -> Path | None:
+    """The Pagefind program the build will index the catalogue with (option ``search_index``), or ``None``: the
+    option is off, the catalogue has no agent page, or Pagefind is not installed (said once; an error when
+    the option asks for it)."""
     if option == "off" or not site.facets:
-        return
-    from a2a_docgen.site.pagefind import build_search_index, find_pagefind
+        return None
+    from a2a_docgen.site.pagefind import find_pagefind
 
     binary = find_pagefind()
     if binary is None:
@@ -453,7 +465,13 @@ def _write_search_index(option: str | None, catalogue_dir: Path, site: RenderedS
         log.info(
             "Pagefind is not installed: the catalogue has no full-text search (pip install 'a2a-docgen[search]')"
         )
-        return
+    return binary
+
+
+def _write_search_index(binary: Path, catalogue_dir: Path) -> None:
+    """The catalogue search's Pagefind bundle in ``<catalogue>/pagefind/``."""
+    from a2a_docgen.site.pagefind import build_search_index
+
     try:
         index = build_search_index(catalogue_dir, executable=binary)
     except A2ADocgenError as exc:
