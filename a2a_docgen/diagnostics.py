@@ -78,6 +78,7 @@ CODES: dict[str, Code] = {}
 
 _ERROR: tuple[Severity, ...] = ("error",)
 _WARNING: tuple[Severity, ...] = ("warning",)
+_HINT: tuple[Severity, ...] = ("hint",)
 
 
 def _register(name: str, severities: tuple[Severity, ...], summary: str) -> Code:
@@ -221,3 +222,41 @@ SUSPICIOUS_INSTRUCTIONS = _register(
     "suspicious-instructions", _WARNING, "card text holds an instruction aimed at a model reading the card"
 )
 
+# -- quality: the grade (a2a_docgen.quality) ---------------------------------------------------------------------
+
+SKILL_NO_EXAMPLES = _register("skill-no-examples", _HINT, "a skill has no example prompt")
+SKILL_DESCRIPTION_THIN = _register(
+    "skill-description-thin", _HINT, "a skill's description is too short to tell what it does"
+)
+SKILL_DESCRIPTION_DUPLICATE = _register(
+    "skill-description-duplicate", _HINT, "two skills of one card have (nearly) the same description"
+)
+SKILL_FEW_TAGS = _register("skill-few-tags", _HINT, "a skill has a single tag")
+NO_PROVIDER = _register("no-provider", _HINT, "the card names no provider")
+NO_DOCUMENTATION_URL = _register("no-documentation-url", _HINT, "the card links to no documentation")
+NO_ICON = _register("no-icon", _HINT, "the card has no icon")
+INTERFACE_LOCAL = _register(
+    "interface-local", _HINT, "an interface is a local address (localhost, loopback, private network)"
+)
+LEGACY_CARD_PATH = _register(
+    "legacy-card-path", _HINT, "fetch found the card only at the legacy path /.well-known/agent.json"
+)
+CARD_GRADE = _register(
+    "card-grade", ("hint", "error"), "the card's grade (an error when it is below --min-grade)"
+)
+
+# -- conversion to v1.0 (a2a-docgen convert) -------------------------------------------------------------------------
+
+CONVERT_DROPPED = _register(
+    "convert-dropped",
+    _WARNING,
+    "a member has no v1.0 form or no usable value; the converted card leaves it out",
+)
+CONVERT_GUESSED = _register(
+    "convert-guessed", _WARNING, "the converted card states a value the source card does not: check it"
+)
+CONVERT_SIGNATURE_STALE = _register(
+    "convert-signature-stale",
+    _WARNING,
+    "a signature signed the source card; it does not verify the converted one",
+)

@@ -156,7 +156,12 @@ def test_layout_and_nav() -> None:
     card = catalog_of("route-planner").cards[0]
     agent_slug = slug("Coastal Route Planner", "agent")
     assert f"agents/{agent_slug}/index.md" in site.pages
-    assert set(site.files) == {f"agents/{agent_slug}/card.json", "catalog.json", "llms.txt"}
+    assert set(site.files) == {
+        f"agents/{agent_slug}/card.json",
+        f"agents/{agent_slug}/badge.json",
+        "catalog.json",
+        "llms.txt",
+    }
     assert site.files[f"agents/{agent_slug}/card.json"] == card.source.text.encode()
     assert (
         site.files[f"agents/{agent_slug}/card.json"]

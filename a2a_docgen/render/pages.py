@@ -15,7 +15,7 @@ import dataclasses
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from a2a_docgen.model import (
     AgentCard,
@@ -37,8 +37,12 @@ from a2a_docgen.model import (
 )
 from a2a_docgen.protocol import canonical_binding
 from a2a_docgen.render.env import CardText
+from a2a_docgen.render.paths import agent_badge_path
 from a2a_docgen.render.requests import RequestExample, build_request
 from a2a_docgen.text.slug import anchor, identity_key, slug, tag_key, tag_slug
+
+if TYPE_CHECKING:
+    from a2a_docgen.quality import Grade
 
 __all__ = [
     "AgentPage",
@@ -282,6 +286,11 @@ class AgentPage:
     nested_extra: Mapping[str, Mapping[str, JSONValue]]
     """Unknown members of nested objects that have no section of their own, by JSON pointer (the card's own,
     its schemes' and its skills' are shown in place)."""
+    grade: Grade | None = None
+    """The card's grade (``a2a_docgen.quality``): ``letter`` (A to F, plain text), ``score`` out of 100,
+    ``deductions`` (what cost points, most first) and ``hints`` (the quality findings, card text tainted)."""
+    badge_json: str = ""
+    """``agents/<slug>/badge.json``: the grade as a shields.io endpoint, for a live badge in a README."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -474,9 +483,13 @@ def nested_extra(card: AgentCard) -> dict[str, Mapping[str, JSONValue]]:
 
 
 def agent_page(
-    card: AgentCard, agent_slug: str, diagnostics: Sequence[Diagnostic], site_url: str | None
+    card: AgentCard,
+    agent_slug: str,
+    diagnostics: Sequence[Diagnostic],
+    site_url: str | None,
+    grade: Grade | None = None,
 ) -> AgentPage:
-    """The view of one (tainted) card."""
+    """The view of one (tainted) card, with its (tainted) grade."""
     path = f"agents/{agent_slug}/index.md"
     card_json = f"agents/{agent_slug}/card.json"
     skills = []
@@ -517,6 +530,8 @@ def agent_page(
         request=next((ex for skill in skills for ex in skill.examples if ex.request is not None), None),
         has_examples=any(skill.examples for skill in skills),
         nested_extra=nested_extra(card),
+        grade=grade,
+        badge_json=agent_badge_path(agent_slug),
     )
 
 
@@ -650,8 +665,16 @@ def build_views(catalog: Catalog, *, site_url: str | None = None) -> SiteViews:
     by_file: dict[str, list[Diagnostic]] = {}
     for diagnostic in diagnostics:
         by_file.setdefault(diagnostic.file, []).append(diagnostic)
+    from a2a_docgen.quality import grade_catalog  # here: render.escape (this package) stays free of load
+
+    grades = {
+        path: dataclasses.replace(grade, file=CardText(grade.file), hints=_taint(grade.hints, memo))
+        for path, grade in grade_catalog(catalog).items()
+    }
     agents = tuple(
-        agent_page(card, agent_slug, by_file.get(card.source.path, []), site_url)
+        agent_page(
+            card, agent_slug, by_file.get(card.source.path, []), site_url, grades.get(card.source.path)
+        )
         for card, agent_slug in zip(cards, agent_slugs(cards), strict=True)
     )
     refs = [
