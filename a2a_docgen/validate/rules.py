@@ -74,7 +74,7 @@ from a2a_docgen.validate.formats import (
 )
 from a2a_docgen.validate.text import identity, invisible_characters, plain_ascii, suspicious_phrases
 
-__all__ = ["CARD_RULES", "Rule", "catalog_rules"]
+__all__ = ["CARD_RULES", "Rule", "catalog_rules", "extra_members"]
 
 Rule = Callable[[AgentCard, Report, Limits], None]
 
@@ -568,7 +568,7 @@ _SCHEME_KEYS = {
 }
 
 
-def _extras(card: AgentCard) -> Iterator[tuple[str, str, Sequence[str], str]]:
+def extra_members(card: AgentCard) -> Iterator[tuple[str, str, Sequence[str], str]]:
     """``(object pointer, unknown member, members it may have meant, what the object is)``."""
     card_keys = CARD_KEYS_V1 if card.era == "1.0" else CARD_KEYS_V1 + CARD_KEYS_LEGACY
     yield from (("", key, card_keys, "the card") for key in card.extra)
@@ -610,7 +610,7 @@ _MISPLACED = {
 
 def unknown_fields(card: AgentCard, report: Report, limits: Limits) -> None:
     """Members no version of the spec defines: clients ignore them, so they are usually typos."""
-    for base, key, candidates, what in _extras(card):
+    for base, key, candidates, what in extra_members(card):
         hint = _MISPLACED.get((base, key)) or _did_you_mean(key, candidates)
         report.add(
             UNKNOWN_FIELD,
