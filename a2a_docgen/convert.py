@@ -138,9 +138,9 @@ class _Writer:
         return resolve_pointer(self.source.source.raw, pointer)
 
     def present(self, base: str, key: str) -> bool:
-        """The source writes member ``key`` (or its snake_case alias) in the object at ``base``."""
+        """The source writes member ``key`` (or its snake_case alias) in the object at ``base``, not as null."""
         obj = self.raw(base)
-        return isinstance(obj, dict) and (key in obj or snake_case(key) in obj)
+        return isinstance(obj, dict) and (obj.get(key) is not None or obj.get(snake_case(key)) is not None)
 
     def member(self, base: str, key: str) -> str:
         obj = self.raw(base)
@@ -200,7 +200,14 @@ class _Writer:
     def interface(self, interface: AgentInterface) -> JSONObject:
         out: JSONObject = {}
         _put(out, "url", interface.url)
-        _put(out, "protocolBinding", interface.protocol_binding)
+        binding = interface.protocol_binding
+        if binding is not None and not binding.strip() and interface.pointer == "/url":
+            binding = "JSONRPC"
+            self.guessed(
+                self.member("", "preferredTransport"),
+                '"preferredTransport" is empty; the converted interface uses "JSONRPC", the v0.3 default: check it',
+            )
+        _put(out, "protocolBinding", binding)
         version = interface.protocol_version
         if version is None and self.source.era == "1.0":
             version = self.declared_version()
@@ -267,6 +274,10 @@ class _Writer:
     def security_schemes(self) -> JSONObject:
         legacy = self.source.security_requirements_pointer.startswith("/authentication")
         out: JSONObject = {}
+        written = self.raw(self.member("", "securitySchemes"))
+        if isinstance(written, dict):
+            # Declared, but not as an object (a wrong-type error of check): nothing to carry.
+            self.dropped.update(name for name in written if name not in self.source.security_schemes)
         for name, scheme in self.source.security_schemes.items():
             if isinstance(scheme, OAuth2SecurityScheme) and len(scheme.flows) > 1:
                 self.split(name, scheme, out)

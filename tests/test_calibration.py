@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -254,3 +255,33 @@ def test_an_example_is_judged_by_the_modes_the_skill_inherits() -> None:
     card["skills"][0]["examples"] = ["What is a test?"]
     d = only(diagnose(card)[1], "example-mode-mismatch")
     assert "defaultInputModes" in d.message
+
+
+# -- on the real cards -------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "code", "pointer"),
+    [
+        ("palo-alto-ai-research-lab--agent-leash--agent-leash.json", "era-mismatch", "/protocolVersion"),
+        ("a2aproject--a2a--cli-testdata-minimal.json", "era-mismatch", "/protocolVersion"),
+        ("marceloeyer--djzeneyer--dj-zen-eyer.json", "scheme-unused", "/securitySchemes/publicRead"),
+        (
+            "a2aproject--a2a-samples--a2a-mcp-air-ticketing-agent.json",
+            "media-type-invalid",
+            "/defaultInputModes/0",
+        ),
+    ],
+)
+def test_the_calibrated_rules_on_real_cards(shared_dir: Path, name: str, code: str, pointer: str) -> None:
+    _, diagnostics = load_card_bytes((shared_dir / "cards" / "real" / name).read_bytes(), display=name)
+    assert [d.severity for d in diagnostics if (d.code, d.pointer) == (code, pointer)] == ["warning"]
+
+
+def test_the_spec_samples_of_three_eras_share_a_name_with_a_warning_only(shared_dir: Path) -> None:
+    from a2a_docgen.catalog import load_catalog
+
+    catalog = load_catalog(sorted((shared_dir / "cards" / "spec").glob("*-sample-card.json")))
+    assert len(catalog.cards) == 4
+    assert {d.severity for d in catalog.diagnostics if d.code == "duplicate-agent-name"} == {"warning"}
+    assert not [d for d in catalog.diagnostics if d.severity == "error"]

@@ -8,13 +8,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from a2a_docgen import cli
 from a2a_docgen.catalog import assemble_catalog, load_card_bytes
 from a2a_docgen.convert import Conversion, convert_card
 from a2a_docgen.review.diff import diff_catalogs
 from tests.support import sdk_oracle
-from tests.test_validate import v03_card, v1_card
+from tests.test_validate import FUZZ_TARGETS, _replace, json_values, v03_card, v1_card
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "examples" / "cards"
@@ -428,3 +430,33 @@ def test_the_real_card_corpus_round_trips(shared_dir: Path) -> None:
     counts = check_corpus(paths)
     assert counts["converted"] == counts["no new error"] == counts["sdk strict"] >= 55
     assert counts["converted"] - counts["diff only era-changed"] == 4
+
+
+# -- any card -------------------------------------------------------------------------------------------------------
+
+
+def _check_any(card: dict[str, Any]) -> None:
+    """Convert never raises; what it writes adds no error and, unless the source holds text that is no
+    Unicode (a lone surrogate, an error of check already), parses strictly in the official SDK."""
+    text = json.dumps(card, indent=2)
+    conversion = convert(text)
+    if conversion.text is None:
+        return
+    before = {d.code for d in conversion.diagnostics if d.severity == "error"}
+    _, after = load_card_bytes(conversion.text.encode(), display="v1.json")
+    new = {d.code for d in after if d.severity == "error"} - before
+    # A required member (or every item of a required list, every member of "flows") of the wrong type or name
+    # is left out, so check calls it missing or empty instead.
+    unusable = {"wrong-type", "oauth-flow-unknown"} & before
+    assert new <= ({"required-missing", "required-empty"} if unusable else set()), (new, text)
+    if "invalid-unicode" not in before and sdk_oracle.sdk_available():
+        assert sdk_oracle.sdk_parse_v1(conversion.card) == (True, ""), text
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(target=st.sampled_from(FUZZ_TARGETS), value=json_values)
+def test_any_value_in_any_field_converts(
+    target: tuple[dict[str, Any], tuple[str | int, ...]], value: Any
+) -> None:
+    base, path = target
+    _check_any(_replace(base, path, value))
