@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import difflib
 import ipaddress
+import itertools
 import re
-from collections import Counter
 from collections.abc import Callable
 from urllib.parse import urlsplit
 
@@ -49,6 +49,7 @@ scripts say in one character what Latin letters say in two or three)."""
 MIN_TAGS = 2
 NEAR_DUPLICATE_RATIO = 0.9
 """Two skill descriptions this similar (``difflib`` ratio of their words) are near-duplicates."""
+_PAIRS_IN_COMMON = 0.5
 _MAX_PAIRWISE = 100
 """Each skill is compared with the first this many skills of its card (a bound on the work per card)."""
 
@@ -130,13 +131,13 @@ def skill_descriptions(card: AgentCard, report: Report) -> None:
 
 def duplicate_descriptions(card: AgentCard, report: Report) -> None:
     """Skills whose descriptions are (nearly) the same cannot be told apart by a reader or a client."""
-    earlier: list[tuple[int, list[str], Counter[str]]] = []
+    earlier: list[tuple[int, list[str], frozenset[tuple[str, str]]]] = []
     for index, skill in enumerate(card.skills):
         words = _words(skill.description or "")
         if len(words) < 3:
             continue  # thin, not duplicate
-        counts = Counter(words)
-        twin = next((i for i, seq, other in earlier if _similar(words, counts, seq, other)), None)
+        pairs = frozenset(itertools.pairwise(words))
+        twin = next((i for i, seq, other in earlier if _similar(words, pairs, seq, other)), None)
         if twin is not None:
             report.add(
                 SKILL_DESCRIPTION_DUPLICATE,
@@ -145,18 +146,21 @@ def duplicate_descriptions(card: AgentCard, report: Report) -> None:
                 f"{_label(card.skills[twin], twin)}; say what sets each skill apart",
             )
         if len(earlier) < _MAX_PAIRWISE:
-            earlier.append((index, words, counts))
+            earlier.append((index, words, pairs))
 
 
-def _similar(a: list[str], a_counts: Counter[str], b: list[str], b_counts: Counter[str]) -> bool:
-    """The same words in (nearly) the same order: a ``difflib`` ratio of ``NEAR_DUPLICATE_RATIO`` or more. The
-    lengths, then the words in common (whatever their order), bound the ratio first, as cheaper tests."""
+def _similar(
+    a: list[str], a_pairs: frozenset[tuple[str, str]], b: list[str], b_pairs: frozenset[tuple[str, str]]
+) -> bool:
+    """The same words in (nearly) the same order: a ``difflib`` ratio of ``NEAR_DUPLICATE_RATIO`` or more.
+
+    Cheap tests come first: the lengths bound the ratio, and texts that (nearly) agree word for word share
+    most of their pairs of neighbouring words (at least half, by the Dice coefficient)."""
     if a == b:
         return True
-    total = len(a) + len(b)
-    if 2 * min(len(a), len(b)) < NEAR_DUPLICATE_RATIO * total:
+    if 2 * min(len(a), len(b)) < NEAR_DUPLICATE_RATIO * (len(a) + len(b)):
         return False
-    if 2 * sum((a_counts & b_counts).values()) < NEAR_DUPLICATE_RATIO * total:
+    if 2 * len(a_pairs & b_pairs) < _PAIRS_IN_COMMON * (len(a_pairs) + len(b_pairs)):
         return False
     return difflib.SequenceMatcher(None, a, b, autojunk=False).ratio() >= NEAR_DUPLICATE_RATIO
 
