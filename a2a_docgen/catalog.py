@@ -18,13 +18,16 @@ from a2a_docgen.validate import validate_card, validate_catalog
 __all__ = ["assemble_catalog", "load_card_bytes", "load_card_file", "load_catalog"]
 
 
-def load_catalog(paths: Sequence[str | os.PathLike[str]], *, limits: Limits = DEFAULT_LIMITS) -> Catalog:
+def load_catalog(
+    paths: Sequence[str | os.PathLike[str]], *, limits: Limits = DEFAULT_LIMITS, base: str | None = None
+) -> Catalog:
     """Read every card under ``paths`` into a ``Catalog`` (cards sorted by name, diagnostics by place).
 
+    Relative paths are read from ``base`` when given, and files are named as found under the paths given.
     Raises ``UsageError`` for a path that does not exist.
     """
     return assemble_catalog(
-        (*load_card_file(card_file, limits), card_file.display) for card_file in discover(paths)
+        (*load_card_file(card_file, limits), card_file.display) for card_file in discover(paths, base=base)
     )
 
 

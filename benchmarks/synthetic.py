@@ -92,6 +92,26 @@ def card(agent: int, skills: int) -> dict[str, Any]:
     return base
 
 
+SITE_CONFIG = """site_name: Synthetic catalogue
+docs_dir: docs
+theme:
+  name: material
+  font: false
+  features:
+    - content.code.copy
+plugins:
+  - search
+  - a2a-docgen:
+      cards: cards
+markdown_extensions:
+  - toc:
+      permalink: true
+  - tables
+  - fenced_code
+"""
+"""An mkdocs.yml for a project with the cards in ``cards/`` and an empty ``docs/``: the repository's theme."""
+
+
 def write_catalogue(directory: Path, agents: int, skills: int) -> list[Path]:
     """Write ``agents`` card files into ``directory`` (created); returns their paths in order."""
     directory.mkdir(parents=True, exist_ok=True)

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from a2a_docgen.cli import main
-from a2a_docgen.render.escape import md_inline
+from a2a_docgen.render.escape import md_code
 from a2a_docgen.review.diff import Change
 from a2a_docgen.review.formats import COMMENT_MARKER, MARKDOWN_BUDGET, format_markdown, page_url
 from a2a_docgen.review.git import load_catalog_at_revision
@@ -222,9 +222,7 @@ def test_markdown_without_breaking_changes_lists_the_rest_plainly(
     assert "### ✅ No breaking changes to A2A agent cards" in out
     assert "#### Breaking changes" not in out
     assert "<details>" not in out
-    assert (
-        "- info · `era-changed` · the card is now written in the v1&#46;0 shape &#40;was v0&#46;3&#41;" in out
-    )
+    assert "- info · `era-changed` · the card is now written in the v1.0 shape (was v0.3)" in out
 
 
 HOSTILE_NAME = "<img src=x onerror=alert(1)> | **bold** [x](javascript:alert(1))"
@@ -645,9 +643,9 @@ def test_markdown_lists_card_files_that_fail_to_load(
     head = broken_copy(BASE, tmp_path / "head", '{"name": "Weather <b>Agent</b>", "skills": [')
     _, out, _ = run(capsys, BASE, head, "--format", "markdown")
     section = out.split("#### Card files that fail to load\n", 1)[1].split("\n#### ", 1)[0]
-    assert f"- head · <code>{md_inline(str(head / 'weather.json'))}</code>" in section
+    assert f"- head · {md_code(str(head / 'weather.json'))}" in section
     assert "  - line 1, column " in section
-    assert {t.content.strip() for t in html_tokens(out)} == {COMMENT_MARKER, "<code>", "</code>"}
+    assert {t.content.strip() for t in html_tokens(out)} == {COMMENT_MARKER}
     assert "**1** file fails to load" in out
 
 
@@ -760,12 +758,9 @@ def test_markdown_shows_configuration_warnings_and_accepted_changes(
     monkeypatch.chdir(tmp_path)
     _, out, _ = run(capsys, BASE, HEAD, "--format", "markdown")
     assert "#### Configuration" in out
-    assert (
-        "- ⚠️ <code>&#46;a2a&#45;docgen&#46;toml&#58;5</code>: the acceptance of agent&#45;removed for Nobody"
-        in out
-    )
+    assert "- ⚠️ `.a2a-docgen.toml:5`: the acceptance of agent-removed for Nobody" in out
     assert "<details><summary>Accepted changes (1)</summary>" in out
-    assert "accepted: Retired &#60;now&#62;" in out
+    assert "accepted: Retired &lt;now>" in out
     assert "**1** accepted" in out
     _, out, _ = run(capsys, BASE, HEAD, "--format", "github")
     assert "::warning file=.a2a-docgen.toml,line=5,title=a2a-docgen configuration::the acceptance of" in out

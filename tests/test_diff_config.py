@@ -235,7 +235,7 @@ reason = "Retired; its clients moved to Mail"
 
     code, out, _ = run(capsys, weather_only, empty, "--format", "markdown")
     assert "### ✅ No breaking changes to A2A agent cards" in out
-    assert "— accepted: Retired&#59; its clients moved to Mail" in out
+    assert "— accepted: Retired; its clients moved to Mail" in out
 
     code, out, _ = run(capsys, weather_only, empty, "--format", "github")
     assert (

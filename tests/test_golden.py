@@ -11,12 +11,13 @@ import shutil
 from pathlib import Path
 
 import pytest
+from markdown_it.token import Token
 
 from a2a_docgen.catalog import load_catalog
 from a2a_docgen.render import render_catalog
 from a2a_docgen.render.exports import agent_paths
 from a2a_docgen.render.site import RenderedSite
-from tests.support.markdown_tokens import fences, headings, html_tokens
+from tests.support.markdown_tokens import fences, headings, html_tokens, parse
 
 GOLDEN = Path(__file__).parent / "golden"
 CASES = sorted(p.name for p in GOLDEN.iterdir() if (p / "input").is_dir())
@@ -62,35 +63,29 @@ def agent_page(site: RenderedSite) -> str:
     return site.pages[path]
 
 
-def facts(page: str) -> list[str]:
-    """The page's lines minus what legitimately differs between eras.
+_ERA = re.compile(r"A2A v(?:1\.0|0\.3) card")
+_VERSION = re.compile(r", A2A `[^`]*`|^`[0-9.]+`$")  # in the endpoint line; an interface's version cell
 
-    Dropped: the "Source era" row, the protocol-version column of the interfaces table, and the request shown
-    under each example (its shape follows the protocol version). Cells never hold a raw ``|`` (the encoders
-    write ``&#124;``), so splitting a row on it is exact.
-    """
+
+def facts(page: str) -> list[str]:
+    """The page's blocks (as markdown-it parses them) minus what legitimately differs between eras: the era
+    the card was written in, the protocol version of its interfaces, and the requests (labelled code blocks:
+    their shape follows the protocol version)."""
+    tokens = parse(page)
     kept: list[str] = []
-    in_request = False
-    version_column: int | None = None
-    for raw_line in page.split("\n"):
-        line = raw_line
-        if line.startswith("#"):
-            in_request = False
-        if line.startswith("Request to "):
-            in_request = True
-        if in_request or line.startswith("| Source era |"):
+    for index, token in enumerate(tokens):
+        label = index >= 3 and tokens[index - 3].type == "paragraph_open" and _is_label(tokens[index - 2])
+        if token.type == "fence" and label:
+            kept.pop()  # the label went in before its block
             continue
-        if line.startswith("|"):
-            cells = line.strip("|").split("|")
-            if "Protocol version" in [c.strip() for c in cells]:
-                version_column = [c.strip() for c in cells].index("Protocol version")
-            if version_column is not None and len(cells) > version_column:
-                cells[version_column] = ""
-            line = "|".join(cells)
-        else:
-            version_column = None
-        kept.append(line)
+        if token.type in ("inline", "fence"):
+            kept.append(_VERSION.sub("", _ERA.sub("A2A card", token.content)))
     return kept
+
+
+def _is_label(inline: Token) -> bool:
+    """A paragraph that is only a bold label: the line above each request block."""
+    return bool(re.fullmatch(r"\*\*[A-Za-z ]+\*\*", inline.content))
 
 
 def test_v03_twin_states_the_same_facts(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -98,8 +93,8 @@ def test_v03_twin_states_the_same_facts(monkeypatch: pytest.MonkeyPatch) -> None
     v03 = agent_page(render_case("v03-twin", monkeypatch))
     assert facts(v1) == facts(v03)
     # ...and what differs is exactly the era and the protocol the requests speak.
-    assert "| Source era | v1.0 |" in v1
-    assert "| Source era | v0.3 |" in v03
+    assert "an A2A v1.0 card" in v1
+    assert "an A2A v0.3 card" in v03
     assert v1 != v03
 
 

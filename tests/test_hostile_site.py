@@ -130,6 +130,36 @@ def test_the_checks_catch_raw_payloads(sites: Sites) -> None:
     )
 
 
+def test_the_checks_catch_raw_preprocessor_payloads(sites: Sites) -> None:
+    """Control: critic, includes, macros with [[ ]] delimiters and the site hook all act on a page of the site
+    itself, so the checks below could see them act on ours."""
+    site = sites.site("control-preprocessors")
+    assert any(gen.CANARY in leak for leak in _leaks(site))  # the hook's @@include@@ and {!.env!}
+    raw = (site / "raw" / "index.html").read_text(encoding="utf-8")
+    assert "7777" in raw
+    assert "LOOPLOOP" in raw
+    assert 'class="critic"' in raw
+
+
+@pytest.mark.parametrize("config", ALL_CONFIGS)
+def test_no_critic_mark_is_applied(sites: Sites, config: str) -> None:
+    """Critic marks in card text ({-- in one field, --} in another) would delete whole parts of a page."""
+    marked = [path for path, text in html_pages(sites.site(config)).items() if 'class="critic' in text]
+    assert marked == []
+
+
+@pytest.mark.parametrize("config", ALL_CONFIGS)
+def test_every_skill_section_survives(sites: Sites, config: str, expected: tuple[set[str], Catalog]) -> None:
+    """Each skill of each card has its section, with its heading and description, on its agent's page."""
+    from a2a_docgen.render.exports import agent_paths
+
+    pages = html_pages(sites.site(config))
+    for paths in agent_paths(expected[1]):
+        text = pages[html_path(paths.page_path)]
+        for anchor in paths.skill_anchors:
+            assert f'id="{anchor}"' in text, f"{paths.page_path}: the section of {anchor} is missing"
+
+
 @pytest.mark.parametrize("config", ALL_CONFIGS)
 def test_exactly_the_expected_pages(sites: Sites, config: str, expected: tuple[set[str], Catalog]) -> None:
     pages, catalog = expected

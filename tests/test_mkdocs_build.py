@@ -14,7 +14,6 @@ import subprocess
 import sys
 from html.parser import HTMLParser
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -25,7 +24,7 @@ from mkdocs.exceptions import Abort
 
 from a2a_docgen.render.parallel import default_jobs
 from a2a_docgen.render.site import NavEntry, RenderedSite
-from a2a_docgen.site.plugin import A2ADocgenPlugin, _prefix_heading_ids
+from a2a_docgen.site.plugin import A2ADocgenPlugin
 from a2a_docgen.site.writer import MANIFEST_NAME
 from tests.conftest import REPO
 from tests.support.site_checker import check_site
@@ -46,7 +45,7 @@ CARD = {
 FAKE_SITE = RenderedSite(
     pages={
         "index.md": "# Catalogue\n\n[Tiny](agents/tiny/index.md)\n",
-        "agents/tiny/index.md": "# Tiny Agent\n\n## __config\n\n## mkdocs search results\n\n[Home](../../index.md)\n",
+        "agents/tiny/index.md": "---\nrender_macros: false\n---\n# Tiny Agent\n\n## __config\n\n## mkdocs search results\n\n[Home](../../index.md)\n",
     },
     files={"cards/tiny.json": b'{"name": "Tiny Agent"}\n'},
     nav=(NavEntry("Catalogue", "index.md"), NavEntry("Agents <b>", "agents/tiny/index.md")),
@@ -126,13 +125,37 @@ def test_page_markdown_is_published_next_to_its_html(project: Project) -> None:
         assert (project.site / path).read_text(encoding="utf-8") == text
 
 
-def test_generated_pages_replace_same_path_files_and_user_pages_stay(project: Project) -> None:
+def test_pages_an_earlier_build_wrote_are_replaced(project: Project) -> None:
     (project.docs / "index.md").write_text("# An old committed copy\n")
+    (project.docs / MANIFEST_NAME).write_text("index.md\n")
     (project.docs / "about.md").write_text("# About us\n")
     project.build(nav=[{"Home": "index.md"}, {"About": "about.md"}])
     assert "An old committed copy" not in project.html("index.html")
     assert "Catalogue" in project.html("index.html")
     assert "About us" in project.html("about/index.html")
+
+
+def test_the_catalogue_goes_under_a_prefix_when_the_site_has_a_home_page(
+    project: Project, caplog: pytest.LogCaptureFixture
+) -> None:
+    (project.docs / "index.md").write_text("# Our own home page {#ours}\n\n## Section\n")
+    with caplog.at_level(logging.INFO):
+        project.build(markdown_extensions=["attr_list", {"toc": {"permalink": True}}])
+    home = parse_html(project.html("index.html"))
+    assert "Our own home page" in project.html("index.html")
+    assert {"ours", "section"} <= set(home.ids)  # the site's own heading ids, untouched
+    assert "Tiny Agent" in project.html("catalogue/agents/tiny/index.html")
+    assert any("goes under catalogue/" in r.getMessage() for r in caplog.records)
+
+
+def test_a_page_of_the_site_is_never_replaced(project: Project, caplog: pytest.LogCaptureFixture) -> None:
+    (project.docs / "agents/tiny").mkdir(parents=True)
+    (project.docs / "agents/tiny/index.md").write_text("# A page of ours\n")
+    with pytest.raises(Abort):
+        project.build()
+    message = next(r.getMessage() for r in caplog.records if "would replace" in r.getMessage())
+    assert "agents/tiny/index.md" in message
+    assert "prefix" in message
 
 
 def test_stale_pages_of_an_earlier_build_are_not_published(project: Project) -> None:
@@ -145,7 +168,7 @@ def test_stale_pages_of_an_earlier_build_are_not_published(project: Project) -> 
     assert (project.site / "mine/index.html").exists()
 
 
-def test_heading_ids_are_prefixed_and_user_toc_options_kept(project: Project) -> None:
+def test_our_heading_ids_cannot_clobber_the_theme_and_follow_the_permalink_option(project: Project) -> None:
     project.build(
         markdown_extensions=[{"toc": {"permalink": "#"}}],
         plugins=["search", {"a2a-docgen": {"cards": "cards"}}],
@@ -154,24 +177,28 @@ def test_heading_ids_are_prefixed_and_user_toc_options_kept(project: Project) ->
     assert "h-__config" in page.ids
     assert "h-mkdocs-search-results" in page.ids
     assert "__config" not in page.ids
-    assert "mkdocs-search-results" in page.ids  # the theme's own element, once
-    assert page.ids.count("mkdocs-search-results") == 1
-    assert "#h-__config" in page.hrefs  # the permalink option survived
+    assert page.ids.count("mkdocs-search-results") == 1  # the theme's own element, once
+    assert "#h-__config" in page.hrefs  # the permalink option is honoured
 
 
-def test_user_slugify_is_wrapped_once_not_replaced() -> None:
-    calls: list[str] = []
-
-    def own(value: str, separator: str) -> str:
-        calls.append(value)
-        return "own"
-
-    config = SimpleNamespace(mdx_configs={"toc": {"slugify": own, "permalink": True}})
-    _prefix_heading_ids(config)  # type: ignore[arg-type]
-    _prefix_heading_ids(config)  # type: ignore[arg-type]  # a second build must not prefix twice
-    assert config.mdx_configs["toc"]["slugify"]("Title", "-") == "h-own"
-    assert config.mdx_configs["toc"]["permalink"] is True
-    assert calls == ["Title"]
+def test_our_pages_never_pass_through_the_sites_markdown_pipeline(project: Project) -> None:
+    """A hook that rewrites page Markdown (any syntax of its own) sees nothing of our pages: their source is
+    their front matter alone, and the title it might evaluate (as mkdocs-macros does) is set after it ran."""
+    (project.root / "hook.py").write_text(
+        "def on_page_markdown(markdown, page, config, files):\n"
+        "    with open(config.config_file_path + '.seen', 'a') as seen:\n"
+        "        seen.write(repr(markdown) + ' ' + repr(page.meta) + '\\n')\n"
+        "    page.title = 'HOOKED TITLE'\n"
+        "    return markdown + '\\n\\nHOOKED'\n"
+    )
+    (project.docs / "about.md").write_text("# About\n")
+    project.build(hooks=["hook.py"], nav=[{"About": "about.md"}, {"Home": "index.md"}])
+    seen = (project.root / "mkdocs.yml.seen").read_text().splitlines()
+    assert sorted(seen) == sorted(["'' {'render_macros': False}", "'' {}", "'# About\\n' {}"])
+    agent = project.html("agents/tiny/index.html")
+    assert "<p>HOOKED</p>" in project.html("about/index.html")
+    assert "<p>HOOKED</p>" not in agent
+    assert "<title>Tiny Agent - Test</title>" in agent  # (the nav's titles are the site's, hooked or not)
 
 
 def test_nav_comes_from_the_catalogue_when_the_user_has_none(project: Project) -> None:
@@ -255,46 +282,6 @@ def test_prefix_puts_the_catalogue_in_a_directory(project: Project) -> None:
     assert "Our own home page" in project.html("index.html")
     assert "Tiny Agent" in project.html("catalogue/agents/tiny/index.html")
     assert not (project.site / "catalogue/agents/gone").exists()
-
-
-@pytest.mark.parametrize(
-    ("options", "warns"),
-    [
-        ({}, True),
-        ({"base_path": ["empty"], "restrict_base_path": True}, False),
-        ({"base_path": ["empty"], "url_download": True}, True),
-        ({"base_path": ["."]}, True),
-    ],
-)
-def test_snippets_without_containment_warn(
-    project: Project,
-    monkeypatch: pytest.MonkeyPatch,
-    caplog: pytest.LogCaptureFixture,
-    options: dict[str, Any],
-    warns: bool,
-) -> None:
-    (project.root / "empty").mkdir()
-    monkeypatch.chdir(project.root)  # snippets resolves base_path from the working directory
-    extensions = [{"pymdownx.snippets": options}]
-    if warns:
-        with pytest.raises(Abort, match="strict mode"):
-            project.build(markdown_extensions=extensions)
-        assert any("pymdownx.snippets is enabled" in r.getMessage() for r in caplog.records)
-    else:
-        project.build(markdown_extensions=extensions)
-
-
-@pytest.mark.parametrize(("macros_options", "warns"), [({}, True), ({"render_by_default": False}, False)])
-def test_macros_rendering_every_page_warns(
-    project: Project, caplog: pytest.LogCaptureFixture, macros_options: dict[str, Any], warns: bool
-) -> None:
-    plugins = [{"macros": macros_options}, {"a2a-docgen": {"cards": "cards"}}]
-    if warns:
-        with pytest.raises(Abort, match="strict mode"):
-            project.build(plugins=plugins)
-        assert any("render_by_default: false" in r.getMessage() for r in caplog.records)
-    else:
-        project.build(plugins=plugins)
 
 
 def test_serve_watches_the_cards(project: Project) -> None:
@@ -438,3 +425,14 @@ def test_every_plugin_option_is_documented() -> None:
     names = [name for name, _ in A2ADocgenPluginConfig._schema]
     assert names
     assert [n for n in names if f"| `{n}` |" not in table] == []
+
+
+def test_no_published_file_names_the_build_machines_directories(tmp_path: Path) -> None:
+    """Card files are named relative to mkdocs.yml, even for one that is excluded, in pages and search."""
+    project = Project(tmp_path)
+    (project.root / "cards" / "broken.json").write_text('{"name": ')
+    project.build(strict=False, plugins=["search", {"a2a-docgen": {"cards": "cards"}}])
+    root = str(project.root).encode()
+    leaks = [p for p in project.site.rglob("*") if p.is_file() and root in p.read_bytes()]
+    assert leaks == []
+    assert "cards/broken.json" in project.html("excluded/index.html")

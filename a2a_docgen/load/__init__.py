@@ -55,15 +55,17 @@ class CardFile:
     """Set when the file must not be read (a link leading out of the scanned tree)."""
 
 
-def discover(paths: Sequence[str | os.PathLike[str]]) -> list[CardFile]:
+def discover(paths: Sequence[str | os.PathLike[str]], *, base: str | None = None) -> list[CardFile]:
     """Every card file under ``paths``, in a deterministic order (arguments in order, then by path).
 
+    Relative paths are read from ``base`` (the working directory by default) and shown as given, so a site
+    built from cards configured as ``cards/`` never shows where the project lies on the build machine.
     Raises ``UsageError`` for a path that does not exist.
     """
     found: list[CardFile] = []
     seen: set[str] = set()
     for argument in paths:
-        root = Path(argument)
+        root = Path(base, argument) if base is not None else Path(argument)
         if not root.exists():
             raise UsageError(f"{os.fspath(argument)}: no such file or directory")
         files = (

@@ -13,20 +13,24 @@ The navigation lists the catalogue pages only, never one entry per agent, so it 
 
 from __future__ import annotations
 
-import contextlib
-import gc
-from collections.abc import Iterator
+import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import jinja2
 
 from a2a_docgen.errors import UsageError
-from a2a_docgen.model import Catalog
+from a2a_docgen.model import Catalog, Example, JSONValue
+from a2a_docgen.render.assets import asset_files
 from a2a_docgen.render.env import UnescapedOutputError, shared_env
 from a2a_docgen.render.exports import DEFAULT_SITE_NAME, export_files
-from a2a_docgen.render.pages import SiteViews, build_views
+from a2a_docgen.render.filter_index import FILTER_INDEX, agent_facets, filter_index
+from a2a_docgen.render.gc import collector_paused
+from a2a_docgen.render.layout import site_layout
+from a2a_docgen.render.pages import AgentPage, SiteViews, build_views
 from a2a_docgen.render.parallel import PageWorkers
+from a2a_docgen.render.search import SearchEntry, agent_entries, page_entry
 from a2a_docgen.render.site import NavEntry, RenderedSite
 from a2a_docgen.text.urls import safe_url
 
@@ -41,16 +45,6 @@ NAV: tuple[NavEntry, ...] = (
     NavEntry("Excluded cards", "excluded.md"),
 )
 
-# Catalogue pages rendered from the whole site view: path -> template.
-_SITE_PAGES = {
-    "index.md": "index.md.jinja",
-    "tags/index.md": "tags.md.jinja",
-    "media-types.md": "media-types.md.jinja",
-    "security.md": "security.md.jinja",
-    "bindings.md": "bindings.md.jinja",
-    "excluded.md": "excluded.md.jinja",
-}
-
 
 def render_catalog(
     catalog: Catalog,
@@ -59,6 +53,7 @@ def render_catalog(
     site_url: str | None = None,
     site_name: str = DEFAULT_SITE_NAME,
     jobs: int = 1,
+    convert: Callable[[str, str], object] | None = None,
 ) -> RenderedSite:
     """Every page and file of the site for ``catalog``.
 
@@ -66,66 +61,115 @@ def render_catalog(
     site is published at) only adds each raw card's absolute URL as text on its agent page. ``site_name``
     titles the ``llms.txt`` export; ``catalog.json`` and ``llms.txt`` are part of every site. With ``jobs``
     above 1, agent pages are rendered by up to that many worker processes where that is safe and pays
-    (``render.parallel``); the result is the same.
+    (``render.parallel``); the result is the same. ``convert(path, markdown)``, when given, is called for every
+    page (by the worker that rendered it) and its results are the site's ``converted`` (a site engine turning
+    the pages into HTML this way converts them on every core).
     Raises ``UsageError`` for a bad ``site_url``, a broken template or a template that prints card text
     without an encoding filter (``UnescapedOutputError``).
     """
     if site_url is not None and safe_url(site_url) is None:
         raise UsageError(f"site URL {site_url!r} is not an absolute http(s) URL")
-    with _collector_paused():
+    with collector_paused():
         return _render_site(
-            shared_env(templates_dir), catalog, site_url=site_url, site_name=site_name, jobs=jobs
+            shared_env(templates_dir),
+            catalog,
+            site_url=site_url,
+            site_name=site_name,
+            jobs=jobs,
+            convert=convert,
         )
 
 
-@contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    """The cyclic garbage collector off while a site renders (and back on after, if it was on).
-
-    Rendering allocates hundreds of thousands of objects that live until the end (the views) or are freed by
-    reference counting; the full collections their allocation triggers walk the whole heap, catalogue included,
-    and find little: what dies in cycles during a render (each page's Jinja context and imported macros) is
-    collected once, after it.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 def _render_site(
-    env: jinja2.Environment, catalog: Catalog, *, site_url: str | None, site_name: str, jobs: int
+    env: jinja2.Environment,
+    catalog: Catalog,
+    *,
+    site_url: str | None,
+    site_name: str,
+    jobs: int,
+    convert: Callable[[str, str], object] | None,
 ) -> RenderedSite:
     views = build_views(catalog, site_url=site_url)
     agents = views.agents
 
-    def agent_page(index: int) -> str:
+    def agent_page(index: int) -> tuple[str, object]:
         agent = agents[index]
-        return _render(env, "agent.md.jinja", agent.path, site=views, agent=agent)
+        text = _render(env, "agent.md.jinja", agent.path, site=views, agent=agent, search_exclude=False)
+        return text, convert(agent.path, text) if convert is not None else None
 
+    layout = site_layout(views)
     pages: dict[str, str] = {}
+    converted: dict[str, object] = {}
+    indexed: set[str] = set()
     with PageWorkers(agent_page, len(agents), jobs) as workers:
         # While workers render the agent pages, this process renders the rest.
-        for path, template in _SITE_PAGES.items():
-            pages[path] = _render(env, template, path, site=views)
-        for tag in views.tags:
-            pages[tag.path] = _render(env, "tag.md.jinja", tag.path, site=views, tag=tag)
-        for media_type in views.media_types:
-            pages[media_type.path] = _render(
-                env, "media-type.md.jinja", media_type.path, site=views, media_type=media_type
+        for job in layout.jobs():
+            text = _render(
+                env, job.template, job.path, site=views, search_exclude=not job.indexed, **job.context
             )
+            pages[job.path] = text
+            if convert is not None:
+                converted[job.path] = convert(job.path, text)
+            if job.indexed:
+                indexed.add(job.path)
         files = {agent.card_json: agent.card.source.text.encode("utf-8") for agent in agents}
         files.update(export_files(catalog, site_name=site_name))
-        pages.update(zip([agent.path for agent in agents], workers.results(), strict=True))
+        files[FILTER_INDEX] = filter_index(views)
+        files.update(asset_files())
+        for agent, (text, html) in zip(agents, workers.results(), strict=True):
+            pages[agent.path] = text
+            if convert is not None:
+                converted[agent.path] = html
+    unindexed = frozenset(pages) - indexed - {agent.path for agent in agents}
+    search: dict[str, tuple[SearchEntry, ...]] = {
+        entry.path: page_entry(entry.title) for entry in NAV if entry.path not in unindexed
+    }
+    search.update((agent.path, _agent_search(agent)) for agent in agents)
     return RenderedSite(
         pages=dict(sorted(pages.items())),
         files=dict(sorted(files.items())),
         nav=NAV,
-        unindexed=frozenset(
-            ["media-types.md", *(tag.path for tag in views.tags), *(mt.path for mt in views.media_types)]
+        unindexed=unindexed,
+        facets={agent.path: agent_facets(agent) for agent in agents},
+        converted=converted,
+        search=dict(sorted(search.items())),
+    )
+
+
+def _example_words(example: Example) -> str:
+    """What a reader may search for in an example: its text, or the names and strings of a JSON one."""
+    if not example.is_json:
+        return example.text
+    words: list[str] = []
+    stack: list[JSONValue] = [example.value]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            for key, item in reversed(value.items()):
+                stack.append(item)
+                stack.append(key)
+        elif isinstance(value, list):
+            stack.extend(reversed(value))
+        elif isinstance(value, str):
+            words.append(value)
+    return " ".join(words)
+
+
+def _agent_search(agent: AgentPage) -> tuple[SearchEntry, ...]:
+    card = agent.card
+    return agent_entries(
+        card.name,
+        card.description,
+        card.provider.organization if card.provider else None,
+        (
+            (
+                s.anchor,
+                s.skill.name,
+                s.skill.description,
+                tuple(t.tag for t in s.tags),
+                tuple(_example_words(ex.example) for ex in s.examples),
+            )
+            for s in agent.skills
         ),
     )
 
@@ -141,12 +185,27 @@ def _render(env: jinja2.Environment, template: str, path: str, *, site: SiteView
     return _tidy(text)
 
 
-def _tidy(text: str) -> str:
-    """No trailing spaces, at most one blank line in a row, exactly one newline at the end.
+_FENCE_LINE = re.compile(r"^(`{3,})", re.MULTILINE)
 
-    Safe for the fences we emit: pretty-printed JSON has no blank lines and no trailing spaces.
+
+def _tidy(text: str) -> str:
+    """No trailing spaces, at most one blank line in a row outside code blocks, exactly one newline at the end.
+
+    Template whitespace is collapsed; the blank lines of a code block (a program's) are kept as they are.
     """
     text = "\n".join([line.rstrip() for line in text.split("\n")])
-    while "\n\n\n" in text:  # each pass shortens every run of 3 or more newlines; runs of 2 stay
-        text = text.replace("\n\n\n", "\n\n")
-    return text.strip("\n") + "\n"
+    if "\n\n\n" not in text:
+        return text.strip("\n") + "\n"
+    out: list[str] = []
+    fence: str | None = None
+    for line in text.split("\n"):
+        if fence is None:
+            opening = _FENCE_LINE.match(line)
+            if opening is not None:
+                fence = opening.group(1)
+            elif not line and out and not out[-1]:
+                continue
+        elif line.startswith(fence) and not line[len(fence) :].strip("`"):
+            fence = None
+        out.append(line)
+    return "\n".join(out).strip("\n") + "\n"

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,7 @@ import jinja2
 
 import a2a_docgen
 from a2a_docgen.errors import UsageError
-from a2a_docgen.render.escape import FILTERS, md_heading, md_inline
+from a2a_docgen.render.escape import FILTERS, md_link_text
 
 __all__ = [
     "CardText",
@@ -32,10 +33,6 @@ __all__ = [
     "relative_path",
     "shared_env",
 ]
-
-# ``clean`` returns readable, unencoded text and ``md_table_row`` expects encoded cells: neither is a context
-# encoder a template may print directly.
-_ENCODERS = ("md_inline", "md_text", "md_title", "md_code", "md_link", "md_url", "json_fence", "html_attr")
 
 
 class CardText(str):
@@ -138,7 +135,18 @@ def _site_path(target: str, name: str) -> str:
 def _page_link_from(text: str | None, target: str, here: str) -> str:
     """``md_page_link`` on a page in directory ``here``; cached, as the facet pages of one directory (tags,
     media types) link the same agents and skills many times."""
-    return f"[{md_inline(text)}]({_relative_to(target, here)})"
+    return f"[{md_link_text(text)}]({_relative_to(target, here)})"
+
+
+_ID = re.compile(r"[a-z][a-z0-9-]*")
+
+
+def _heading_id(anchor: str) -> str:
+    """``{#anchor}`` at the end of a heading: its id where the engine reads attributes (our profile, attr_list),
+    plain text elsewhere. Only ids we build (slugs), never card text."""
+    if isinstance(anchor, CardText) or not _ID.fullmatch(anchor):
+        raise UnescapedOutputError(f"heading_id() takes an id made of slugs, not {anchor[:40]!r}")
+    return "{#" + anchor + "}"
 
 
 def shared_env(overrides: str | Path | None = None) -> jinja2.Environment:
@@ -206,10 +214,10 @@ def _new_env(search: tuple[str, ...]) -> jinja2.Environment:
         finalize=_finalize,
         auto_reload=True,
     )
-    filters: Mapping[str, Any] = {name: FILTERS[name] for name in _ENCODERS}
+    filters: Mapping[str, Any] = FILTERS
     env.filters.update(filters)
-    env.filters["md_heading"] = md_heading  # every heading that starts with card text
     env.filters["quote_block"] = _quote_block
     env.filters["md_page_link"] = _page_link
     env.globals["rel"] = _relative
+    env.globals["heading_id"] = _heading_id
     return env

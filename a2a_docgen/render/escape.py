@@ -1,38 +1,39 @@
-"""Context encoders: the only way card text reaches a generated page.
+"""Card text as readable, inert Markdown: each character is encoded only where it would start syntax.
 
-Card text is untrusted and the pages are read by three engines: Python-Markdown inside MkDocs (with whatever
-extensions a site enables: attr_list, md_in_html, pymdownx.*, snippets, mkdocs-macros), CommonMark/GFM on GitHub,
-and people reviewing the generated ``.md`` in pull requests. Each function here takes plain text and returns a
-fragment that every one of those engines shows as that same text and never as structure: no raw HTML, no links we
-did not make, no attribute lists, no snippet includes, no Jinja.
+Our pages are read by people (as source, in pull requests) and by engines: with the MkDocs plugin, by our own
+fixed profile (``a2a_docgen.html``); without it, by GitHub (CommonMark + GFM), by Python-Markdown with MkDocs'
+defaults and the pymdownx suite (Zensical's default profile is a subset of it), with mkdocs-macros switched off
+by each page's front matter. So a character is written as a character reference (``&lt;``, ``&#42;``) only
+where it could start a construct of one of those engines. Everything else, and all of our own words, stays
+literal: ``3.4.0``, ``text/plain``, ``customs:file`` and ``Pre-Arrival`` read as they are.
 
-The one rule behind every encoder: ASCII punctuation is what starts syntax, so it is written as a decimal
-character reference (``&#60;``). Python-Markdown and CommonMark both keep references as text, and neither the
-snippets preprocessor nor Jinja sees ``--8<--`` or ``{{`` in them. Backslash escapes are never used: their set
-depends on the engine and its extensions (``\\<`` is not an escape in Python-Markdown).
+The rules, for text outside code spans (each encoder says where it is used):
 
-Every function is pure. Pick the encoder by context:
+- always encoded: ``<`` (HTML, autolinks, the snippets marker ``--8<--``), ``` ` ``` (code), ``*``,
+  ``[`` and ``]`` (links, footnotes, task lists, ``[TOC]``), ``{`` (attribute lists, critic marks, includes,
+  template expressions), ``|`` (tables), ``\\`` (escapes; pymdownx.escapeall makes any character after it
+  an escape);
+- ``&`` before something that reads as a reference (``&amp;``, ``&#60;``);
+- ``_`` unless between two letters or digits (``snake_case`` stays: no engine reads emphasis inside a word);
+- ``~``, ``^`` and ``$`` when the text holds two or more of them (strikethrough, sub- and superscript, math);
+  ``==``, ``++`` (mark, keys) and the smartsymbols ``-->``, ``(c)``, ``(tm)``, ``(r)``, ``c/o``, ``+/-``,
+  ``=/=`` and fractions such as ``1/2``;
+- ``:`` that opens an emoji shortcode (``:smile:``); the ``.`` of a ``www.`` that is not part of a URL; ``#``, ``!`` and ``?`` before a digit and ``@`` before
+  a name (pymdownx.magiclink's shorthand references), and the first character of a 40-digit commit hash;
+- at the start of a line (and of a list item or table cell): punctuation that starts a block in some engine
+  (``# > - + * = _ ~ | : ! ? [ / $``), and the ``.`` or ``)`` of a list marker (``1.``, ``a)``, ``iv.``); lines
+  never start with spaces;
+- a heading's trailing ``#`` (Python-Markdown strips it).
 
-=================  ================================================================
-``md_inline``      names, tags, table cells, link text (one line, everything encoded)
-``md_text``        descriptions (paragraphs and line breaks kept, readable source)
-``md_title``       headings and the page title (also safe in mkdocs-material ``<title>``)
-``md_code``        ids and media types as ``<code>``
-``md_link``        a link with a label; ``md_url`` a link showing its URL
-``json_fence``     a JSON value as a fenced block that round-trips through ``json.loads``
-``html_attr``      attribute values inside raw HTML that we write ourselves
-=================  ================================================================
-
-What the encoders build on and share with the rest of a2a-docgen lives in ``a2a_docgen.text``: step 0 cleaning
-(``text.unicode.clean_text``, registered here as the ``clean`` filter), which URLs may be linked
-(``text.urls.safe_url``) and JSON text (``text.jsonio.pretty_json``). This module only encodes for a context.
+URLs in text (``https://…``, ``www.…``) become code spans, so no engine links them and they stay literal.
+Code-like values (ids, media types, scopes, header names, versions) are backtick code spans wherever their text
+allows; one that holds a backtick, a ``|`` or a critic, include or template opener is written as ``<code>``
+with its punctuation encoded, which every engine shows the same.
 """
 
 from __future__ import annotations
 
 import functools
-import html
-import json
 import re
 import unicodedata
 from collections.abc import Callable, Sequence
@@ -40,49 +41,180 @@ from urllib.parse import urlsplit
 
 from a2a_docgen.model import JSONValue
 from a2a_docgen.text.jsonio import pretty_json
-from a2a_docgen.text.unicode import clean_text, is_invisible, one_line, require_str
+from a2a_docgen.text.unicode import clean_text, one_line, require_str
 from a2a_docgen.text.urls import safe_url
 
 __all__ = [
     "EMPTY",
     "FILTERS",
     "LINE_BREAK",
-    "html_attr",
+    "code_safe",
     "json_fence",
+    "json_text",
     "md_code",
+    "md_fence",
     "md_heading",
     "md_inline",
     "md_link",
+    "md_link_text",
     "md_table_row",
     "md_text",
     "md_title",
     "md_url",
-    "toc_id",
 ]
 
 EMPTY = "\u2014"
 """What an encoder returns for empty text (an em dash): a table cell or heading is never blank."""
 
-# --------------------------------------------------------------------------------------------------------------
-# Markdown text
+LINE_BREAK = "<br>"
+"""The hard line break inside a paragraph of ``md_text`` (two trailing spaces would not survive editors)."""
 
-_PUNCTUATION = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
-_ENTITY_TABLE = {ord(c): f"&#{ord(c)};" for c in _PUNCTUATION}
-_DIGITS = frozenset("0123456789")
-_ALNUM = frozenset("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+_NAMED = {"<": "&lt;", "&": "&amp;"}
+_ALWAYS = frozenset("<`*[]{|\\~^$")
+_CANDIDATE = re.compile(
+    r"[!#$&(*+\-/:<=?@\[\\\]^_`{|}~]|(?<=[wW]{3})\.|(?<![0-9a-fA-F])[0-9a-f](?=[0-9a-f]{39}(?![0-9a-fA-F]))"
+)
+_ENTITY_AFTER = re.compile(r"#[0-9]+;|#[xX][0-9a-fA-F]+;|[A-Za-z][A-Za-z0-9]*;")
+_EMOJI_AFTER = re.compile(r"[A-Za-z0-9_+\-]+:")
+_SMART_WORDS = re.compile(r"(?i)(?:c|r|tm)(?=\)|$)")
+_SMART_PARENS = ("(c)", "(r)", "(tm)")
+_FRACTIONS = frozenset(
+    ["1/4", "1/2", "3/4", "1/3", "2/3", "1/5", "2/5", "3/5", "4/5", "1/6", "5/6", "1/8", "3/8", "5/8", "7/8"]
+)
+_LIST_MARKER = re.compile(r"(?:[0-9]{1,9}|[A-Za-z]|[ivxlcdm]+|[IVXLCDM]+)[.)](?=[ \t]|$)")
+_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]{0,31}://[^\s<>]+|(?<![\w@.])www\.[^\s<>]+|xmpp:[^\s<>]+")
+_URL_TRAILING = ".,:;!?*_~'\""
+_BREAK_AUTOLINK = re.compile(r":(?=//)|(?<=^xmpp):|(?<=[wW]{3})\.")
 
 
-def _encode_all(text: str) -> str:
-    return text.translate(_ENTITY_TABLE)
+def _ref(ch: str) -> str:
+    return _NAMED.get(ch) or f"&#{ord(ch)};"
+
+
+def _is_word(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
+
+
+def _encode_char(text: str, i: int) -> bool:
+    """Whether ``text[i]`` (a candidate character) must be encoded, away from the start of a line."""
+    ch = text[i]
+    before = text[i - 1] if i else ""
+    after = text[i + 1 : i + 2]
+    if ch in _ALWAYS:
+        return True
+    if ch == "&":
+        return _ENTITY_AFTER.match(text, i + 1) is not None
+    if ch == "_":
+        return not (before.isalnum() and after.isalnum())
+    if ch == "=":
+        return before == "=" or after == "=" or text.startswith("/=", i + 1)
+    if ch == "+":
+        return before == "+" or after == "+" or text.startswith("/-", i + 1)
+    if ch == "-":
+        return text.startswith("->", i + 1)
+    if ch == "(":
+        rest = text[i : i + 4].lower()
+        return rest.startswith(_SMART_PARENS)
+    if ch == "/":
+        if before in "cC" and after in "oO":
+            return not (_is_word(text[i - 2 : i - 1] or " ") or _is_word(text[i + 2 : i + 3] or " "))
+        if before.isdigit() and after.isdigit():  # smartsymbols: a fraction not inside a longer number
+            edges = text[i - 2 : i - 1] + text[i + 2 : i + 3]
+            return text[i - 1 : i + 2] in _FRACTIONS and not any(e.isdigit() for e in edges)
+        return False
+    if ch == ":":
+        return _EMOJI_AFTER.match(text, i + 1) is not None
+    if ch in "#!?":
+        return after.isdigit()
+    if ch == ".":  # "www." that is not a whole URL (those become code): still an autolink for some engines
+        return not _is_word(text[i - 4 : i - 3] or " ")
+    if ch == "@":  # a mention, unless it is the middle of an e-mail address (after an ASCII letter)
+        return _is_word(after) and not (before.isascii() and before.isalpha())
+    # The first digit of a 40-hex-digit run: a commit that magiclink would link.
+    return ch.isalnum()
+
+
+def _encode_run(text: str) -> str:
+    """``text`` (no URL in it) with its candidate characters encoded where ``_encode_char`` says."""
+    out: list[str] = []
+    last = 0
+    for m in _CANDIDATE.finditer(text):
+        i = m.start()
+        if _encode_char(text, i):
+            out.append(text[last:i])
+            out.append(_ref(text[i]))
+            last = i + 1
+    if not out:
+        return text
+    out.append(text[last:])
+    return "".join(out)
+
+
+def _split_url(m: re.Match[str]) -> str:
+    """A URL found in text, without the sentence punctuation after it (which GFM keeps out of links too)."""
+    url = m.group(0)
+    while url and (url[-1] in _URL_TRAILING or (url[-1] == ")" and url.count("(") < url.count(")"))):
+        url = url[:-1]
+    return url
+
+
+def _encode_line(line: str, *, line_start: bool) -> str:
+    """One line of text (whitespace already collapsed) as inert Markdown: URLs as code spans, the rest
+    through ``_encode_run``."""
+    parts: list[str] = []
+    pos = 0
+    for m in _URL.finditer(line):
+        url = _split_url(m)
+        parts.append(_encode_run(line[pos : m.start()]))
+        if code_safe(url):
+            parts.append(f"`{url}`")
+        else:  # no code span can hold it: break every autolink in it at its scheme separator or "www."
+            parts.append(_BREAK_AUTOLINK.sub(lambda b: _ref(b.group(0)), _encode_run(url)))
+        pos = m.start() + len(url)
+    if pos:
+        parts.append(_encode_run(line[pos:]))
+        encoded = "".join(parts)
+    else:
+        encoded = _encode_run(line)
+    encoded = _guard_smart_word(line, encoded)
+    return _guard_line_start(encoded) if line_start else encoded
+
+
+def _guard_smart_word(line: str, encoded: str) -> str:
+    """A fragment that is ``c``, ``r`` or ``tm``, or starts with one and ``)``, could complete a smartsymbols
+    ``(c)`` with a parenthesis of ours before it: its letter or parenthesis is encoded."""
+    m = _SMART_WORDS.match(line)
+    if m is None:
+        return encoded
+    at = 0 if m.end() == len(line) else m.end()
+    return encoded[:at] + _ref(encoded[at]) + encoded[at + 1 :]
+
+
+_OUR_REFERENCE = re.compile(r"&(?:lt|amp|#[0-9]+);")
+# The characters that can start a block in some engine: headings, quotes, lists, rules, setext underlines,
+# fences, HTML, tables, definitions, admonitions, details, reference definitions, blocks, math, attributes.
+_BLOCK_STARTS = frozenset("#>-+*=_`~<|:!?[/$\\{")
+
+
+def _guard_line_start(encoded: str) -> str:
+    """The line (already encoded) with what could start a block encoded: punctuation first, or the dot or
+    parenthesis of a list marker."""
+    if not encoded:
+        return encoded
+    first = encoded[0]
+    if first in _BLOCK_STARTS and first != "`" and not _OUR_REFERENCE.match(encoded):
+        return _ref(first) + encoded[1:]
+    m = _LIST_MARKER.match(encoded)
+    if m is not None:
+        end = m.end() - 1
+        return encoded[:end] + _ref(encoded[end]) + encoded[end + 1 :]
+    return encoded
 
 
 def md_inline(s: str | None, *, max_len: int = 300) -> str:
-    """One line of inert Markdown: for names, tags, versions, table cells and link text.
-
-    Whitespace is collapsed and every ASCII punctuation character becomes ``&#NN;``, so nothing can start
-    syntax in any engine, and the result is also valid HTML text. (The first digit of a 40-hex-digit run is
-    encoded too, so magiclink does not turn it into a commit link.) ``None`` or blank text gives ``EMPTY`` (—).
-    """
+    """One line of text (a name, a tag, a label, link text, a table cell) as inert Markdown; ``EMPTY`` (—)
+    for ``None`` or blank text. It may start a line or a list item."""
     if s is None:
         return EMPTY
     return _md_inline(require_str(s), max_len)
@@ -90,122 +222,29 @@ def md_inline(s: str | None, *, max_len: int = 300) -> str:
 
 @functools.lru_cache(maxsize=16384)
 def _md_inline(s: str, max_len: int) -> str:
-    """``md_inline`` of text; cached, as names, tags, media types and scopes repeat across a catalogue."""
     text = one_line(s, max_len)
-    return _break_commit_hashes(_encode_all(text)) if text else EMPTY
-
-
-# A run of 40 lower-case hex digits is a commit hash that pymdownx.magiclink links to the site's repository.
-_COMMIT_LIKE = re.compile(r"\b[0-9a-f](?=[0-9a-f]{39}\b)")
-_LEADING_WORD = re.compile(r"[A-Za-z0-9-]*")
-
-
-def _break_commit_hashes(encoded: str) -> str:
-    return _COMMIT_LIKE.sub(lambda m: f"&#{ord(m.group(0))};", encoded)
-
-
-def _prose_keeps(line: str, i: int, lead: int) -> bool:
-    """Whether the punctuation at ``line[i]`` may stay literal in ``md_text``; ``lead`` is the length of the
-    line's leading run of ASCII letters, digits and dashes.
-
-    Nothing at the start of a line stays (that is where every block syntax and the snippets marker start). The
-    rest is allowed only where no construct of CommonMark, GFM, Python-Markdown, the pymdownx extensions or
-    MkDocs can begin; everything not listed here is encoded. The reasons:
-
-    - ``, ' " ; %``: no inline syntax of their own (quotes only matter after ``](`` or inside tags, and ``[``,
-      ``<`` are always encoded; ``;`` cannot close a reference because ``&`` is always encoded);
-    - ``. ) :`` right after the line's first word: list markers (``1.``, ``1)``, fancylists ``a.``, ``iv)``)
-      and MkDocs meta lines (``title: …`` at the top of a page);
-    - ``.`` after ``www``: an autolink for GFM and magiclink;
-    - ``(``: smartsymbols turns ``(c)``, ``(r)``, ``(tm)`` into symbols;
-    - ``/``: smartsymbols fractions (``1/2``) and ``c/o``;
-    - ``-``: only between two ASCII letters or digits (``real-time``); lists, rules, setext underlines, arrows
-      ``-->`` and the snippets marker all need it elsewhere;
-    - ``: ! ?``: only before a space or the end of the line; emoji ``:name:``, URLs ``https:``, images ``![``,
-      magiclink ``!12``/``?12`` all need a character right after them.
-    """
-    ch = line[i]
-    if i == 0:
-        return False
-    if ch in ",'\";%":
-        return True
-    before, after = line[i - 1], line[i + 1 : i + 2]
-    if ch in ".):" and i <= lead:
-        return False
-    if ch in ".)":
-        return not (ch == "." and line[max(0, i - 3) : i].lower() == "www")
-    if ch == "(":
-        return not line[i : i + 4].lower().startswith(("(c)", "(r)", "(tm)"))
-    if ch == "/":
-        fraction = before in _DIGITS and after in _DIGITS
-        care_of = before in "cC" and after in ("o", "O")
-        return not (fraction or care_of)
-    if ch == "-":
-        return before in _ALNUM and after in _ALNUM
-    if ch in ":!?":
-        return after in ("", " ")
-    return False
-
-
-_PUNCTUATION_CHAR = re.compile("[" + re.escape(_PUNCTUATION) + "]")
-
-
-def _encode_prose(line: str) -> str:
-    first_word = _LEADING_WORD.match(line)
-    lead = first_word.end() if first_word else 0
-
-    def encode(m: re.Match[str]) -> str:
-        ch = m.group(0)
-        return ch if _prose_keeps(line, m.start(), lead) else f"&#{ord(ch)};"
-
-    return _break_commit_hashes(_PUNCTUATION_CHAR.sub(encode, line))
-
-
-LINE_BREAK = "<br>"
-"""The hard line break ``md_text`` writes at the end of a line inside a paragraph."""
-
-
-def md_text(s: str | None, *, max_len: int = 20_000) -> str:
-    """Long prose (descriptions) as inert, readable Markdown paragraphs.
-
-    Blank lines separate paragraphs. A single newline inside a paragraph is kept as a hard line break
-    (``<br>`` at the end of the line): card descriptions are plain text, and an author who writes one item per
-    line means to see one item per line. ``<br>`` rather than two trailing spaces because editors and
-    pre-commit hooks strip trailing whitespace. Each line is stripped and its whitespace collapsed, so no line is
-    indented. A few punctuation characters stay literal where they cannot start syntax (see ``_prose_keeps``);
-    the rest are encoded as in ``md_inline``. ``None`` or blank text gives ``EMPTY``.
-    """
-    if s is None:
+    if not text:
         return EMPTY
-    text = clean_text(require_str(s), keep_newlines=True, max_len=max_len)
-    paragraphs: list[list[str]] = [[]]
-    for raw_line in text.split("\n"):
-        line = " ".join(raw_line.split())
-        if line:
-            paragraphs[-1].append(_encode_prose(line))
-        elif paragraphs[-1]:
-            paragraphs.append([])
-    blocks = [(LINE_BREAK + "\n").join(lines) for lines in paragraphs if lines]
-    return "\n\n".join(blocks) if blocks else EMPTY
+    return _encode_line(text, line_start=True)
 
 
 _TITLE_LOOKALIKES = str.maketrans({"<": "\u2039", ">": "\u203a"})
+_TRAILING_HASHES = re.compile(r"#+$")
 
 
 def md_title(s: str | None, *, max_len: int = 120) -> str:
-    """Heading or page-title text: ``md_inline`` after ``<`` → ``‹`` and ``>`` → ``›``.
-
-    mkdocs-material writes ``page.title | striptags`` into ``<title>``, and ``striptags`` decodes references:
-    an encoded ``&#60;/title&#62;`` would become a real tag there. Look-alike characters survive decoding.
-    """
+    """Heading and page-title text: ``md_inline`` after ``<`` → ``‹`` and ``>`` → ``›`` (mkdocs-material
+    decodes a title's references into ``<title>``), with a trailing ``#`` encoded."""
     if s is None:
         return EMPTY
-    return md_inline(require_str(s).translate(_TITLE_LOOKALIKES), max_len=max_len)
+    encoded = md_inline(require_str(s).translate(_TITLE_LOOKALIKES), max_len=max_len)
+    return _TRAILING_HASHES.sub(lambda m: "&#35;" * len(m.group(0)), encoded)
 
 
-# Element ids of the themes a site may use (MkDocs, ReadTheDocs, Material), and id families they number; lower
-# case, as a toc slug is. Material's own ids all start with "__", covered by the leading "_" rule.
-_THEME_IDS = frozenset(
+# Ids the themes a site may use give their own elements (MkDocs, ReadTheDocs, mkdocs-material), which a
+# heading must never take: a duplicate id breaks the theme's script (DOM clobbering). Material's all start
+# with "__", covered by the "_" prefix.
+THEME_IDS = frozenset(
     {
         "404-page-not-found",
         "content",
@@ -226,46 +265,82 @@ _TOC_SEPARATORS = re.compile(r"[-\s]+")
 
 
 def toc_id(text: str) -> str:
-    """The id Python-Markdown's toc extension gives a heading showing ``text`` (its default ``slugify``, without
-    the ``_1`` it appends to a repeated or empty id): ASCII letters, digits, ``_`` and ``-``, lower case."""
+    """The id Python-Markdown's toc extension gives a heading showing ``text`` (its default ``slugify``,
+    without the ``_1`` it appends to a repeated id): ASCII letters, digits, ``_`` and ``-``, lower case."""
     ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
     return _TOC_SEPARATORS.sub("-", _TOC_DROPPED.sub("", ascii_text).strip().lower())
 
 
-def _clobbers_theme(heading_id: str) -> bool:
-    return not heading_id or heading_id in _THEME_IDS or heading_id.startswith(_THEME_ID_PREFIXES)
+def clobbers_theme(heading_id: str) -> bool:
+    """Whether a heading id could equal an element id of a theme (or is empty)."""
+    return not heading_id or heading_id in THEME_IDS or heading_id.startswith(_THEME_ID_PREFIXES)
 
 
 def md_heading(s: str | None, label: str, *, always: bool = False, max_len: int = 120) -> str:
-    """Heading text from a card: ``md_title(s)``, after ``label: `` when ``always`` or when the toc id the text
-    alone would get could clobber an element of the theme (``__config``, ``mkdocs-search-results``, ``search``).
+    """Heading text from a card: ``md_title(s)``, after ``label: `` when ``always`` or when the id an engine
+    would derive from the text alone could clobber a theme's element (``__config``, ``search``). ``label``
+    is our own word (``Agent``), so the labelled heading's id starts with it."""
+    import html
 
-    A site built without the plugin's heading-id prefix takes heading ids from the heading text, so a heading
-    that starts with card text must not start with what a theme uses. ``label`` is our own word (``Agent``),
-    whose id is safe: the labelled heading's id starts with it.
-    """
-    title = md_title(s, max_len=max_len)
-    if not always and not _clobbers_theme(toc_id(html.unescape(title))):
-        return title
-    if not _safe_label(label):
+    if clobbers_theme(toc_id(label)) or not label.replace(" ", "").isalpha():
         raise ValueError(f"a heading label must be plain words whose id is safe: {label!r}")
+    title = md_title(s, max_len=max_len)
+    if not always and not clobbers_theme(toc_id(html.unescape(title))):
+        return title
     return f"{label}: {title}"
 
 
-@functools.lru_cache(maxsize=256)
-def _safe_label(label: str) -> bool:
-    """Whether ``label`` may start a heading (cached: templates use a handful, once per skill or scheme)."""
-    return not _clobbers_theme(toc_id(label)) and label.isprintable() and not _PUNCTUATION_CHAR.search(label)
+def md_text(s: str | None, *, max_len: int = 20_000) -> str:
+    """Prose (descriptions) as inert, readable paragraphs: blank lines separate paragraphs, a single newline
+    is a hard line break (``<br>`` at the end of the line), every line is stripped and starts nothing."""
+    if s is None:
+        return EMPTY
+    text = clean_text(require_str(s), keep_newlines=True, max_len=max_len)
+    paragraphs: list[list[str]] = [[]]
+    for raw_line in text.split("\n"):
+        line = " ".join(raw_line.split())
+        if line:
+            paragraphs[-1].append(_encode_line(line, line_start=True))
+        elif paragraphs[-1]:
+            paragraphs.append([])
+    blocks = [(LINE_BREAK + "\n").join(lines) for lines in paragraphs if lines]
+    return "\n\n".join(blocks) if blocks else EMPTY
+
+
+# -- code ------------------------------------------------------------------------------------------------------
+
+# A backtick or "|" would end the span or split a table cell; preprocessors act inside code spans too (critic,
+# includes, templates); "#!lang" or ":::lang" starts inline highlighting; an "&name" at the end could become a
+# reference with a ";" that follows the span.
+_CODE_UNSAFE = re.compile(r"[`|\x00]|\{[-+~=>!{%#]|^(?:#!|:::)|&[#A-Za-z0-9]*$")
+
+
+def code_safe(text: str) -> bool:
+    """Whether ``text`` can be a backtick code span in every engine: printable, no backtick or ``|`` (a table
+    cell would split), no critic, include or template opener (preprocessors act inside code spans too), no
+    inline-highlight prefix (``#!lang``), no surrounding space."""
+    return bool(text) and text.isprintable() and text == text.strip() and _CODE_UNSAFE.search(text) is None
 
 
 def md_code(s: str | None, *, max_len: int = 300) -> str:
-    """An id or media type as ``<code>`` + ``md_inline(s)`` + ``</code>``; ``EMPTY`` (no code) when blank.
+    """A code-like value (an id, a media type, a scope, a header, a version) as a backtick code span, or,
+    when ``code_safe`` refuses it, as ``<code>`` with every punctuation character encoded."""
+    if s is None:
+        return EMPTY
+    return _md_code(require_str(s), max_len)
 
-    Not a backtick code span: spans cannot contain references (so a backtick in the text would close them)
-    and mkdocs-macros evaluates Jinja inside them.
-    """
-    text = md_inline(s, max_len=max_len)
-    return text if text == EMPTY else f"<code>{text}</code>"
+
+_ALL_PUNCTUATION = {ord(c): _ref(c) for c in _PUNCTUATION}
+
+
+@functools.lru_cache(maxsize=16384)
+def _md_code(s: str, max_len: int) -> str:
+    text = one_line(s, max_len)
+    if not text:
+        return EMPTY
+    if code_safe(text):
+        return f"`{text}`"
+    return f"<code>{text.translate(_ALL_PUNCTUATION)}</code>"
 
 
 def md_table_row(cells: Sequence[str]) -> str:
@@ -284,35 +359,31 @@ def md_table_row(cells: Sequence[str]) -> str:
     return "| " + " | ".join(out) + " |"
 
 
-# --------------------------------------------------------------------------------------------------------------
-# URLs
-
-
-def _shown_value(value: object) -> str:
-    """How a refused URL value is shown: strings as they are, other JSON values as JSON."""
-    if isinstance(value, str):
-        return value
-    try:
-        return json.dumps(value, ensure_ascii=False, sort_keys=True)
-    except (TypeError, ValueError):
-        return type(value).__name__
+# -- links -----------------------------------------------------------------------------------------------------
 
 
 def _refused(label: str | None, value: object) -> str:
-    shown = md_code(_shown_value(value))
+    shown = md_code(value if isinstance(value, str) else repr(value))
     return f"{label} ({shown}, not a safe link)" if label else f"{shown} (not a safe link)"
 
 
-def md_link(text: str | None, url: object, *, allow_mailto: bool = False, show_host: bool = False) -> str:
-    """``[text](url)`` with both parts encoded, or, when ``safe_url`` refuses the URL, the text followed by the
-    URL shown inertly as code and the words "not a safe link". Never a link to a refused URL.
+def md_link_text(s: str | None) -> str:
+    """Link text: ``md_inline`` with no code span inside (a URL as a label stays plain text)."""
+    if s is None:
+        return EMPTY
+    text = one_line(s, 300)
+    if not text:
+        return EMPTY
+    return _guard_smart_word(text, _encode_run(text))
 
-    Without a URL (``None`` or ``""``) the text alone. Blank text falls back to ``md_url``. ``show_host`` adds the
-    host after the link, so a reader sees where a link with a friendly label goes.
-    """
-    if text is None or not one_line(text, None):
+
+def md_link(text: str | None, url: object, *, allow_mailto: bool = False, show_host: bool = False) -> str:
+    """``[text](url)`` with the URL made safe by ``safe_url``; a refused URL is shown as code followed by
+    "not a safe link", never linked. Blank text shows the URL (``md_url``); no URL gives the text alone.
+    ``show_host`` adds the host in parentheses, so a reader sees where a friendly label goes."""
+    if text is None or not one_line(text, 300):
         return md_url(url, allow_mailto=allow_mailto)
-    label = md_inline(text)
+    label = md_link_text(text)
     if url is None or url == "":
         return label
     safe = safe_url(url, allow_mailto=allow_mailto)
@@ -320,42 +391,38 @@ def md_link(text: str | None, url: object, *, allow_mailto: bool = False, show_h
         return _refused(label, url)
     link = f"[{label}]({safe})"
     if show_host and not safe.startswith("mailto:"):
-        return f"{link} ({md_inline(urlsplit(safe).hostname)})"
+        return f"{link} ({urlsplit(safe).hostname})"
     return link
 
 
-def md_url(url: object, *, allow_mailto: bool = False, max_len: int = 300) -> str:
-    """A link whose text is the URL itself (in its safe form; a mailto link shows the address).
-
-    A refused URL is shown as code followed by "not a safe link"; ``None`` or ``""`` give ``EMPTY``.
-    """
+def md_url(url: object, *, allow_mailto: bool = False) -> str:
+    """A link that shows its own (safe) URL; a mailto link shows the address. Refused URLs as in
+    ``md_link``; ``None`` or ``""`` give ``EMPTY``."""
     if url is None or url == "":
         return EMPTY
     safe = safe_url(url, allow_mailto=allow_mailto)
     if safe is None:
         return _refused(None, url)
-    shown = safe.removeprefix("mailto:")
-    return f"[{md_inline(shown, max_len=max_len)}]({safe})"
+    return f"[{md_link_text(safe.removeprefix('mailto:'))}]({safe})"
 
 
-# --------------------------------------------------------------------------------------------------------------
-# JSON
+# -- JSON ------------------------------------------------------------------------------------------------------
 
 _JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+# Inside a JSON string, a brace that opens a preprocessor's syntax: template expressions ({{ {% {#}, critic
+# marks ({-- {++ {~~ {== {>>) and includes ({!). Its \u escape is the same JSON value.
+_OPENER = re.compile(r"\{(?=[{%#\-+~=>!])")
 _SNIPPET_LINE = re.compile(r"^[ \t]*;*-+8<", re.MULTILINE)
-_JSON_ESCAPED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp", "Zs"})
+_NON_ASCII = re.compile("[\x7f-\U0010ffff]")
+_HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp", "Zs"})
 
 
-def _has_jinja_delimiter(text: str) -> bool:
-    """Whether ``text`` holds ``{{ {% {# }} %} #}`` (substring tests: several times faster than a regex)."""
-    if "{{" in text or "}}" in text:
-        return True
-    if "%" in text and ("{%" in text or "%}" in text):
-        return True
-    return "#" in text and ("{#" in text or "#}" in text)
-
-
-def _json_escape(ch: str) -> str:
+@functools.lru_cache(maxsize=4096)
+def _json_char(ch: str) -> str:
+    """A character of a JSON string as written in a block: itself, or a ``\\u`` escape when it is a control,
+    format (invisible, bidi), separator or surrogate character, which would hide or break the text."""
+    if unicodedata.category(ch) not in _HIDDEN_CATEGORIES and ch not in "\ufffe\uffff":
+        return ch
     code = ord(ch)
     if code > 0xFFFF:
         code -= 0x10000
@@ -363,85 +430,54 @@ def _json_escape(ch: str) -> str:
     return f"\\u{code:04x}"
 
 
-@functools.lru_cache(maxsize=4096)
-def _needs_json_escape(ch: str) -> bool:
-    return ch != " " and (
-        unicodedata.category(ch) in _JSON_ESCAPED_CATEGORIES or ch in "\ufffe\uffff" or is_invisible(ch)
-    )
+def _harden_string(m: re.Match[str]) -> str:
+    token = _OPENER.sub(r"\\u007b", m.group(0))
+    return _NON_ASCII.sub(lambda c: _json_char(c.group(0)), token) if not token.isascii() else token
 
 
-# The only characters of a JSON string literal that hardening may change: braces, and everything outside
-# printable ASCII (``json.dumps`` already escapes C0 controls, and no other printable ASCII character is a
-# control, separator or invisible).
-_JSON_HARDENING_CANDIDATE = re.compile("[{}\x7f-\U0010ffff]")
+def json_text(value: JSONValue, *, indent: int = 2) -> str:
+    """A JSON value pretty-printed (key order kept) for a code block: ``json.loads`` gives ``value`` back.
+
+    Preprocessors read code blocks too, so inside strings a brace that opens template, critic or include syntax
+    and every invisible or line-separating character is a ``\\u`` escape, and no line can be a snippets marker
+    (pretty-printed lines start with indentation, then a quote, bracket, brace, digit or letter). Raises
+    ``ValueError`` for NaN or infinity.
+    """
+    if indent < 0:
+        raise ValueError("indent must be 0 or more")
+    text = pretty_json(value, indent)
+    if "{" in text or not text.isascii():
+        text = _JSON_STRING.sub(_harden_string, text)
+    return text
 
 
-def _harden_json_string(m: re.Match[str]) -> str:
-    """One JSON string literal with braces that would form a Jinja delimiter, controls, separators and
-    invisible characters written as ``\\uXXXX`` escapes: the same value, inert text."""
-    token = m.group(0)
-
-    def harden(c: re.Match[str]) -> str:
-        ch, i = c.group(0), c.start()
-        if ch == "{" and token[i + 1 : i + 2] in ("{", "%", "#"):
-            return "\\u007b"
-        if ch == "}" and token[i - 1 : i] in ("}", "%", "#"):
-            return "\\u007d"
-        return _json_escape(ch) if _needs_json_escape(ch) else ch
-
-    return _JSON_HARDENING_CANDIDATE.sub(harden, token)
+def md_fence(code: str, language: str) -> str:
+    """``code`` (generated by us, card text only inside it as data) in a backtick fence longer than any
+    backtick run inside, no trailing newline. Raises ``RuntimeError`` when a line could act as Markdown
+    preprocessor syntax (a snippets marker, a template, critic or include opener): that is a bug of the
+    code's generator, never something to publish."""
+    if _SNIPPET_LINE.search(code) or _OPENER.search(code) or "\x00" in code:
+        raise RuntimeError(f"generated {language} code holds Markdown preprocessor syntax")
+    longest = max((len(run) for run in re.findall("`+", code)), default=0) if "`" in code else 0
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}{language}\n{code}\n{fence}"
 
 
 def json_fence(value: JSONValue, *, indent: int = 2) -> str:
-    """A JSON value pretty-printed (key order kept) in a backtick fence with info ``json``, no trailing newline.
-
-    pymdownx.snippets and mkdocs-macros run before fences are parsed, so the JSON text itself is made inert
-    while ``json.loads`` of the fence content still gives ``value``: inside strings, braces that would form
-    ``{{ {% {# }} %} #}`` and every control, separator, invisible or bidi character are ``\\u`` escapes.
-    Pretty-printed JSON lines start with indentation and then a quote, bracket, brace, digit, ``-digit`` or
-    ``t/f/n``, so no line can be a snippets marker; both properties are checked. The fence is longer than any
-    backtick run inside. Put it on its own lines with a blank line before and after.
-
-    Raises ``ValueError`` for NaN or infinity (not JSON) and for a negative ``indent``.
-    """
-    if indent < 0:
-        raise ValueError("indent must be 0 or more (a compact dump could put }} between values)")
-    text = pretty_json(value, indent)
-    # Printable ASCII without a delimiter has nothing to harden (see _JSON_HARDENING_CANDIDATE) and stays as it
-    # is; anything else is hardened and then checked again.
-    if not (text.isascii() and "\x7f" not in text and not _has_jinja_delimiter(text)):
-        text = _JSON_STRING.sub(_harden_json_string, text)
-        if _has_jinja_delimiter(text):
-            raise RuntimeError("pretty-printed JSON still holds a template delimiter")
-    if "8<" in text and _SNIPPET_LINE.search(text):
-        raise RuntimeError("pretty-printed JSON holds a snippets marker")
-    longest = max((len(run) for run in re.findall("`+", text)), default=0) if "`" in text else 0
-    fence = "`" * max(3, longest + 1)
-    return f"{fence}json\n{text}\n{fence}"
-
-
-# --------------------------------------------------------------------------------------------------------------
-# Raw HTML we write ourselves
-
-_ATTR_EXTRA = str.maketrans({"{": "&#123;", "}": "&#125;", "\n": "&#10;", "\r": "&#13;", "\t": "&#9;"})
-
-
-def html_attr(s: str) -> str:
-    """An attribute value for raw HTML that we generate: ``html.escape(quote=True)``, braces (for macros) and
-    line breaks (so a blank line cannot end the HTML block) as references."""
-    return html.escape(require_str(s), quote=True).translate(_ATTR_EXTRA)
+    """``json_text`` of ``value`` in a fence with info ``json``."""
+    return md_fence(json_text(value, indent=indent), "json")
 
 
 FILTERS: dict[str, Callable[..., str]] = {
-    "clean": clean_text,
     "md_inline": md_inline,
     "md_text": md_text,
     "md_title": md_title,
     "md_code": md_code,
     "md_link": md_link,
+    "md_link_text": md_link_text,
     "md_url": md_url,
     "json_fence": json_fence,
-    "html_attr": html_attr,
-    "md_table_row": md_table_row,
+    "md_fence": md_fence,
+    "md_heading": md_heading,
 }
 """The encoders under the names templates use (``{{ skill.name | md_inline }}``)."""

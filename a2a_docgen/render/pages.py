@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar, cast
@@ -36,9 +37,12 @@ from a2a_docgen.model import (
     card_order,
 )
 from a2a_docgen.protocol import canonical_binding
+from a2a_docgen.render.credentials import credentials
 from a2a_docgen.render.env import CardText
+from a2a_docgen.render.escape import json_text
 from a2a_docgen.render.paths import agent_badge_path
-from a2a_docgen.render.requests import RequestExample, build_request
+from a2a_docgen.render.requests import RequestExample, build_request, json_media_type
+from a2a_docgen.render.snippets import curl_command, grpcurl_command, python_snippet
 from a2a_docgen.text.slug import anchor, identity_key, slug, tag_key, tag_slug
 
 if TYPE_CHECKING:
@@ -155,14 +159,37 @@ def _taint_fields(
     return copy
 
 
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\u00c0-\uffff])")
+
+
 def summary(text: str | None) -> CardText | None:
-    """The first paragraph of a description, cut to ``SUMMARY_CHARS`` (still card text)."""
+    """The first sentence of a description (of its first paragraph), cut to ``SUMMARY_CHARS`` (card text)."""
     if not text or not text.strip():
         return None
     first = " ".join(text.strip().split("\n\n", 1)[0].split())
+    first = _SENTENCE_END.split(first, maxsplit=1)[0]
     if len(first) > SUMMARY_CHARS:
         first = first[: SUMMARY_CHARS - 1].rstrip() + "\u2026"
     return CardText(first)
+
+
+HEADING_WORDS = 8
+
+
+def example_heading(example: Example) -> CardText:
+    """What an example is, in a few words: its first ``HEADING_WORDS`` words, or "JSON with" the members of a
+    JSON object (the kind of the value otherwise)."""
+    if example.is_json:
+        if isinstance(example.value, dict) and example.value:
+            keys = list(example.value)
+            shown = ", ".join(keys[:4]) + (", \u2026" if len(keys) > 4 else "")
+            return CardText(f"JSON with {shown}")
+        return CardText("JSON array" if isinstance(example.value, list) else "JSON value")
+    words = example.text.split()
+    if not words:
+        return CardText("Empty example")
+    heading = " ".join(words[:HEADING_WORDS])
+    return CardText(heading + ("\u2026" if len(words) > HEADING_WORDS else ""))
 
 
 # -- views -----------------------------------------------------------------------------------------------------
@@ -183,6 +210,7 @@ class SchemeUse:
     kind_label: str | None
     """``None`` when the card does not declare a scheme of that name."""
     scopes: tuple[ScopeView, ...]
+    scheme: SecurityScheme | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,12 +266,30 @@ class TagLink:
 
 
 @dataclass(frozen=True, slots=True)
+class RequestVariant:
+    """One way to send an example: the body, a command line or a program (a tab on the page)."""
+
+    label: str
+    """Our words: ``Request body``, ``curl``, ``grpcurl``, ``Python``."""
+    language: str
+    code: str
+    """Generated code in which card text is data (see ``snippets``)."""
+
+
+@dataclass(frozen=True, slots=True)
 class ExampleView:
     number: int
     example: Example
+    heading: str
+    """What the example is, for its heading: its first words, or the members of a JSON one (card text)."""
     request: RequestExample | None
     interface: InterfaceView | None
     """The interface the request goes to (``None`` when no interface has a core binding and a URL)."""
+    variants: tuple[RequestVariant, ...]
+    fit: str | None
+    """``None`` when the example fits the skill's input media types; ``json-as-text`` when it is JSON but the
+    skill takes no JSON type (it goes as text); ``text-not-accepted`` when it is text but the skill takes no
+    text type."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,6 +303,10 @@ class SkillView:
     input_modes: EffectiveModes
     output_modes: EffectiveModes
     security: SecurityView
+    summary: str | None
+    """The first sentence of the description (card text)."""
+    own_security: bool
+    """The skill's security differs from the agent's (so the page states it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -283,6 +333,18 @@ class AgentPage:
     """The first example that has a request: every example of the agent is sent to the same interface with the
     same method, target and headers, so the page states them once (``None`` without such an example)."""
     has_examples: bool
+    summary: str | None
+    """The first sentence of the description (card text)."""
+    endpoint: InterfaceView | None
+    """The interface requests go to: the first with a core binding and a URL."""
+    capabilities: tuple[str, ...]
+    """Our names of the capabilities the card declares as supported."""
+    auth_kinds: tuple[str, ...]
+    """The kinds of authentication the card's own requirements use (our labels, sorted)."""
+    media_types: tuple[str, ...]
+    """Every media type its skills accept or produce (card text, first spelling, sorted)."""
+    tags: tuple[str, ...]
+    """Every tag of its skills (first spelling, sorted by tag key)."""
     nested_extra: Mapping[str, Mapping[str, JSONValue]]
     """Unknown members of nested objects that have no section of their own, by JSON pointer (the card's own,
     its schemes' and its skills' are shown in place)."""
@@ -414,7 +476,7 @@ def _requirement(requirement: SecurityRequirement, card: AgentCard) -> Requireme
     for name, scopes in requirement.schemes.items():
         scheme = card.security_schemes.get(name)
         label = KIND_LABELS[scheme.kind] if scheme is not None else None
-        uses.append(SchemeUse(name, label, _scopes(scopes, scheme)))
+        uses.append(SchemeUse(name, label, _scopes(scopes, scheme), scheme))
     return RequirementView(tuple(uses))
 
 
@@ -453,12 +515,83 @@ def _request_interface(card: AgentCard) -> InterfaceView | None:
     return None
 
 
+def _essences(modes: Sequence[str]) -> list[str]:
+    return [mode.split(";", 1)[0].strip().lower() for mode in modes]
+
+
+def example_fit(example: Example, modes: Sequence[str]) -> str | None:
+    """Whether the skill's input media types take the example: ``None`` (yes, or no types declared),
+    ``text-not-accepted`` (a text example, no text type) or ``json-not-accepted`` (a JSON example, neither a
+    JSON nor a text type)."""
+    if not modes:
+        return None
+    essences = _essences(modes)
+    anything = any(e in ("*/*", "*") for e in essences)
+    text = anything or any(e.startswith("text/") for e in essences)
+    if not example.is_json:
+        return None if text else "text-not-accepted"
+    json_type = anything or "application/*" in essences or json_media_type(tuple(modes)) is not None
+    return None if json_type or text else "json-not-accepted"
+
+
+def _variants(
+    card: AgentCard, skill: AgentSkill, example: Example, request: RequestExample, via: AgentInterface
+) -> tuple[RequestVariant, ...]:
+    requirements = skill.effective_security.requirements
+    creds = credentials(requirements[0] if requirements else None, card)
+    grpc = request.binding == "GRPC"
+    variants = [
+        RequestVariant("Request message" if grpc else "Request body", "json", json_text(request.body))
+    ]
+    command = grpcurl_command(request, creds) if grpc else curl_command(request, creds)
+    if command is None:  # the card's URL cannot go into a command line (or a program) as it is
+        return tuple(variants)
+    variants.append(RequestVariant("grpcurl" if grpc else "curl", "sh", command))
+    media_type = json_media_type(skill.effective_input_modes.modes) if request.data_part else None
+    variants.append(
+        RequestVariant(
+            "Python",
+            "python",
+            python_snippet(
+                request,
+                creds,
+                url=str(via.url),
+                binding=request.binding,
+                version="0.3" if request.shape == "0.3" else "1.0",
+                tenant=via.tenant if request.shape == "1.0" else None,
+                text=example.text,
+                data=example.value,
+                media_type=media_type,
+                output_modes=skill.effective_output_modes.modes,
+            ),
+        )
+    )
+    return tuple(variants)
+
+
 def _examples(card: AgentCard, skill: AgentSkill, target: InterfaceView | None) -> tuple[ExampleView, ...]:
     views = []
     for index, example in enumerate(skill.examples):
         request = build_request(card, skill, index, target.interface) if target else None
-        views.append(ExampleView(index + 1, example, request, target))
+        variants = _variants(card, skill, example, request, target.interface) if request and target else ()
+        fit = example_fit(example, skill.effective_input_modes.modes)
+        views.append(
+            ExampleView(index + 1, example, example_heading(example), request, target, variants, fit)
+        )
     return tuple(views)
+
+
+def _requirement_key(
+    requirements: Sequence[SecurityRequirement],
+) -> tuple[tuple[tuple[str, tuple[str, ...]], ...], ...]:
+    return tuple(tuple(sorted(r.schemes.items())) for r in requirements)
+
+
+CAPABILITY_LABELS = (
+    ("streaming", "streaming"),
+    ("push_notifications", "push notifications"),
+    ("extended_agent_card", "extended agent card"),
+)
 
 
 def skill_anchors(skills: Sequence[AgentSkill], agent_slug: str) -> list[str]:
@@ -494,6 +627,7 @@ def agent_page(
     card_json = f"agents/{agent_slug}/card.json"
     skills = []
     target = _request_interface(card)
+    card_requirements = _requirement_key(card.security_requirements)
     for skill, skill_anchor in zip(card.skills, skill_anchors(card.skills, agent_slug), strict=True):
         tags = {tag_key(t): t for t in reversed(skill.tags)}  # first spelling wins
         skills.append(
@@ -506,9 +640,24 @@ def agent_page(
                 input_modes=skill.effective_input_modes,
                 output_modes=skill.effective_output_modes,
                 security=_security(skill.effective_security, card),
+                summary=summary(skill.description),
+                own_security=_requirement_key(skill.effective_security.requirements) != card_requirements,
             )
         )
     bindings = sorted({i.protocol_binding for i in card.interfaces if i.protocol_binding})
+    media: dict[str, str] = {}
+    tag_names: dict[str, str] = {}
+    for skill in card.skills:
+        for mode in (*skill.effective_input_modes.modes, *skill.effective_output_modes.modes):
+            media.setdefault(identity_key(mode), mode)
+        for tag in skill.tags:
+            tag_names.setdefault(tag_key(tag), tag)
+    kinds = {
+        KIND_LABELS[scheme.kind]
+        for requirement in card.security_requirements
+        for name in requirement.schemes
+        if (scheme := card.security_schemes.get(name)) is not None
+    }
     return AgentPage(
         card=card,
         slug=agent_slug,
@@ -529,6 +678,14 @@ def agent_page(
         skills=tuple(skills),
         request=next((ex for skill in skills for ex in skill.examples if ex.request is not None), None),
         has_examples=any(skill.examples for skill in skills),
+        summary=summary(card.description),
+        endpoint=target,
+        capabilities=tuple(
+            label for field, label in CAPABILITY_LABELS if getattr(card.capabilities, field) is True
+        ),
+        auth_kinds=tuple(sorted(kinds)),
+        media_types=tuple(sorted(media.values(), key=lambda m: (m.casefold(), m))),
+        tags=tuple(tag_names[key] for key in sorted(tag_names)),
         nested_extra=nested_extra(card),
         grade=grade,
         badge_json=agent_badge_path(agent_slug),

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from types import TracebackType
+from typing import Any, Generic, TypeVar
 
 __all__ = ["MIN_PAGES_PER_WORKER", "PageWorkers", "default_jobs", "forking_is_safe"]
 
@@ -33,7 +34,9 @@ _CHUNKS_PER_WORKER = 4  # smaller shares even out pages of unequal size
 
 # The page function of the running ``PageWorkers`` under "render", read by forked children: inherited with
 # the process, never pickled.
-_inherited: dict[str, Callable[[int], str]] = {}
+_inherited: dict[str, Callable[[int], Any]] = {}
+
+T = TypeVar("T")
 
 
 def default_jobs() -> int:
@@ -49,7 +52,7 @@ def forking_is_safe() -> bool:
     return sys.platform.startswith("linux") and threading.active_count() == 1
 
 
-def _render_share(bounds: tuple[int, int]) -> list[str]:
+def _render_share(bounds: tuple[int, int]) -> list[Any]:
     render = _inherited.get("render")
     if render is None:  # only reachable if a child were started by other means than fork
         raise RuntimeError("page workers must be started by fork")
@@ -68,7 +71,7 @@ def _shares(count: int, parts: int) -> list[tuple[int, int]]:
     return bounds
 
 
-class PageWorkers:
+class PageWorkers(Generic[T]):
     """``render(0) ... render(count - 1)``, started on entry, collected by ``results()``.
 
     Use as a context manager; work done inside the ``with`` block runs while the workers render::
@@ -81,21 +84,21 @@ class PageWorkers:
     (see the module docstring), ``results()`` renders the pages in this process.
     """
 
-    def __init__(self, render: Callable[[int], str], count: int, jobs: int) -> None:
+    def __init__(self, render: Callable[[int], T], count: int, jobs: int) -> None:
         self._render = render
         self._count = count
         workers = min(jobs, count // MIN_PAGES_PER_WORKER)
         self._workers = workers if workers > 1 and forking_is_safe() else 0
         self._executor: ProcessPoolExecutor | None = None
         self._shares: list[tuple[int, int]] = []
-        self._futures: list[Future[list[str]]] = []
+        self._futures: list[Future[list[T]]] = []
 
     @property
     def parallel(self) -> bool:
         """Whether the pages are rendered by worker processes."""
         return self._workers > 0
 
-    def __enter__(self) -> PageWorkers:
+    def __enter__(self) -> PageWorkers[T]:
         if self._workers:
             _inherited["render"] = self._render
             # With fork, the executor starts every worker here, before it starts its own thread.
@@ -106,11 +109,11 @@ class PageWorkers:
             self._futures = [self._executor.submit(_render_share, bounds) for bounds in self._shares]
         return self
 
-    def results(self) -> list[str]:
+    def results(self) -> list[T]:
         """The pages, in index order."""
         if self._executor is None:
             return [self._render(index) for index in range(self._count)]
-        pages: list[str] = []
+        pages: list[T] = []
         for bounds, future in zip(self._shares, self._futures, strict=True):
             try:
                 pages.extend(future.result())

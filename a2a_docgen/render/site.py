@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+
+from a2a_docgen.render.search import SearchEntry
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +32,28 @@ class RenderedSite:
     unindexed: frozenset[str] = frozenset()
     """Pages a site search need not index: facet pages (one per tag, the media-type index and one page per media
     type) that only repeat, as lists, what the agent pages say. Keeping them out keeps the search index small."""
+    facets: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=dict)
+    """Each agent page's facet values (``tag``, ``media``, ``auth``, ``binding``, ``provider``, ``era``: plain
+    text), for a site search that filters (Pagefind)."""
+    search: Mapping[str, tuple[SearchEntry, ...]] = field(default_factory=dict)
+    converted: Mapping[str, object] = field(default_factory=dict)
+    """What ``render_catalog``'s ``convert`` made of each page (its HTML, for a site engine), by path."""
+    """A site search's entries for each page that has any (agent pages: the agent and each skill), from the
+    model: an engine indexes these instead of the page's HTML."""
+
+    def nav_owner(self, path: str) -> str | None:
+        """The navigation entry a page that is not in the navigation belongs to: the entry whose path is the
+        longest directory prefix of ``path`` (``tags/x.md`` -> ``tags/index.md``), the home page otherwise."""
+        best: str | None = None
+        for entry in self.nav:
+            directory = entry.path.rpartition("/")[0]
+            stem = entry.path.removesuffix(".md")
+            inside = path.startswith((f"{stem}/", f"{stem}-")) or (
+                directory and path.startswith(f"{directory}/")
+            )
+            if inside and (best is None or len(entry.path) > len(best)):
+                best = entry.path
+        return best or next((e.path for e in self.nav if e.path.rpartition("/")[2] == "index.md"), None)
 
     def all_files(self) -> dict[str, bytes]:
         """Pages and files together, encoded, sorted by path."""

@@ -94,13 +94,55 @@ MATERIAL_THEME = "theme:\n  name: material\n  font: false\n"
 PLUGIN = "  - a2a-docgen:\n      cards: cards\n"
 PLUGINS = "plugins:\n  - search\n{macros}" + PLUGIN
 
+# Preprocessors that act on a page's raw text, code blocks included: critic marks, includes, mkdocs-macros
+# with other delimiters, and a site hook with a syntax of its own (hooks/include.py).
+PREPROCESSORS = """  - pymdownx.critic:
+      mode: {critic}
+  - markdown_include.include:
+      base_path: .
+"""
+MACROS_BRACKETS = """  - macros:
+      j2_variable_start_string: "[["
+      j2_variable_end_string: "]]"
+      j2_block_start_string: "[%"
+      j2_block_end_string: "%]"
+"""
+MACROS_ANGLES = """  - macros:
+      j2_variable_start_string: "<<"
+      j2_variable_end_string: ">>"
+      j2_block_start_string: "<%"
+      j2_block_end_string: "%>"
+"""
+HOOK = (
+    '"""A site hook with a syntax of its own: @@include FILE@@ becomes the content of FILE."""\n\n'
+    "import pathlib\nimport re\n\n\n"
+    "def on_page_markdown(markdown, page, config, files):\n"
+    "    root = pathlib.Path(config.config_file_path).parent\n"
+    '    return re.sub(r"@@include (\\S+)@@", lambda m: (root / m.group(1)).read_text(), markdown)\n'
+)
+HOOKS = "hooks:\n  - hooks/include.py\n"
+
+
+def _with_preprocessors(critic: str) -> str:
+    """The Material extensions plus critic (in ``critic`` mode) and markdown-include."""
+    return MATERIAL_EXTENSIONS.replace("extra:\n", PREPROCESSORS.format(critic=critic) + "extra:\n")
+
+
 CONFIGS = {
     "default": PLUGINS.format(macros=""),
     "material-ext": MATERIAL_THEME + PLUGINS.format(macros="") + MATERIAL_EXTENSIONS,
     "material-macros": MATERIAL_THEME + PLUGINS.format(macros="  - macros\n") + MATERIAL_EXTENSIONS,
+    "material-brackets": MATERIAL_THEME
+    + PLUGINS.format(macros=MACROS_BRACKETS)
+    + _with_preprocessors("view")
+    + HOOKS,
+    "material-angles": MATERIAL_THEME
+    + PLUGINS.format(macros=MACROS_ANGLES)
+    + _with_preprocessors("accept")
+    + HOOKS,
 }
 
-PLAIN_CONFIGS = {"plain-material": "material-ext"}
+PLAIN_CONFIGS = {"plain-material": "material-ext", "plain-brackets": "material-brackets"}
 """Projects whose docs_dir is written by ``a2a-docgen build`` and built by MkDocs *without* the plugin (the
 committed-Markdown path), with the named configuration's theme and extensions."""
 
@@ -127,6 +169,13 @@ def make_project(root: Path, name: str, *, benign: bool = False) -> Path:
     (project / "secret.txt").write_text(f"{canary} secret.txt\n", encoding="utf-8")
     (project / ".env").write_text(f"API_TOKEN={canary}-env\n", encoding="utf-8")
     config = CONFIGS[PLAIN_CONFIGS[name]].replace(PLUGIN, "") if name in PLAIN_CONFIGS else CONFIGS[name]
+    if name in PLAIN_CONFIGS:
+        config = config.replace(
+            HOOKS, ""
+        )  # a hook's own syntax is only covered with the plugin (sealed pages)
+    if HOOKS in config:
+        (project / "hooks").mkdir()
+        (project / "hooks" / "include.py").write_text(HOOK, encoding="utf-8")
     (project / "mkdocs.yml").write_text(
         f"# {CONFIG_CANARY}\nsite_name: Hostile catalogue\ndocs_dir: docs\n{config}", encoding="utf-8"
     )
@@ -169,10 +218,31 @@ CONTROL_PAGE = """# Raw payloads
 """Payloads written straight into a page of the ``control`` project: the checks must catch every one."""
 
 
+PREPROCESSOR_CONTROL_PAGE = """# Raw preprocessor payloads
+
+@@include secret.txt@@
+
+{!.env!}
+
+[[ 1111*7 ]] [% for x in range(2) %]LOOP[% endfor %]
+
+Kept {-- deleted --} and {++ added ++}.
+"""
+"""Payloads for the preprocessors of ``material-brackets``, written straight into a page: each must act."""
+
+
 def make_control_project(root: Path) -> Path:
     """The ``material-macros`` project with a benign card and one hand-written page of raw payloads."""
     project = make_project(root, "material-macros", benign=True)
     (project / "docs" / "raw.md").write_text(CONTROL_PAGE, encoding="utf-8")
+    return project
+
+
+def make_preprocessor_control_project(root: Path) -> Path:
+    """The ``material-brackets`` project (critic, includes, macros with [[ ]], a hook) with a benign card and a
+    hand-written page of raw payloads for those preprocessors."""
+    project = make_project(root, "material-brackets", benign=True)
+    (project / "docs" / "raw.md").write_text(PREPROCESSOR_CONTROL_PAGE, encoding="utf-8")
     return project
 
 
@@ -216,6 +286,7 @@ def build_sites(root: Path, *, example: bool = True) -> Sites:
     for name in CONFIGS:
         projects[f"benign-{name}"] = make_project(root / "benign", name, benign=True)
     projects["control"] = make_control_project(root / "control")
+    projects["control-preprocessors"] = make_preprocessor_control_project(root / "control")
     jobs = {name: (project / "mkdocs.yml", project / "site") for name, project in projects.items()}
     if example and (REPO / "mkdocs.yml").is_file():
         jobs["example"] = (REPO / "mkdocs.yml", root / "example-site")

@@ -6,6 +6,7 @@ enabled, so unescaped card text shows up as ``html_inline`` / ``html_block`` tok
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from functools import cache
 
@@ -14,6 +15,7 @@ from markdown_it.token import Token
 
 __all__ = [
     "fences",
+    "front_matter",
     "headings",
     "html_tokens",
     "inline_text",
@@ -29,9 +31,19 @@ def _parser() -> MarkdownIt:
     return MarkdownIt("commonmark").enable("table")
 
 
+_FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
+
+
+def front_matter(md: str) -> str:
+    """The YAML front matter of a page (``""`` when it has none): settings for engines, not content."""
+    m = _FRONT_MATTER.match(md)
+    return m.group(0) if m else ""
+
+
 def parse(md: str) -> list[Token]:
-    """The block-level token stream (inline tokens keep their ``children``)."""
-    return _parser().parse(md)
+    """The block-level token stream (inline tokens keep their ``children``) of the page's content: its front
+    matter, which GitHub and the site engines read as settings, is left out."""
+    return _parser().parse(_FRONT_MATTER.sub("", md, count=1))
 
 
 def walk(tokens: list[Token]) -> Iterator[Token]:

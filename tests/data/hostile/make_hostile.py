@@ -7,7 +7,8 @@ for the lists below (which payloads exist, which files must be excluded).
 Families:
     01 raw HTML and event handlers      02 URL schemes, in every URL field
     03 Markdown block and inline syntax 04 title breakouts and DOM-clobbering ids
-    05 build-time includes and Jinja    06 path-like ids
+    05 build-time includes, Jinja (any delimiters), critic marks, a site hook's own syntax
+    06 path-like ids
     07 Unicode tricks                   08 mkdocs-material look-alike widgets
     09 wrong JSON types everywhere      malformed/ files that are not a card at all
 """
@@ -175,6 +176,17 @@ INCLUDES_AND_JINJA = [
     "{{ cycler.__init__.__globals__.os.environ }}",
     "{% include 'mkdocs.yml' %}",
     "${7*7} #{7*7} <%= 7*7 %>",
+    "{!secret.txt!}",
+    "{!/proc/self/environ!}",
+    "@@include secret.txt@@",
+    "@@include .env@@",
+    "[[ 1111*7 ]]",
+    "[% for x in range(2) %]LOOP[% endfor %]",
+    "<< 1111*7 >>",
+    "<% for x in range(2) %>LOOP<% endfor %>",
+    "{-- the rest of this page is deleted",
+    "until here --}",
+    "{++ added ++} {~~ old ~> new ~~} {== marked ==} {>> comment <<}",
 ]
 
 PATH_IDS = [
@@ -539,6 +551,15 @@ def benign_outputs() -> dict[str, bytes]:
                 "examples": ["Any storm warnings?"],
                 "outputModes": ["application/json"],
                 "securityRequirements": [{"schemes": {"oauth": {"list": ["forecast:read"]}}}],
+            },
+            {
+                "id": "stations",
+                "name": "Station data",
+                "description": "Readings of one weather station.",
+                "tags": ["weather"],
+                # A text example for a JSON-only skill: the page notes that the agent may refuse it.
+                "examples": ["Readings at Brest", '{"station": "07110"}'],
+                "inputModes": ["application/json"],
             },
         ],
     }
