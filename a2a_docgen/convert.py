@@ -10,7 +10,7 @@ spec's sample card; ``diff original converted`` reports only ``era-changed``.
 What the v1.0 card cannot carry, or had to choose, is reported with its place in the source card
 (``convert-dropped``, ``convert-guessed``, ``convert-signature-stale``): members no version defines, members
 v1.0 removed, values of the wrong type, an interface's protocol version the card does not state, legacy
-``authentication`` labels, OAuth2 flows split into one scheme each. A v1.0 card is rewritten the same way,
+``authentication`` labels, OAuth2 flows split into one scheme each, signatures (which signed other bytes). A v1.0 card is rewritten the same way,
 which drops its leftovers of v0.3.
 """
 
@@ -44,6 +44,7 @@ from a2a_docgen.model import (
     SecurityScheme,
 )
 from a2a_docgen.protocol import major_minor, short_version
+from a2a_docgen.signing.canonical import FORMS, NoCanonicalForm, canonical_bytes
 from a2a_docgen.text.jsonio import json_document
 from a2a_docgen.validate.rules import extra_members
 
@@ -189,9 +190,10 @@ class _Writer:
         skills: list[JSONValue] = [self.skill(skill) for skill in card.skills]
         if skills or self.present("", "skills"):
             out["skills"] = skills
-        if card.signatures:
-            signatures: list[JSONValue] = [self.signature(i, s) for i, s in enumerate(card.signatures)]
-            out["signatures"] = signatures
+        if card.signatures and _covers_the_same(card.source.raw, out):
+            out["signatures"] = [self.signature(signature) for signature in card.signatures]
+        for index, signature in enumerate(card.signatures if "signatures" not in out else ()):
+            self.stale(index, signature)
         self.leftovers(diagnostics)
         return out
 
@@ -415,19 +417,22 @@ class _Writer:
                 out["securityRequirements"] = requirements
         return out
 
-    def signature(self, index: int, signature: AgentCardSignature) -> JSONObject:
+    def signature(self, signature: AgentCardSignature) -> JSONObject:
         out: JSONObject = {}
         _put(out, "protected", signature.protected)
         _put(out, "signature", signature.signature)
         if signature.header is not None:
             out["header"] = dict(signature.header)
+        return out
+
+    def stale(self, index: int, signature: AgentCardSignature) -> None:
+        """A signature signed the source card's bytes, which the converted card does not have."""
         self.report.add(
             CONVERT_SIGNATURE_STALE,
             signature.pointer,
-            f"signature {index + 1} signed the source card, so it does not verify the converted one (another JSON "
-            "document); it is carried over: sign the converted card again and replace it",
+            f"signature {index + 1} signed the source card and cannot verify the converted one (other bytes in "
+            "every canonical form); the converted card leaves it out: sign it again (a2a-docgen sign)",
         )
-        return out
 
     # -- what is left out ---------------------------------------------------------------------------------------
 
@@ -469,3 +474,15 @@ class _Writer:
                     "(raise the limit named by check to keep it whole)",
                     at_key=False,
                 )
+
+
+def _covers_the_same(source: JSONObject, converted: JSONObject) -> bool:
+    """The converted card has the bytes of the source in some canonical form a signature covers, so the source's
+    signatures still verify it (a v1.0 card rewritten without its leftovers, for instance)."""
+    for form in FORMS:
+        try:
+            if canonical_bytes(source, form) == canonical_bytes(converted, form):
+                return True
+        except NoCanonicalForm:
+            continue
+    return False

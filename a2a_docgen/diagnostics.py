@@ -177,6 +177,30 @@ SIGNATURE_HEADER_INCOMPLETE = _register(
     "signature-header-incomplete", _WARNING, "a signature's protected header lacks alg or kid"
 )
 
+# -- signature verification (when keys or --require-signature are given; docs/signing.md) ------------------------
+
+SIGNATURE_INVALID = _register(
+    "signature-invalid",
+    _ERROR,
+    "a signature does not verify with the key its kid names (tampered or wrong key)",
+)
+SIGNATURE_UNTRUSTED = _register(
+    "signature-untrusted", _WARNING, "a signature is valid, but its key is not trusted for this agent"
+)
+SIGNATURE_UNKNOWN_KEY = _register("signature-unknown-key", _WARNING, "no key with a signature's kid is known")
+SIGNATURE_UNSUPPORTED_ALGORITHM = _register(
+    "signature-unsupported-algorithm",
+    ("error", "warning"),
+    "a signature's alg is not on the allow-list (an error for none and HMAC, which are never signatures)",
+)
+SIGNATURE_MALFORMED = _register("signature-malformed", _ERROR, "a signature is not a JWS that can be checked")
+SIGNATURE_UNCOVERED = _register(
+    "signature-uncovered", _WARNING, "the verified signature does not cover some members of the card"
+)
+SIGNATURE_REQUIRED = _register(
+    "signature-required", _ERROR, "--require-signature: the card has no signature that verifies"
+)
+
 # -- formats ----------------------------------------------------------------------------------------------------
 
 URL_INVALID = _register("url-invalid", _ERROR, "a URL field is not an absolute http(s) URL (or URI)")
@@ -258,5 +282,5 @@ CONVERT_GUESSED = _register(
 CONVERT_SIGNATURE_STALE = _register(
     "convert-signature-stale",
     _WARNING,
-    "a signature signed the source card; it does not verify the converted one",
+    "a signature signed the source card, so the converted card leaves it out",
 )

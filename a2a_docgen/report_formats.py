@@ -26,6 +26,7 @@ __all__ = [
     "format_diagnostics",
     "format_github",
     "format_json",
+    "format_line",
     "format_text",
     "hint_count",
     "printable",
@@ -56,12 +57,20 @@ def _ordered(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
     return sorted(diagnostics, key=lambda d: (*d.sort_key(), d.severity, d.pointer))
 
 
+def format_line(d: Diagnostic) -> str:
+    """One diagnostic as one line of text: ``file:line:col: severity code message``, made ``printable``.
+
+    The line never starts with ``::`` (a CI runner such as GitHub Actions would take a file named
+    ``::stop-commands::x.json`` for a workflow command): a path that starts with ``:`` is written ``./:...``,
+    which names the same file.
+    """
+    file = f"./{d.file}" if d.file.startswith(":") else d.file
+    return printable(f"{file}:{d.line}:{d.column}: {d.severity} {d.code} {d.message}")
+
+
 def format_text(diagnostics: Iterable[Diagnostic]) -> str:
-    """``file:line:col: severity code message``, one per line, sorted."""
-    return "".join(
-        printable(f"{d.file}:{d.line}:{d.column}: {d.severity} {d.code} {d.message}") + "\n"
-        for d in _ordered(diagnostics)
-    )
+    """``format_line`` of each diagnostic, one per line, sorted."""
+    return "".join(format_line(d) + "\n" for d in _ordered(diagnostics))
 
 
 def diagnostic_dict(diagnostic: Diagnostic) -> dict[str, str | int]:

@@ -304,7 +304,16 @@ def main(argv: list[str] | None = None) -> int:
         metavar="COMMAND",
         help="also index the largest site with Pagefind, run by COMMAND (e.g. 'python -m pagefind')",
     )
+    parser.add_argument(
+        "--card-sizes",
+        action="store_true",
+        help="only measure build time and peak memory against the size of one card (benchmarks/card_size.py)",
+    )
     args = parser.parse_args(argv)
+    if args.card_sizes:
+        import card_size
+
+        return card_size.main()
     small, skills = args.small, args.skills
     large = 0 if args.quick else args.large
     if args.quick:

@@ -445,6 +445,7 @@ def test_rendering_is_deterministic_and_independent_of_input_order() -> None:
         cards=tuple(reversed(catalog.cards)),
         diagnostics=tuple(reversed(catalog.diagnostics)),
         excluded=catalog.excluded,
+        verifications=catalog.verifications,
     )
     assert render_catalog(shuffled) == first
 

@@ -19,8 +19,17 @@ from a2a_docgen.errors import UsageError
 from a2a_docgen.limits import DEFAULT_LIMITS, LIMIT_NAMES, Limits
 from a2a_docgen.model import Catalog, Diagnostic
 from a2a_docgen.report_formats import FORMATS, exit_code, format_diagnostics, summary
+from a2a_docgen.signing import Trust
 
-__all__ = ["add_limit_options", "default_catalogue", "limits_from_args", "register", "run"]
+__all__ = [
+    "add_limit_options",
+    "add_signing_options",
+    "default_catalogue",
+    "limits_from_args",
+    "register",
+    "run",
+    "trust_from_args",
+]
 
 HELP = "validate Agent Cards against the A2A specification"
 DESCRIPTION = """\
@@ -67,6 +76,48 @@ def limits_from_args(args: argparse.Namespace) -> Limits:
     return DEFAULT_LIMITS.with_overrides(**{name: getattr(args, name, None) for name in LIMIT_NAMES})
 
 
+def add_signing_options(parser: argparse.ArgumentParser) -> None:
+    """``--jwks``, ``--keys``, ``--trust-jku``, ``--jku-origin``, ``--require-signature`` (docs/signing.md)."""
+    group = parser.add_argument_group("signatures", "verify card signatures (docs/signing.md)")
+    group.add_argument(
+        "--jwks", action="append", default=[], metavar="FILE", help="a JWK set of trusted keys (repeatable)"
+    )
+    group.add_argument(
+        "--keys", metavar="FILE", help="a keys file (TOML) pinning keys to agents or providers"
+    )
+    group.add_argument(
+        "--trust-jku",
+        action="store_true",
+        help="fetch and trust the JWK set a signature's jku names (card's origin)",
+    )
+    group.add_argument(
+        "--jku-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="with --trust-jku, also fetch a jku from this origin (https://host[:port]; repeatable)",
+    )
+    group.add_argument(
+        "--require-signature",
+        action="store_true",
+        help="a card without a signature that verifies is an error",
+    )
+
+
+def trust_from_args(args: argparse.Namespace, limits: Limits) -> Trust:
+    """The keys and signature options the command line gives."""
+    from a2a_docgen.signing import load_trust
+
+    jku = None
+    if args.trust_jku:
+        from a2a_docgen.commands.jku import FetchingJkuResolver
+
+        jku = FetchingJkuResolver(args.jku_origin, limits=limits)
+    elif args.jku_origin:
+        raise UsageError("--jku-origin needs --trust-jku")
+    return load_trust(args.jwks, args.keys, jku=jku, require=args.require_signature)
+
+
 def register(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "check", help=HELP, description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -90,6 +141,7 @@ def register(subparsers: Any) -> None:
         metavar="LETTER",
         help="exit 1 when a card grades below LETTER (A, B, C, D or F); implies --grade",
     )
+    add_signing_options(parser)
     add_limit_options(parser)
     parser.set_defaults(run=run)
 
@@ -117,7 +169,8 @@ def default_catalogue() -> Path:
 
 def run(args: argparse.Namespace) -> int:
     paths: list[str] = list(args.paths) or [str(default_catalogue())]
-    catalog = load_catalog(paths, limits=limits_from_args(args))
+    limits = limits_from_args(args)
+    catalog = load_catalog(paths, limits=limits, trust=trust_from_args(args, limits))
     files = len(catalog.cards) + len(catalog.excluded)
     if files == 0:
         raise UsageError(f"no card files (*.json) found in {', '.join(paths)}")

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from a2a_docgen.model import (
     AgentCard,
     AgentSkill,
+    CardVerification,
     Catalog,
     EffectiveModes,
     JSONObject,
@@ -149,7 +150,25 @@ def _grade(paths: AgentPaths, grade: Grade) -> JSONObject:
     }
 
 
-def _agent_entry(paths: AgentPaths, diagnostics: Counter[tuple[str, Severity]], grade: Grade) -> JSONObject:
+def _signature_entry(card: AgentCard, verification: CardVerification | None) -> JSONObject:
+    """The card's signature status and each signature's (docs/signing.md)."""
+    if verification is None:
+        return {"status": "unsigned", "signatures": []}
+    return {
+        "status": verification.status,
+        "signatures": [
+            {"status": s.status, "alg": s.alg, "kid": s.kid, "key": s.key, "form": s.form}
+            for s in verification.signatures
+        ],
+    }
+
+
+def _agent_entry(
+    paths: AgentPaths,
+    diagnostics: Counter[tuple[str, Severity]],
+    verification: CardVerification | None,
+    grade: Grade,
+) -> JSONObject:
     card = paths.card
     provider: JSONValue = (
         {"organization": card.provider.organization, "url": card.provider.url} if card.provider else None
@@ -183,6 +202,7 @@ def _agent_entry(paths: AgentPaths, diagnostics: Counter[tuple[str, Severity]], 
             "errors": diagnostics[(card.source.path, "error")],
             "warnings": diagnostics[(card.source.path, "warning")],
         },
+        "signature": _signature_entry(card, verification),
         "grade": _grade(paths, grade),
     }
 
@@ -251,7 +271,10 @@ def catalog_data(catalog: Catalog, grades: Mapping[str, Grade] | None = None) ->
     return {
         "schemaVersion": SCHEMA_VERSION,
         "generator": GENERATOR,
-        "agents": [_agent_entry(paths, diagnostics, grades[paths.card.source.path]) for paths in agents],
+        "agents": [
+            _agent_entry(paths, diagnostics, catalog.verification(paths.card), grades[paths.card.source.path])
+            for paths in agents
+        ],
         "skills": [
             _skill_entry(paths, skill, skill_anchor)
             for paths in agents

@@ -19,10 +19,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from a2a_docgen.model import (
+    FORM_LABELS,
+    STATUS_LABELS,
     AgentCard,
     AgentCardSignature,
     AgentInterface,
     AgentSkill,
+    CardVerification,
     Catalog,
     Diagnostic,
     EffectiveModes,
@@ -34,6 +37,7 @@ from a2a_docgen.model import (
     Origin,
     SecurityRequirement,
     SecurityScheme,
+    SignatureCheck,
     card_order,
 )
 from a2a_docgen.protocol import canonical_binding
@@ -257,6 +261,20 @@ class SignatureView:
     typ: str | None
     jku: str | None
     """Members of the decoded protected header, as text (JSON for a value that is not a string)."""
+    status: str | None = None
+    """What verification found (``verified``, ``untrusted``, ``invalid``, ``unknown-key``,
+    ``unsupported-algorithm``, ``malformed``; docs/signing.md), ``None`` when signatures were not checked."""
+    status_label: str | None = None
+    """``status`` for a reader: ``Signature verified``, ``Signed, key unknown`` ..."""
+    key: str | None = None
+    """The id (``kid``, else RFC 7638 thumbprint) of the key that verified it."""
+    key_source: str | None = None
+    """Where that key came from (a JWK set file, a keys-file pin, a ``jku`` URL, the signature's ``jwk``)."""
+    form: str | None = None
+    """The canonical form that verified: ``sdk`` or ``served``."""
+    form_label: str | None = None
+    reason: str | None = None
+    """One sentence: what was checked and why this status."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -348,6 +366,13 @@ class AgentPage:
     nested_extra: Mapping[str, Mapping[str, JSONValue]]
     """Unknown members of nested objects that have no section of their own, by JSON pointer (the card's own,
     its schemes' and its skills' are shown in place)."""
+    signature_status: str = "unsigned"
+    """The card's signature status: a signature's status (the best one's) or ``unsigned``; for the badge in
+    the header and the home table (docs/signing.md)."""
+    signature_label: str = "Not signed"
+    """``signature_status`` for a reader."""
+    signature_uncovered: tuple[str, ...] = ()
+    """Pointers of members the verified signature does not cover."""
     grade: Grade | None = None
     """The card's grade (``a2a_docgen.quality``): ``letter`` (A to F, plain text), ``score`` out of 100,
     ``deductions`` (what cost points, most first) and ``hints`` (the quality findings, card text tainted)."""
@@ -500,10 +525,28 @@ def _header_text(value: JSONValue) -> str | None:
     return CardText(json.dumps(value, ensure_ascii=False, sort_keys=True))
 
 
-def _signature(number: int, signature: AgentCardSignature) -> SignatureView:
+def _signature(
+    number: int, signature: AgentCardSignature, check: SignatureCheck | None = None
+) -> SignatureView:
     header = signature.protected_header or {}
     alg, kid, typ, jku = (_header_text(header.get(k)) for k in ("alg", "kid", "typ", "jku"))
-    return SignatureView(number, signature, alg, kid, typ, jku)
+    if check is None:
+        return SignatureView(number, signature, alg, kid, typ, jku)
+    return SignatureView(
+        number,
+        signature,
+        alg,
+        kid,
+        typ,
+        jku,
+        status=check.status,
+        status_label=STATUS_LABELS[check.status],
+        key=check.key,
+        key_source=check.key_source,
+        form=check.form,
+        form_label=FORM_LABELS[check.form] if check.form else None,
+        reason=check.reason,
+    )
 
 
 def _request_interface(card: AgentCard) -> InterfaceView | None:
@@ -620,9 +663,11 @@ def agent_page(
     agent_slug: str,
     diagnostics: Sequence[Diagnostic],
     site_url: str | None,
+    verification: CardVerification | None = None,
     grade: Grade | None = None,
 ) -> AgentPage:
-    """The view of one (tainted) card, with its (tainted) grade."""
+    """The view of one (tainted) card, with its (tainted) signature verification when signatures were checked,
+    and its (tainted) grade."""
     path = f"agents/{agent_slug}/index.md"
     card_json = f"agents/{agent_slug}/card.json"
     skills = []
@@ -674,7 +719,10 @@ def agent_page(
         bindings=tuple(CardText(b) for b in bindings),
         schemes=tuple(_scheme(name, scheme) for name, scheme in card.security_schemes.items()),
         security=SecurityView("card", tuple(_requirement(r, card) for r in card.security_requirements)),
-        signatures=tuple(_signature(n, s) for n, s in enumerate(card.signatures, start=1)),
+        signatures=tuple(
+            _signature(n, s, verification.signatures[n - 1] if verification else None)
+            for n, s in enumerate(card.signatures, start=1)
+        ),
         skills=tuple(skills),
         request=next((ex for skill in skills for ex in skill.examples if ex.request is not None), None),
         has_examples=any(skill.examples for skill in skills),
@@ -687,6 +735,9 @@ def agent_page(
         media_types=tuple(sorted(media.values(), key=lambda m: (m.casefold(), m))),
         tags=tuple(tag_names[key] for key in sorted(tag_names)),
         nested_extra=nested_extra(card),
+        signature_status=(status := verification.status if verification else "unsigned"),
+        signature_label=STATUS_LABELS[status],
+        signature_uncovered=verification.uncovered if verification else (),
         grade=grade,
         badge_json=agent_badge_path(agent_slug),
     )
@@ -830,7 +881,12 @@ def build_views(catalog: Catalog, *, site_url: str | None = None) -> SiteViews:
     }
     agents = tuple(
         agent_page(
-            card, agent_slug, by_file.get(card.source.path, []), site_url, grades.get(card.source.path)
+            card,
+            agent_slug,
+            by_file.get(card.source.path, []),
+            site_url,
+            _taint(catalog.verifications.get(card.source.path), memo),
+            grades.get(card.source.path),
         )
         for card, agent_slug in zip(cards, agent_slugs(cards), strict=True)
     )

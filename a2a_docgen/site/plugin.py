@@ -47,7 +47,7 @@ from a2a_docgen.model import Catalog
 from a2a_docgen.render.gc import collector_paused
 from a2a_docgen.render.search import SearchEntry
 from a2a_docgen.render.site import RenderedSite
-from a2a_docgen.report_formats import format_text
+from a2a_docgen.report_formats import format_line
 from a2a_docgen.site.writer import check_relative_path, read_manifest
 
 __all__ = ["A2ADocgenPlugin", "A2ADocgenPluginConfig"]
@@ -81,6 +81,13 @@ class A2ADocgenPluginConfig(base.Config):  # type: ignore[no-untyped-call]
     """Processes that render agent pages (default: the CPUs available; 1 renders in the MkDocs process)."""
     search_index = c.Optional(c.Choice(("pagefind", "off")))
     """The catalogue search's index: ``pagefind`` (the default when Pagefind is installed) or ``off``."""
+    jwks = c.Type((str, list), default=[])
+    """JWK set file(s) of trusted keys, relative to mkdocs.yml (docs/signing.md)."""
+    keys_file = c.Optional(c.Type(str))
+    """Keys file pinning keys to agents or providers, relative to mkdocs.yml (``keys`` would shadow the
+    ``keys()`` method of MkDocs' config mapping)."""
+    require_signature = c.Type(bool, default=False)
+    """Fail the build when a card has no signature that verifies with a trusted key."""
 
 
 class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-untyped-call]
@@ -138,6 +145,7 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         from a2a_docgen.catalog import load_catalog
         from a2a_docgen.render import render_catalog
         from a2a_docgen.render.parallel import default_jobs
+        from a2a_docgen.signing import load_trust, unverified_message
 
         base_dir = os.path.dirname(config.config_file_path or os.path.join(os.getcwd(), "mkdocs.yml"))
         configured = _as_list(self.config.cards)
@@ -153,10 +161,19 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
 
         started = time.perf_counter()
         try:
+            jwks = self.config.jwks
+            trust = load_trust(
+                [os.path.join(base_dir, str(p)) for p in ([jwks] if isinstance(jwks, str) else jwks)],
+                os.path.join(base_dir, self.config.keys_file) if self.config.keys_file else None,
+                require=self.config.require_signature,
+            )
             # Read relative to mkdocs.yml and named as configured: no published page names the build machine's
             # directories (an excluded card's path, a card's source file).
-            catalog = load_catalog(configured, base=base_dir)
+            catalog = load_catalog(configured, base=base_dir, trust=trust)
             self._report(catalog)
+            unverified = unverified_message(catalog.diagnostics)
+            if unverified:
+                raise PluginError(f"a2a-docgen: {unverified}")
             self.theme = _theme(config)
             site = render_catalog(
                 catalog,
@@ -323,7 +340,7 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
     def _report(self, catalog: Catalog) -> None:
         """Card diagnostics are INFO messages, or WARNINGs that fail the build with ``strict: true``."""
         for d in catalog.diagnostics:
-            message = format_text([d]).rstrip("\n")
+            message = format_line(d)  # escaped as check prints it: card text never drives the terminal
             if self.config.strict:
                 log.warning(message)
             else:
