@@ -11,8 +11,8 @@ import os
 from collections.abc import Iterable, Sequence
 
 from a2a_docgen.limits import DEFAULT_LIMITS, Limits
-from a2a_docgen.load import CardFile, discover, read_card_bytes, read_card_file
-from a2a_docgen.model import AgentCard, Catalog, Diagnostic, card_order
+from a2a_docgen.load import CardFile, discover, read_card_bytes, read_card_file, read_fetch_record
+from a2a_docgen.model import AgentCard, Catalog, Diagnostic, FetchRecord, card_order
 from a2a_docgen.signing import Trust, verify_catalog
 from a2a_docgen.validate import validate_card, validate_catalog
 
@@ -74,16 +74,28 @@ def load_card_file(card_file: CardFile, limits: Limits) -> tuple[AgentCard | Non
     if isinstance(data, Diagnostic):
         return None, [data]
     return load_card_bytes(
-        data, display=card_file.display, root=card_file.root, relpath=card_file.relpath, limits=limits
+        data,
+        display=card_file.display,
+        root=card_file.root,
+        relpath=card_file.relpath,
+        limits=limits,
+        fetched=read_fetch_record(card_file.path),
     )
 
 
 def load_card_bytes(
-    data: bytes, *, display: str, root: str = "", relpath: str = "", limits: Limits = DEFAULT_LIMITS
+    data: bytes,
+    *,
+    display: str,
+    root: str = "",
+    relpath: str = "",
+    limits: Limits = DEFAULT_LIMITS,
+    fetched: FetchRecord | None = None,
 ) -> tuple[AgentCard | None, list[Diagnostic]]:
     """Read and validate one card from bytes (a file, a git revision, an HTTP body). Never raises for its
-    content: the card (``None`` when it cannot be documented) and its diagnostics."""
-    read = read_card_bytes(data, display=display, root=root, relpath=relpath, limits=limits)
+    content: the card (``None`` when it cannot be documented) and its diagnostics. ``fetched``: the card's
+    fetch sidecar, when there is one."""
+    read = read_card_bytes(data, display=display, root=root, relpath=relpath, limits=limits, fetched=fetched)
     if isinstance(read, Diagnostic):
         return None, [read]
     validate_card(read.card, read.report, limits)

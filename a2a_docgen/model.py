@@ -303,6 +303,16 @@ class AgentCardSignature:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class FetchRecord:
+    """Where ``a2a-docgen fetch`` found a card, from the ``<card>.fetch.json`` sidecar beside it."""
+
+    url: str
+    """The card's final URL (after the legacy-path fallback and redirects)."""
+    requested: str
+    """The URL that was asked for (an agent's base URL, or a card's own URL)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class CardSource:
     """Where a card was read from."""
 
@@ -316,6 +326,8 @@ class CardSource:
     """The parsed JSON exactly as found, for the raw-card download and the differ."""
     text: str = field(repr=False, compare=False)
     """The decoded text, for locating diagnostics and review findings."""
+    fetched: FetchRecord | None = field(default=None, compare=False)
+    """Where ``fetch`` found the card, when a sidecar lies beside the file (the grade reads it)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -434,7 +446,9 @@ class CardVerification:
         return next((s for s in self.signatures if s.status == self.status), None)
 
 
-Severity = Literal["error", "warning"]
+Severity = Literal["error", "warning", "hint"]
+"""``error``: the card breaks the spec; ``warning``: it works, but something is likely a mistake; ``hint``: a
+quality finding of the grade (``a2a_docgen.quality``), which never fails ``check`` by itself."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -41,6 +41,7 @@ def skill(rng: random.Random, agent: int, index: int, era: str) -> dict[str, Any
     }
     if index % 3 == 0:
         result["inputModes"] = ["application/json"]
+        result["examples"] = result["examples"][1:]  # a JSON-only skill takes no text example
     if index % 4 == 0:
         result["outputModes"] = ["application/json", "image/png"]
     if index % 5 == 0:

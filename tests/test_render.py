@@ -187,9 +187,13 @@ def test_layout_and_nav() -> None:
     card = catalog_of("route-planner").cards[0]
     agent_slug = slug("Coastal Route Planner", "agent")
     assert f"agents/{agent_slug}/index.md" in site.pages
-    assert {f"agents/{agent_slug}/card.json", "catalog.json", "llms.txt", "catalogue-filter.json"} <= set(
-        site.files
-    )
+    assert {
+        f"agents/{agent_slug}/card.json",
+        f"agents/{agent_slug}/badge.json",
+        "catalog.json",
+        "llms.txt",
+        "catalogue-filter.json",
+    } <= set(site.files)
     assert {p for p in site.files if p.startswith("assets/")} == {
         "assets/a2a-docgen/catalogue.css",
         "assets/a2a-docgen/catalogue.js",
@@ -345,7 +349,7 @@ def test_index_lists_agents_and_notices() -> None:
     assert any(i.startswith("Harbour Authority · 2 skills") for i in items)
     assert any(i.startswith("Lighthouse Weather") for i in items)
     assert "1 file could not be read as an Agent Card" in index
-    assert "2 cards have errors" in index
+    assert "1 card has errors" in index  # the other one's bare "text" media types are warnings
     clean = site_of("route-planner").pages["index.md"]
     assert "[!NOTE]" not in clean
     assert "[!WARNING]" not in clean

@@ -7,6 +7,7 @@ become diagnostics.
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 from collections.abc import Iterator, Sequence
@@ -19,7 +20,7 @@ from a2a_docgen.limits import DEFAULT_LIMITS, Limits
 from a2a_docgen.load.normalize import detect_era, normalize
 from a2a_docgen.load.report import Report, locate_all
 from a2a_docgen.load.source import ParsedSource, SourceError, line_col, parse_bytes
-from a2a_docgen.model import AgentCard, CardSource, Diagnostic
+from a2a_docgen.model import AgentCard, CardSource, Diagnostic, FetchRecord
 from a2a_docgen.text.unicode import strip_invisible
 
 __all__ = [
@@ -32,6 +33,7 @@ __all__ = [
     "file_too_large",
     "read_card_bytes",
     "read_card_file",
+    "read_fetch_record",
 ]
 
 SKIPPED_DIRS = frozenset(
@@ -165,6 +167,27 @@ def read_card_file(card_file: CardFile, limits: Limits) -> bytes | Diagnostic:
     return data
 
 
+_MAX_SIDECAR_BYTES = 64 * 1024
+
+
+def read_fetch_record(card_path: Path) -> FetchRecord | None:
+    """The sidecar ``fetch`` wrote beside a card file (``host.json`` -> ``host.fetch.json``), or ``None`` when
+    there is none or it is not one. Never raises."""
+    sidecar = card_path.with_name(card_path.name.removesuffix(".json") + SIDECAR_SUFFIX)
+    try:
+        with sidecar.open("rb") as handle:
+            data = handle.read(_MAX_SIDECAR_BYTES + 1)
+        value = json.loads(data) if len(data) <= _MAX_SIDECAR_BYTES else None
+    except (OSError, ValueError, RecursionError):
+        return None
+    if not isinstance(value, dict):
+        return None
+    url, requested = value.get("url"), value.get("requested")
+    if not isinstance(url, str) or not isinstance(requested, str):
+        return None
+    return FetchRecord(url=url, requested=requested)
+
+
 @dataclass(slots=True)
 class ReadCard:
     """One card read and normalised; its findings are not located yet (the validator adds its own first)."""
@@ -202,10 +225,17 @@ class ReadCard:
 
 
 def read_card_bytes(
-    data: bytes, *, display: str, root: str = "", relpath: str = "", limits: Limits = DEFAULT_LIMITS
+    data: bytes,
+    *,
+    display: str,
+    root: str = "",
+    relpath: str = "",
+    limits: Limits = DEFAULT_LIMITS,
+    fetched: FetchRecord | None = None,
 ) -> ReadCard | Diagnostic:
     """Parse and normalise one card from bytes (a file, a git revision, an HTTP body), or the one diagnostic of
-    a document that is not a JSON object. Never raises for its content."""
+    a document that is not a JSON object. Never raises for its content. ``fetched`` is the card's fetch
+    sidecar, kept in its ``CardSource``."""
     try:
         parsed = parse_bytes(data, limits)
     except SourceError as exc:
@@ -223,6 +253,7 @@ def read_card_bytes(
         relpath=relpath or os.path.basename(display),
         raw=parsed.value,
         text=parsed.text,
+        fetched=fetched,
     )
     return ReadCard(normalize(parsed.value, source, report, limits), report, parsed, display)
 

@@ -16,7 +16,7 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from a2a_docgen.model import (
     FORM_LABELS,
@@ -44,9 +44,13 @@ from a2a_docgen.protocol import canonical_binding
 from a2a_docgen.render.credentials import credentials
 from a2a_docgen.render.env import CardText
 from a2a_docgen.render.escape import json_text
+from a2a_docgen.render.paths import agent_badge_path
 from a2a_docgen.render.requests import RequestExample, build_request, json_media_type
 from a2a_docgen.render.snippets import curl_command, grpcurl_command, python_snippet
 from a2a_docgen.text.slug import anchor, identity_key, slug, tag_key, tag_slug
+
+if TYPE_CHECKING:
+    from a2a_docgen.quality import Grade
 
 __all__ = [
     "AgentPage",
@@ -369,6 +373,11 @@ class AgentPage:
     """``signature_status`` for a reader."""
     signature_uncovered: tuple[str, ...] = ()
     """Pointers of members the verified signature does not cover."""
+    grade: Grade | None = None
+    """The card's grade (``a2a_docgen.quality``): ``letter`` (A to F, plain text), ``score`` out of 100,
+    ``deductions`` (what cost points, most first) and ``hints`` (the quality findings, card text tainted)."""
+    badge_json: str = ""
+    """``agents/<slug>/badge.json``: the grade as a shields.io endpoint, for a live badge in a README."""
 
     @property
     def best_signature(self) -> SignatureView | None:
@@ -660,8 +669,10 @@ def agent_page(
     diagnostics: Sequence[Diagnostic],
     site_url: str | None,
     verification: CardVerification | None = None,
+    grade: Grade | None = None,
 ) -> AgentPage:
-    """The view of one (tainted) card, with its (tainted) signature verification when signatures were checked."""
+    """The view of one (tainted) card, with its (tainted) signature verification when signatures were checked,
+    and its (tainted) grade."""
     path = f"agents/{agent_slug}/index.md"
     card_json = f"agents/{agent_slug}/card.json"
     skills = []
@@ -732,6 +743,8 @@ def agent_page(
         signature_status=(status := verification.status if verification else "unsigned"),
         signature_label=STATUS_LABELS[status],
         signature_uncovered=verification.uncovered if verification else (),
+        grade=grade,
+        badge_json=agent_badge_path(agent_slug),
     )
 
 
@@ -865,6 +878,12 @@ def build_views(catalog: Catalog, *, site_url: str | None = None) -> SiteViews:
     by_file: dict[str, list[Diagnostic]] = {}
     for diagnostic in diagnostics:
         by_file.setdefault(diagnostic.file, []).append(diagnostic)
+    from a2a_docgen.quality import grade_catalog  # here: render.escape (this package) stays free of load
+
+    grades = {
+        path: dataclasses.replace(grade, file=CardText(grade.file), hints=_taint(grade.hints, memo))
+        for path, grade in grade_catalog(catalog).items()
+    }
     agents = tuple(
         agent_page(
             card,
@@ -872,6 +891,7 @@ def build_views(catalog: Catalog, *, site_url: str | None = None) -> SiteViews:
             by_file.get(card.source.path, []),
             site_url,
             _taint(catalog.verifications.get(card.source.path), memo),
+            grades.get(card.source.path),
         )
         for card, agent_slug in zip(cards, agent_slugs(cards), strict=True)
     )

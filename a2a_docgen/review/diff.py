@@ -531,6 +531,13 @@ class _AgentDiff:
     def interfaces(self) -> None:
         old, new = self.old.interfaces, self.new.interfaces
         exact, base_left, head_left = pair(list(old), list(new), _interface_key)
+        # A base interface that states no protocol version (a v0.2 card) is the head's that states one at the
+        # same URL and binding: a version written down (a2a-docgen convert writes one) changes nothing served.
+        unstated = [i for i in base_left if not i.protocol_version]
+        if unstated:
+            stated, _, head_left = pair(unstated, head_left, lambda i: (i.url, i.protocol_binding))
+            exact += stated
+            base_left = [i for i in base_left if not any(i is before for before, _ in stated)]
         for before, after in exact:
             if before.tenant != after.tenant:
                 self.add(
