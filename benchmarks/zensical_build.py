@@ -171,10 +171,9 @@ def report(z: ZensicalBuild) -> list[str]:
         f" {z.search_entries} entries: {z.word_limit} |",
         f"| agent pages and skill sections without a search entry | {z.missing_entries} |",
         "",
-        "Zensical builds the pages one after another in Rust, calling Python-Markdown for each; list pages of"
-        " the catalogue (tags, media types, security kinds, bindings, later pages of long lists) carry"
-        " `search: exclude: true`, and long lists are split over pages of bounded size, so no field of the"
-        " search index grows with the catalogue.",
+        "List pages of the catalogue (tags, media types, security kinds, bindings, later pages of long lists)"
+        " carry `search: exclude: true`, and long lists are split over pages of bounded size, so no field of"
+        " the search index grows with the catalogue.",
         "",
     ]
 

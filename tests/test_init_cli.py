@@ -176,3 +176,15 @@ def test_site_names_round_trip_through_toml_and_yaml(
     yaml_config = yaml.safe_load((tmp_path / "p" / "properdocs.yml").read_text(encoding="utf-8"))
     assert yaml_config["site_name"] == name
     assert json.loads(quoted(name)) == name
+
+
+def test_engines_md_shows_the_files_init_writes() -> None:
+    """docs/engines.md quotes each configuration exactly as ``init`` writes it (default cards and name)."""
+    from a2a_docgen.site.scaffold import project_files
+
+    text = (REPO / "docs" / "engines.md").read_text(encoding="utf-8")
+    for name, engine in ENGINES.items():
+        written = project_files(engine, cards="cards")
+        language = "toml" if name == "zensical" else "yaml"
+        assert f"```{language}\n{written[engine.config]}```\n" in text, engine.config
+    assert f"```gitignore\n{project_files(ENGINES['zensical'], cards='cards')['.gitignore']}```\n" in text

@@ -161,13 +161,19 @@ def zensical_toml(*, cards: str, site_name: str) -> str:
 
 def mkdocs_yml(engine: Engine, *, cards: str, site_name: str) -> str:
     """``mkdocs.yml`` or ``properdocs.yml``: the a2a-docgen plugin renders the cards at every build."""
-    what = {
-        "mkdocs": "MkDocs 1.x (https://www.mkdocs.org)",
-        "properdocs": "ProperDocs (the maintained MkDocs 1.x fork, https://properdocs.org)",
+    first = {
+        "mkdocs": (
+            "# Site of an A2A agent catalogue for MkDocs 1.x (https://www.mkdocs.org), written by `a2a-docgen init`.\n"
+            "# MkDocs 1.6 is no longer maintained: ProperDocs, its maintained fork, builds this file unchanged\n"
+            "# (`properdocs build -f mkdocs.yml`; `a2a-docgen init --engine properdocs` names it properdocs.yml).\n"
+        ),
+        "properdocs": (
+            "# Site of an A2A agent catalogue for ProperDocs, the maintained MkDocs 1.x fork\n"
+            "# (https://properdocs.org), written by `a2a-docgen init`.\n"
+        ),
     }[engine.name]
     return (
-        f"# {what} site of an A2A agent catalogue, written by `a2a-docgen init`.\n"
-        "#\n"
+        first + "#\n"
         "# The a2a-docgen plugin renders the cards at every build, and again on every change under\n"
         f"# `{engine.command} serve`: nothing to generate first. It adds the catalogue's navigation (while this\n"
         "# file has no nav), its stylesheet and script (assets/a2a-docgen/) and its search entries. Pages of\n"
