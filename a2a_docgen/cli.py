@@ -18,6 +18,7 @@ from a2a_docgen import __version__
 from a2a_docgen.errors import A2ADocgenError, BuildFailed, UsageError
 
 COMMANDS: dict[str, str] = {
+    "init": "write a new site project for Zensical, MkDocs or ProperDocs",
     "check": "validate Agent Cards against the A2A specification",
     "build": "render Agent Cards into Markdown pages",
     "diff": "report what a change to Agent Cards breaks for clients",

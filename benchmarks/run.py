@@ -2,6 +2,8 @@
 
     .venv/bin/python benchmarks/run.py                 # full run (about a minute and a half on 2 cores)
     .venv/bin/python benchmarks/run.py --quick         # smaller sizes, no 1,000-agent build
+    .venv/bin/python benchmarks/run.py --zensical      # also the 1,000-agent build in Zensical (+3 min)
+    .venv/bin/python benchmarks/run.py --zensical-only # only that (engines extra installed)
 
 Measures, in one run and side by side:
   (a) our generation (load + render + write) against a floor: json.loads of the same cards plus one minimal
@@ -9,6 +11,8 @@ Measures, in one run and side by side:
   (b) `mkdocs build` of the catalogue with the repo's theme at two sizes (N and 10 N agents);
   (c) median and max HTML page size;  (d) search index size;  (e) peak memory;
   (f) a no-op rebuild and a one-card change (files rewritten);
+  (g) with --zensical: the large catalogue built by Zensical (benchmarks/zensical_build.py): time, peak
+      memory, search index size and whether every agent and skill has its search entry;
 then prints a table and writes docs/performance.md with the numbers, the machine and the command.
 """
 
@@ -32,6 +36,8 @@ import jinja2
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from synthetic import write_catalogue
+from zensical_build import ZensicalBuild, zensical_build
+from zensical_build import report as zensical_report
 
 from a2a_docgen.catalog import load_catalog
 from a2a_docgen.render import render_catalog
@@ -298,7 +304,11 @@ def main(argv: list[str] | None = None) -> int:
         default=default_jobs(),
         help="processes for rendering agent pages, as a2a-docgen build --jobs (default: the CPUs available)",
     )
-    parser.add_argument("--output", type=Path, default=REPO / "docs" / "performance.md")
+    parser.add_argument(
+        "--output",
+        type=Path,
+        help="where the report goes (default docs/performance.md; --zensical-only: none)",
+    )
     parser.add_argument(
         "--pagefind",
         metavar="COMMAND",
@@ -309,12 +319,25 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="only measure build time and peak memory against the size of one card (benchmarks/card_size.py)",
     )
+    parser.add_argument(
+        "--zensical",
+        action="store_true",
+        help="also build the large catalogue (--large agents) with Zensical, from the project `a2a-docgen init` "
+        "writes (needs the engines extra; adds about three minutes at 1,000 agents)",
+    )
+    parser.add_argument(
+        "--zensical-only",
+        action="store_true",
+        help="only the Zensical build: print its section of the report (written to --output only when given)",
+    )
     args = parser.parse_args(argv)
     if args.card_sizes:
         import card_size
 
         return card_size.main()
     small, skills = args.small, args.skills
+    if args.zensical_only:
+        return zensical_only(args, small * 10 if args.quick else args.large, skills)
     large = 0 if args.quick else args.large
     if args.quick:
         small = 5
@@ -341,6 +364,7 @@ def main(argv: list[str] | None = None) -> int:
         ]
         if large:
             builds.append(site_build(work, large, skills, command))
+        zensical = zensical_build(work, large or small * 10, skills) if args.zensical else None
     load_after = os.getloadavg()[0]
 
     growth = builds[1].seconds / builds[0].seconds
@@ -369,6 +393,8 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(
             ("peak memory (largest build)", f"{big.peak_mib:.0f} MiB", "< 1024 MiB", big.peak_mib < 1024)
         )
+    if zensical is not None:
+        rows.append(_zensical_row(zensical))
     report = render_report(
         args,
         builds,
@@ -379,9 +405,42 @@ def main(argv: list[str] | None = None) -> int:
         (ours, serial, base, content),
         (load_before, load_after),
     )
+    if zensical is not None:
+        report += "\n".join(zensical_report(zensical))
     print(report)
-    args.output.write_text(report, encoding="utf-8")
+    (args.output or REPO / "docs" / "performance.md").write_text(report, encoding="utf-8")
     return 0 if all(ok for *_, ok in rows) else 1
+
+
+def _zensical_row(z: ZensicalBuild) -> tuple[str, str, str, bool]:
+    return (
+        f"{z.agents} agents x {z.skills} skills in Zensical",
+        f"built in {z.cold_seconds:.0f} s; search: {z.missing_entries} entries missing, largest field"
+        f" {z.max_field_words} of {z.word_limit} words",
+        "builds, search complete",
+        z.search_works,
+    )
+
+
+def zensical_only(args: argparse.Namespace, agents: int, skills: int) -> int:
+    """``--zensical-only``: the Zensical build alone, its section printed (and written with ``--output``)."""
+    load_before = os.getloadavg()[0]
+    with tempfile.TemporaryDirectory(prefix="a2a-docgen-bench-") as tmp:
+        z = zensical_build(Path(tmp), agents, skills)
+    load_after = os.getloadavg()[0]
+    ok = _zensical_row(z)[3]
+    command = f"python benchmarks/run.py --zensical-only{' --quick' if args.quick else ''}"
+    lines = [
+        *zensical_report(z),
+        f"Command: `{command}`; machine: {machine()}; load average {load_before:.1f} at the start,"
+        f" {load_after:.1f} at the end. Search complete and within its limits: {'yes' if ok else '**no**'}.",
+        "",
+    ]
+    text = "\n".join(lines)
+    print(text)
+    if args.output is not None:
+        args.output.write_text(text, encoding="utf-8")
+    return 0 if ok else 1
 
 
 def render_report(
@@ -398,6 +457,8 @@ def render_report(
     command = "python benchmarks/run.py" + (" --quick" if args.quick else "")
     if args.pagefind:
         command += f" --pagefind {shlex.quote(args.pagefind)}"
+    if args.zensical:
+        command += " --zensical"
     lines = [
         "# Performance",
         "",

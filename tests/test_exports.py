@@ -477,6 +477,25 @@ def test_llms_txt_shape() -> None:
     assert len(items) == len(_links(md)) == 2 + 3 + 1 + 2
 
 
+def test_llms_txt_for_an_engine_links_to_the_html_pages() -> None:
+    """``a2a-docgen build`` output is turned into HTML by an engine, which publishes no Markdown sources: its
+    llms.txt links to the pages' directory URLs (as catalog.json does), anchors kept."""
+    catalog = catalog_of((V10, "weather.json"), (OPEN, "abacus.json"))
+    md = llms_txt(catalog, markdown_sources=False)
+    weather = paths_by_name(catalog)["Weather Desk"]
+    hrefs = [href for href, _ in _links(md)]
+    assert weather.page_url in hrefs
+    assert f"{weather.page_url}#{weather.skill_anchors[0]}" in hrefs
+    assert not [href for href in hrefs if ".md" in href]
+    assert "Every link leads to a page of this site." in md
+    # the rest is the same as with the sources
+    assert md.replace(
+        "Every link leads to a page", "Every link leads to the Markdown source of a page"
+    ).replace("/)", "/index.md)").replace("/#", "/index.md#") == llms_txt(catalog)
+    site = render_catalog(catalog, markdown_sources=False)
+    assert site.files["llms.txt"] == md.encode("utf-8")
+
+
 def test_llms_txt_of_an_empty_catalogue() -> None:
     md = llms_txt(Catalog(cards=(), diagnostics=(), excluded=()))
     assert md.startswith("# A2A agent catalogue\n\n> 0 agents and 0 skills ")

@@ -271,6 +271,21 @@ def test_search_index_fragments(tmp_path: Path) -> None:
     assert violations[0].line > 1
 
 
+def test_zensical_search_index_fragments_are_checked(tmp_path: Path) -> None:
+    """Zensical's ``search.json`` keeps its entries under ``items``, and its theme inserts them as HTML too."""
+    (tmp_path / "assets" / "javascripts").mkdir(parents=True)
+    (tmp_path / "assets" / "javascripts" / "bundle.0.min.js").write_text("", encoding="utf-8")
+    items = [
+        {"location": "", "level": 1, "title": "Home", "text": "<p>ok</p>", "path": [], "tags": []},
+        {"location": "a/", "level": 1, "title": "A", "text": "<p><img src=x onerror=alert(1)></p>"},
+    ]
+    (tmp_path / "search.json").write_text(json.dumps({"config": {}, "items": items}), encoding="utf-8")
+    violations = check_site(tmp_path)
+    assert [(v.file, v.message.split(":")[0]) for v in violations] == [
+        ("search.json", "items[1].text ('a/')")
+    ]
+
+
 def _build(project: Path) -> Path:
     subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(project / "mkdocs.yml")],

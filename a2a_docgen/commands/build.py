@@ -10,6 +10,7 @@ import argparse
 import os
 import sys
 import textwrap
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -37,13 +38,19 @@ examples:
   a2a-docgen build                            # {DEFAULT_CARDS} -> {DEFAULT_OUT_DIR}/
   a2a-docgen build cards/ -o docs/agents --site-url https://agents.example.com/catalogue/
   a2a-docgen build cards/ --strict --format github   # in CI: any diagnostic fails the build
+  a2a-docgen build cards/ -o docs --watch     # rebuild on every change, beside `zensical serve`
 
 Files whose bytes did not change are left untouched; pages of agents that are gone are removed (only
 files an earlier build generated, listed in DIR/.a2a-docgen-manifest). Nothing in DIR changes unless the
-whole build succeeds.
+whole build succeeds. With --watch, a failed build is reported and the last good pages stay until the
+next change builds.
 
-exit status: 0 built, 1 the build failed (with --strict: any diagnostic), 2 usage error.
+exit status: 0 built (with --watch: stopped with Ctrl-C), 1 the build failed (with --strict: any
+diagnostic), 2 usage error.
 """
+
+DEFAULT_INTERVAL = 1.0
+"""Seconds between two looks at the cards and templates with ``--watch``."""
 
 
 def register(subparsers: Any) -> None:
@@ -103,29 +110,63 @@ def register(subparsers: Any) -> None:
         "process); the pages are the same either way",
     )
     add_signing_options(parser)
+    parser.add_argument(
+        "--watch",
+        action="store_true",
+        help="after building, watch CARDS and the templates and build again on every change (only changed "
+        "pages are rewritten, so a running `zensical serve` or `mkdocs serve` reloads them); Ctrl-C stops",
+    )
+    parser.add_argument(
+        "--interval",
+        type=positive_seconds,
+        default=DEFAULT_INTERVAL,
+        metavar="SECONDS",
+        help=f"with --watch: how often to look for changes (default {DEFAULT_INTERVAL:g})",
+    )
     add_limit_options(parser)
     parser.set_defaults(run=run)
 
 
-def run(args: argparse.Namespace) -> int:
-    from a2a_docgen.catalog import load_catalog
-    from a2a_docgen.render import render_catalog
-    from a2a_docgen.render.parallel import default_jobs
-    from a2a_docgen.signing import unverified_message
-    from a2a_docgen.site.writer import write_site
+def positive_seconds(value: str) -> float:
+    """``--interval``: a number of seconds above zero."""
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = 0.0
+    if not seconds > 0 or seconds == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a number of seconds above 0, not {value!r}")
+    return seconds
 
+
+def run(args: argparse.Namespace) -> int:
     # Without CARDS: the checkout's examples/cards when run from the repository, else the embedded example.
     cards: list[str] = list(args.cards) or [
         DEFAULT_CARDS if os.path.isdir(DEFAULT_CARDS) else str(default_catalogue())
     ]
     templates = _templates_dir(args.templates)
     site_url = _site_url(args.site_url)
+    if not args.watch:
+        build_once(args, cards, templates, site_url)
+        return 0
+    return _watch(args, cards, templates, site_url)
+
+
+def build_once(
+    args: argparse.Namespace, cards: list[str], templates: str | None, site_url: str | None
+) -> None:
+    """Load, render and write the catalogue once; the summary line on stderr."""
+    from a2a_docgen.catalog import load_catalog
+    from a2a_docgen.render import render_catalog
+    from a2a_docgen.render.parallel import default_jobs
+    from a2a_docgen.signing import unverified_message
+    from a2a_docgen.site.writer import write_site
 
     limits = limits_from_args(args)
     catalog = load_catalog(cards, limits=limits, trust=trust_from_args(args, limits))
     if not catalog.cards and not catalog.excluded:
         raise UsageError(f"no card files (*.json) found in {', '.join(cards)}")
     sys.stdout.write(format_diagnostics(catalog.diagnostics, args.format))
+    sys.stdout.flush()
     if args.strict and catalog.diagnostics:
         raise BuildFailed(f"--strict: {_counts(catalog.diagnostics)}; nothing written")
     unverified = unverified_message(catalog.diagnostics)
@@ -133,7 +174,10 @@ def run(args: argparse.Namespace) -> int:
         raise BuildFailed(f"{unverified}; nothing written")
 
     jobs = args.jobs or default_jobs()
-    site = render_catalog(catalog, templates_dir=templates, site_url=site_url, jobs=jobs)
+    # The pages are built by an engine, which publishes HTML only: llms.txt links to the HTML pages.
+    site = render_catalog(
+        catalog, templates_dir=templates, site_url=site_url, jobs=jobs, markdown_sources=False
+    )
     result = write_site(site, args.out_dir)
     try:  # the output is complete: a late Ctrl-C no longer makes the build fail
         note = "; Ctrl-C came once the output was complete" if result.interrupted else ""
@@ -141,10 +185,46 @@ def run(args: argparse.Namespace) -> int:
             f"{summary(catalog)}: {len(result.written)} written, {len(result.unchanged)} unchanged, "
             f"{len(result.removed)} removed -> {args.out_dir}{note}",
             file=sys.stderr,
+            flush=True,
         )
     except KeyboardInterrupt:
         pass
-    return 0
+
+
+def _watch(args: argparse.Namespace, cards: list[str], templates: str | None, site_url: str | None) -> int:
+    """Build, then build again whenever the cards or templates change, until Ctrl-C (exit 0). A build that
+    fails is reported and the pages stay as the last good build wrote them."""
+    from a2a_docgen.render.env import builtin_templates_dir
+    from a2a_docgen.site.watch import snapshot, wait_for_change, watched_paths
+
+    paths = watched_paths(cards, templates, builtin_templates_dir())
+    exclude = [args.out_dir]
+    shown = ", ".join([*cards, *([templates] if templates else [])])
+    try:
+        state = snapshot(paths, exclude=exclude)
+        _build_reporting_errors(args, cards, templates, site_url)
+        print(f"a2a-docgen build: watching {shown} for changes (Ctrl-C to stop)", file=sys.stderr, flush=True)
+        while True:
+            state = wait_for_change(paths, state, interval=args.interval, exclude=exclude)
+            print(f"a2a-docgen build: {time.strftime('%H:%M:%S')} change seen, building", file=sys.stderr)
+            _build_reporting_errors(args, cards, templates, site_url)
+    except KeyboardInterrupt:
+        print("a2a-docgen build: stopped watching", file=sys.stderr)
+        return 0
+
+
+def _build_reporting_errors(
+    args: argparse.Namespace, cards: list[str], templates: str | None, site_url: str | None
+) -> None:
+    """``build_once``; an error is printed (as ``cli.main`` words it) instead of ending the watch."""
+    from a2a_docgen.errors import A2ADocgenError
+
+    try:
+        build_once(args, cards, templates, site_url)
+    except BuildFailed as exc:
+        print(f"a2a-docgen build: {exc}", file=sys.stderr, flush=True)
+    except A2ADocgenError as exc:
+        print(f"a2a-docgen build: error: {exc}", file=sys.stderr, flush=True)
 
 
 def summary(catalog: Catalog) -> str:

@@ -54,6 +54,7 @@ def render_catalog(
     site_name: str = DEFAULT_SITE_NAME,
     jobs: int = 1,
     convert: Callable[[str, str], object] | None = None,
+    markdown_sources: bool = True,
 ) -> RenderedSite:
     """Every page and file of the site for ``catalog``.
 
@@ -63,7 +64,9 @@ def render_catalog(
     above 1, agent pages are rendered by up to that many worker processes where that is safe and pays
     (``render.parallel``); the result is the same. ``convert(path, markdown)``, when given, is called for every
     page (by the worker that rendered it) and its results are the site's ``converted`` (a site engine turning
-    the pages into HTML this way converts them on every core).
+    the pages into HTML this way converts them on every core). ``markdown_sources`` says whether the site
+    publishes each page's Markdown next to its HTML (the MkDocs plugin does): ``llms.txt`` links to the sources
+    then, to the HTML pages otherwise (``a2a-docgen build``, whose pages an engine turns into HTML only).
     Raises ``UsageError`` for a bad ``site_url``, a broken template or a template that prints card text
     without an encoding filter (``UnescapedOutputError``).
     """
@@ -77,6 +80,7 @@ def render_catalog(
             site_name=site_name,
             jobs=jobs,
             convert=convert,
+            markdown_sources=markdown_sources,
         )
 
 
@@ -88,6 +92,7 @@ def _render_site(
     site_name: str,
     jobs: int,
     convert: Callable[[str, str], object] | None,
+    markdown_sources: bool,
 ) -> RenderedSite:
     views = build_views(catalog, site_url=site_url)
     agents = views.agents
@@ -113,7 +118,7 @@ def _render_site(
             if job.indexed:
                 indexed.add(job.path)
         files = {agent.card_json: agent.card.source.text.encode("utf-8") for agent in agents}
-        files.update(export_files(catalog, site_name=site_name))
+        files.update(export_files(catalog, site_name=site_name, markdown_sources=markdown_sources))
         files[FILTER_INDEX] = filter_index(views)
         files.update(asset_files())
         for agent, (text, html) in zip(agents, workers.results(), strict=True):

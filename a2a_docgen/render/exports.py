@@ -340,7 +340,14 @@ def _note(text: str, details: list[str]) -> str:
     return text or meta
 
 
-def _agent_line(paths: AgentPaths) -> str:
+def _page_link(paths: AgentPaths, markdown_sources: bool) -> str:
+    """Where ``llms.txt`` sends a reader for an agent's page: its Markdown source, when the site publishes the
+    sources next to the HTML (the MkDocs plugin does), else the HTML page (directory URL, as in
+    ``catalog.json``), which every engine building ``a2a-docgen build``'s output publishes."""
+    return paths.page_path if markdown_sources else paths.page_url
+
+
+def _agent_line(paths: AgentPaths, markdown_sources: bool) -> str:
     card = paths.card
     details = []
     if card.version:
@@ -350,22 +357,23 @@ def _agent_line(paths: AgentPaths) -> str:
     details.append(plural(len(card.skills), "skill"))
     name = _agent_name(card)
     note = _note(_llms_text(card.description, _MAX_NOTE), details)
-    return f"- [{name}]({paths.page_path}): {note}"
+    return f"- [{name}]({_page_link(paths, markdown_sources)}): {note}"
 
 
-def _skill_line(paths: AgentPaths, skill: AgentSkill, skill_anchor: str) -> str:
+def _skill_line(paths: AgentPaths, skill: AgentSkill, skill_anchor: str, markdown_sources: bool) -> str:
     details = [f"agent: {_agent_name(paths.card)}"]
     tags = [t for t in (_llms_text(tag, 64) for tag in skill.tags) if t]
     if tags:
         details.append("tags: " + ", ".join(tags))
     name = _llms_text(skill.name, _MAX_NAME) or _llms_text(skill.id, _MAX_NAME) or "Unnamed skill"
     note = _note(_llms_text(skill.description, _MAX_NOTE), details)
-    return f"- [{name}]({paths.page_path}#{skill_anchor}): {note}"
+    return f"- [{name}]({_page_link(paths, markdown_sources)}#{skill_anchor}): {note}"
 
 
-def llms_txt(catalog: Catalog, *, site_name: str = DEFAULT_SITE_NAME) -> str:
+def llms_txt(catalog: Catalog, *, site_name: str = DEFAULT_SITE_NAME, markdown_sources: bool = True) -> str:
     """``llms.txt``: a title, a one-line summary, then one link per agent and per skill to the pages'
-    Markdown sources, and the JSON exports under ``## Optional`` (which a reader may skip)."""
+    Markdown sources (``markdown_sources``, for a site that publishes them) or HTML pages, and the JSON
+    exports under ``## Optional`` (which a reader may skip)."""
     agents = agent_paths(catalog)
     skill_count = sum(len(paths.card.skills) for paths in agents)
     title = _llms_text(site_name, _MAX_NAME) or DEFAULT_SITE_NAME
@@ -373,18 +381,20 @@ def llms_txt(catalog: Catalog, *, site_name: str = DEFAULT_SITE_NAME) -> str:
         f"# {title}",
         "",
         f"> {plural(len(agents), 'agent')} and {plural(skill_count, 'skill')} described by their "
-        "A2A Agent Cards. Every link leads to the Markdown source of a page of this site.",
+        "A2A Agent Cards. Every link leads to "
+        + ("the Markdown source of a page" if markdown_sources else "a page")
+        + " of this site.",
         "",
         "Each agent page lists the agent's interfaces, security schemes and skills; each skill states "
         "the media types it accepts and produces and the security it requires. The same catalogue as JSON "
         f"is in {CATALOG_JSON}, and every agent's card as published is next to its page.",
     ]
     if agents:
-        lines += ["", "## Agents", "", *(_agent_line(paths) for paths in agents)]
+        lines += ["", "## Agents", "", *(_agent_line(paths, markdown_sources) for paths in agents)]
     if skill_count:
         lines += ["", "## Skills", ""]
         lines += [
-            _skill_line(paths, skill, skill_anchor)
+            _skill_line(paths, skill, skill_anchor, markdown_sources)
             for paths in agents
             for skill, skill_anchor in zip(paths.card.skills, paths.skill_anchors, strict=True)
         ]
@@ -412,11 +422,14 @@ def badge_files(catalog: Catalog, grades: Mapping[str, Grade] | None = None) -> 
     }
 
 
-def export_files(catalog: Catalog, *, site_name: str = DEFAULT_SITE_NAME) -> dict[str, bytes]:
-    """The export files to merge into ``RenderedSite.files``: ``catalog.json``, ``llms.txt`` and the badges."""
+def export_files(
+    catalog: Catalog, *, site_name: str = DEFAULT_SITE_NAME, markdown_sources: bool = True
+) -> dict[str, bytes]:
+    """The export files to merge into ``RenderedSite.files``: ``catalog.json``, ``llms.txt`` (see ``llms_txt``
+    for ``markdown_sources``) and the badges."""
     grades = _grades(catalog)
     return {
         CATALOG_JSON: catalog_json(catalog, grades),
-        LLMS_TXT: llms_txt(catalog, site_name=site_name).encode("utf-8"),
+        LLMS_TXT: llms_txt(catalog, site_name=site_name, markdown_sources=markdown_sources).encode("utf-8"),
         **badge_files(catalog, grades),
     }

@@ -1,8 +1,9 @@
 """Static safety checker for a built HTML site (stdlib only).
 
 Walks every ``.html`` file of a site directory and reports anything that could run script, navigate, phish,
-restyle the page or clobber the theme's DOM, plus (for mkdocs-material) the HTML fragments stored in
-``search/search_index.json``. It does not run JavaScript: it proves that the *static* output is inert.
+restyle the page or clobber the theme's DOM, plus (for mkdocs-material and Zensical) the HTML fragments
+stored in ``search/search_index.json`` or ``search.json``. It does not run JavaScript: it proves that the
+*static* output is inert.
 
     violations = check_site(Path("site"))
     for v in violations:
@@ -230,7 +231,7 @@ def theme_script_signatures(template_dirs: Iterable[Path] | None = None) -> tupl
 
 def _installed_theme_dirs() -> list[Path]:
     found: list[Path] = []
-    for package, sub in (("material", "templates"), ("mkdocs", "themes")):
+    for package, sub in (("material", "templates"), ("mkdocs", "themes"), ("zensical", "templates")):
         spec = importlib.util.find_spec(package)
         if spec is not None and spec.submodule_search_locations:
             for location in spec.submodule_search_locations:
@@ -500,17 +501,18 @@ class _FragmentChecker(HTMLParser):
         self.handle_starttag(tag, attrs)
 
 
-def check_search_index(path: Path, *, display: str | None = None) -> list[Violation]:
-    """mkdocs-material's ``search_index.json``: ``title`` and ``text`` are inserted into the page as HTML."""
+def check_search_index(path: Path, *, display: str | None = None, key: str = "docs") -> list[Violation]:
+    """A search index whose ``title`` and ``text`` are inserted into the page as HTML: mkdocs-material's
+    ``search/search_index.json`` (entries under ``docs``) or Zensical's ``search.json`` (under ``items``)."""
     display = display or str(path)
     raw = path.read_text(encoding="utf-8")
     try:
         index = json.loads(raw)
     except ValueError as exc:
         return [Violation(display, 1, 1, "search-index", f"not JSON: {exc}")]
-    docs = index.get("docs") if isinstance(index, dict) else None
+    docs = index.get(key) if isinstance(index, dict) else None
     if not isinstance(docs, list):
-        return [Violation(display, 1, 1, "search-index", "no 'docs' list")]
+        return [Violation(display, 1, 1, "search-index", f"no {key!r} list")]
     violations: list[Violation] = []
     for number, doc in enumerate(docs):
         if not isinstance(doc, dict):
@@ -519,8 +521,8 @@ def check_search_index(path: Path, *, display: str | None = None) -> list[Violat
         offset = raw.find(json.dumps(location, ensure_ascii=False))
         line = raw.count("\n", 0, max(offset, 0)) + 1
         column = max(offset, 0) - raw.rfind("\n", 0, max(offset, 0))
-        for key in ("title", "text"):
-            value = doc.get(key)
+        for field in ("title", "text"):
+            value = doc.get(field)
             if not isinstance(value, str):
                 continue
             fragment = _FragmentChecker()
@@ -533,7 +535,7 @@ def check_search_index(path: Path, *, display: str | None = None) -> list[Violat
                         line,
                         column,
                         "search-index",
-                        f"docs[{number}].{key} ({location!r}): {problem}",
+                        f"{key}[{number}].{field} ({location!r}): {problem}",
                     )
                 )
     return violations
@@ -580,6 +582,9 @@ def check_site(
     index = site_dir / "search" / "search_index.json"
     if index.is_file() and _is_material(site_dir):
         violations.extend(check_search_index(index, display="search/search_index.json"))
+    zensical_index = site_dir / "search.json"
+    if zensical_index.is_file() and _is_material(site_dir):  # Zensical's theme is Material's successor
+        violations.extend(check_search_index(zensical_index, display="search.json", key="items"))
     return violations
 
 

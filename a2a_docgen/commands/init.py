@@ -1,0 +1,149 @@
+"""``a2a-docgen init``: a new site project for one site engine, ready to build.
+
+Writes the engine's configuration (``a2a_docgen.site.scaffold``), a ``.gitignore`` and, unless ``--cards``
+names cards of your own, the example cards into ``DIR/cards``; then prints the two commands that build and
+serve the site. Nothing is ever overwritten: when a file to write exists, nothing is written (exit 2).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import shlex
+import textwrap
+from pathlib import Path
+from typing import Any
+
+from a2a_docgen.errors import UsageError
+
+HELP = "write a new site project for Zensical, MkDocs or ProperDocs"
+
+DEFAULT_ENGINE = "zensical"
+
+EXAMPLES = """\
+examples:
+  a2a-docgen init catalogue                      # Zensical, with the example cards in catalogue/cards
+  a2a-docgen init --engine mkdocs --cards cards/ site   # MkDocs + Material and the plugin, your cards
+  a2a-docgen init --engine properdocs .          # ProperDocs + Material and the plugin, here
+
+exit status: 0 written, 2 usage error (a file to write exists, a bad option).
+"""
+
+
+def register(subparsers: Any) -> None:
+    from a2a_docgen.site.scaffold import ENGINES
+
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "init",
+        help=HELP,
+        description=textwrap.dedent(
+            """\
+            Write a site project for an A2A agent catalogue into DIR: the engine's configuration, with the
+            catalogue's navigation, search, light and dark palettes, copy buttons on code blocks, no web
+            fonts and the catalogue's stylesheet and script; a .gitignore; and the example cards in
+            DIR/cards unless --cards names yours. Zensical builds the pages a2a-docgen build writes into
+            DIR/docs; MkDocs and ProperDocs run the a2a-docgen plugin. Existing files are never
+            overwritten. See docs/engines.md."""
+        ),
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("directory", metavar="DIR", help="the project directory (created if needed)")
+    parser.add_argument(
+        "--engine",
+        choices=list(ENGINES),
+        default=DEFAULT_ENGINE,
+        help=f"the site engine (default {DEFAULT_ENGINE})",
+    )
+    parser.add_argument(
+        "--cards",
+        metavar="PATH",
+        help="your card directory (or file), which the project then builds from; default: a copy of the "
+        "example cards in DIR/cards",
+    )
+    parser.add_argument("--site-name", metavar="NAME", help="the site's name (default: A2A agent catalogue)")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from a2a_docgen.commands.check import default_catalogue
+    from a2a_docgen.render.exports import DEFAULT_SITE_NAME
+    from a2a_docgen.site.scaffold import ENGINES, project_files
+
+    engine = ENGINES[args.engine]
+    project = Path(args.directory)
+    if project.exists() and not project.is_dir():
+        raise UsageError(f"{args.directory} exists and is not a directory")
+
+    files: dict[str, bytes] = {}
+    if args.cards is None:
+        cards_for_config = "cards"
+        cards_from_here = str(project / "cards")
+        examples = sorted(default_catalogue().glob("*.json"))
+        files.update((f"cards/{card.name}", card.read_bytes()) for card in examples)
+    else:
+        if not os.path.exists(args.cards):
+            raise UsageError(f"--cards {args.cards}: no such file or directory")
+        relative = os.path.relpath(os.path.abspath(args.cards), os.path.abspath(project))
+        cards_for_config = Path(relative).as_posix()
+        cards_from_here = args.cards
+    texts = project_files(engine, cards=cards_for_config, site_name=args.site_name or DEFAULT_SITE_NAME)
+    files.update((path, text.encode("utf-8")) for path, text in texts.items())
+
+    existing = sorted(
+        (path for path in files if os.path.lexists(project / path)),
+        key=lambda path: (path != engine.config, path.startswith("cards/"), path),
+    )
+    if existing:
+        shown = ", ".join(str(project / path) for path in existing[:5])
+        more = f" and {len(existing) - 5} more" if len(existing) > 5 else ""
+        raise UsageError(
+            f"{shown}{more} already exist{'s' if len(existing) == 1 else ''}; nothing written "
+            "(init never overwrites a file: move them, or choose another directory)"
+        )
+    for path, data in sorted(files.items()):
+        target = project / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with target.open("xb") as handle:  # "x": a file that appeared meanwhile is not overwritten either
+            handle.write(data)
+
+    written = [path for path in sorted(files) if not path.startswith("cards/")]
+    note = (
+        f" and {len(files) - len(written)} example cards in {project / 'cards'}" if args.cards is None else ""
+    )
+    print(f"a2a-docgen init: wrote {', '.join(str(project / p) for p in written)}{note} ({engine.title})")
+    print()
+    print("Next, from this directory:")
+    print()
+    for command in next_commands(engine.name, project, cards_from_here):
+        print(f"  {command}")
+    print()
+    if any(importlib.util.find_spec(module) is None for module in engine.modules):
+        print(f"{engine.title} is not installed in this environment: pip install {engine.install}")
+    if not engine.plugin:
+        print(
+            "For a live preview, keep the first command running with --watch beside the second: each change "
+            "to a card rewrites the pages it changes."
+        )
+    print(
+        "Engines and what works on each: https://github.com/a2a-docgen/a2a-docgen/blob/main/docs/engines.md"
+    )
+    return 0
+
+
+def next_commands(engine: str, project: Path, cards: str) -> list[str]:
+    """The two commands, run from the current directory, that build the project and serve the site."""
+    from a2a_docgen.site.scaffold import DOCS_DIR, ENGINES
+
+    config = ENGINES[engine].config
+    here = os.path.abspath(project) == os.path.abspath(os.curdir)
+    config_option = "" if here else f" -f {shlex.quote(str(project / config))}"
+    command = ENGINES[engine].command
+    if engine == "zensical":
+        docs = DOCS_DIR if here else str(project / DOCS_DIR)
+        return [
+            f"a2a-docgen build {shlex.quote(cards)} -o {shlex.quote(docs)}",
+            f"{command} serve{config_option}",
+        ]
+    return [f"{command} build{config_option}", f"{command} serve{config_option}"]

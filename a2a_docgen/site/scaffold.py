@@ -1,0 +1,213 @@
+"""The site projects ``a2a-docgen init`` writes: one configuration per site engine, as text (no file I/O).
+
+- **Zensical** reads ``zensical.toml`` and runs no MkDocs plugin, so the catalogue's pages are generated into
+  its ``docs_dir`` by ``a2a-docgen build`` first (``docs_dir`` must be inside the project: Zensical's rule).
+  The configuration carries what the plugin would otherwise add: the catalogue's navigation and its
+  stylesheet and script. No ``markdown_extensions``: Zensical's default profile is the one the pages are
+  tested with (its ``attr_list`` gives skill headings their ``#skill-`` ids).
+- **MkDocs** (``mkdocs.yml``) and **ProperDocs** (``properdocs.yml``, the maintained MkDocs 1.x fork) run the
+  ``a2a-docgen`` plugin, which renders the cards at every build and adds the navigation and the assets itself.
+
+Every configuration has search, a light/dark palette toggle, a copy button on code blocks and system fonts
+(``font = false``: no request to Google Fonts). docs/engines.md documents the engines and what works on each.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from a2a_docgen.errors import UsageError
+from a2a_docgen.render import NAV
+from a2a_docgen.render.assets import SCRIPTS, STYLESHEETS
+from a2a_docgen.render.exports import DEFAULT_SITE_NAME
+from a2a_docgen.render.site import NavEntry
+
+__all__ = ["ENGINES", "Engine", "EngineName", "project_files", "quoted"]
+
+EngineName = Literal["zensical", "mkdocs", "properdocs"]
+
+
+@dataclass(frozen=True, slots=True)
+class Engine:
+    """What a project for one engine is made of, and how it is built."""
+
+    name: EngineName
+    title: str
+    config: str
+    """The configuration file, in the project directory."""
+    command: str
+    """The engine's command (``zensical build``, ``mkdocs serve`` ...)."""
+    modules: tuple[str, ...]
+    """Modules that are importable when the engine and its theme are installed."""
+    install: str
+    """The packages to install for it (pip arguments)."""
+    plugin: bool
+    """Whether the engine runs the a2a-docgen plugin (else: ``a2a-docgen build`` writes the pages first)."""
+
+
+ENGINES: dict[str, Engine] = {
+    "zensical": Engine(
+        "zensical", "Zensical", "zensical.toml", "zensical", ("zensical",), "zensical", plugin=False
+    ),
+    "mkdocs": Engine(
+        "mkdocs", "MkDocs", "mkdocs.yml", "mkdocs", ("mkdocs", "material"), "mkdocs-material", plugin=True
+    ),
+    "properdocs": Engine(
+        "properdocs",
+        "ProperDocs",
+        "properdocs.yml",
+        "properdocs",
+        ("properdocs", "material"),
+        "properdocs mkdocs-material",
+        plugin=True,
+    ),
+}
+"""The engines ``init`` knows, by the name ``--engine`` takes; the first is the default."""
+
+DOCS_DIR = "docs"
+SITE_DIR = "site"
+
+
+def quoted(text: str) -> str:
+    """``text`` as a double-quoted string that TOML and YAML both read back as ``text``.
+
+    JSON's string syntax is a subset of both for text without control characters, which are refused (a
+    site name or a path never needs one)."""
+    if any(ord(c) < 32 or ord(c) == 127 for c in text):
+        raise UsageError(f"{text!r}: control characters are not allowed here")
+    return json.dumps(text, ensure_ascii=False)
+
+
+def project_files(engine: Engine, *, cards: str, site_name: str = DEFAULT_SITE_NAME) -> dict[str, str]:
+    """The text files of a new project, by path relative to its directory: the configuration and a
+    ``.gitignore``. ``cards`` is the card directory (or file) relative to the project directory, POSIX style.
+    For the plugin engines, ``docs/.gitkeep`` too: MkDocs needs ``docs_dir`` to exist, and git keeps no empty
+    directory (the file is not published: MkDocs leaves out dotfiles)."""
+    if engine.name == "zensical":
+        files = {engine.config: zensical_toml(cards=cards, site_name=site_name)}
+        files[".gitignore"] = (
+            "# Built by `zensical build`, and Zensical's cache (`zensical build --clean` clears it)\n"
+            f"/{SITE_DIR}/\n/.cache/\n"
+            f"# /{DOCS_DIR}/ is written from the cards by `a2a-docgen build`: commit it to review the pages in\n"
+            "# pull requests, or ignore it too:\n"
+            f"# /{DOCS_DIR}/\n"
+        )
+        return files
+    return {
+        engine.config: mkdocs_yml(engine, cards=cards, site_name=site_name),
+        ".gitignore": f"# Built by `{engine.command} build`\n/{SITE_DIR}/\n",
+        f"{DOCS_DIR}/.gitkeep": "",
+    }
+
+
+def _toml_list(values: Sequence[str]) -> str:
+    return "[" + ", ".join(quoted(value) for value in values) + "]"
+
+
+def _toml_nav(nav: Sequence[NavEntry]) -> str:
+    return "nav = [\n" + "".join(f"  {{ {quoted(e.title)} = {quoted(e.path)} }},\n" for e in nav) + "]\n"
+
+
+def zensical_toml(*, cards: str, site_name: str) -> str:
+    """``zensical.toml``: the catalogue's pages are generated into ``docs/`` before Zensical builds."""
+    build = f"a2a-docgen build {shlex.quote(cards)} -o {DOCS_DIR}"
+    return (
+        "# Zensical (https://zensical.org) site of an A2A agent catalogue, written by `a2a-docgen init`.\n"
+        "#\n"
+        "# Zensical runs no MkDocs plugins, so a2a-docgen writes the catalogue's pages into docs/ first. From\n"
+        "# this directory:\n"
+        "#\n"
+        f"#   {build}\n"
+        "#   zensical serve\n"
+        "#\n"
+        "# The first writes the pages from the cards: run it again after a change, or keep it running with\n"
+        "# --watch beside `zensical serve` for a live preview (only the pages a change alters are rewritten,\n"
+        "# and Zensical reloads them). The second builds the site and serves it at http://localhost:8000/;\n"
+        "# `zensical build` writes it into site/.\n"
+        "\n"
+        "[project]\n"
+        f"site_name = {quoted(site_name)}\n"
+        f'docs_dir = "{DOCS_DIR}"  # must be inside this directory (a Zensical rule)\n'
+        f'site_dir = "{SITE_DIR}"\n'
+        "# The catalogue's navigation: its index pages only. Agent pages are reached from them, so the\n"
+        "# navigation stays this size however many agents the catalogue has.\n"
+        f"{_toml_nav(NAV)}"
+        "# The catalogue's stylesheet and script (the home page's filter), written by a2a-docgen build.\n"
+        f"extra_css = {_toml_list(STYLESHEETS)}\n"
+        f"extra_javascript = {_toml_list(SCRIPTS)}\n"
+        "# No markdown_extensions: Zensical's default profile, which the catalogue's pages are tested with\n"
+        "# (attr_list gives each skill heading its #skill- id). If you set them, keep attr_list and toc.\n"
+        "# Search is built in and on by default; list pages of the catalogue opt out of it themselves.\n"
+        "\n"
+        "[project.theme]\n"
+        'features = ["content.code.copy", "search.highlight"]\n'
+        "font = false  # system fonts: no request to Google Fonts, works offline and under a strict CSP\n"
+        "\n"
+        "[[project.theme.palette]]\n"
+        'scheme = "default"\n'
+        'toggle.icon = "lucide/sun"\n'
+        'toggle.name = "Switch to dark mode"\n'
+        "\n"
+        "[[project.theme.palette]]\n"
+        'scheme = "slate"\n'
+        'toggle.icon = "lucide/moon"\n'
+        'toggle.name = "Switch to light mode"\n'
+    )
+
+
+def mkdocs_yml(engine: Engine, *, cards: str, site_name: str) -> str:
+    """``mkdocs.yml`` or ``properdocs.yml``: the a2a-docgen plugin renders the cards at every build."""
+    first = {
+        "mkdocs": (
+            "# Site of an A2A agent catalogue for MkDocs 1.x (https://www.mkdocs.org), written by `a2a-docgen init`.\n"
+            "# MkDocs 1.6 is no longer maintained: ProperDocs, its maintained fork, builds this file unchanged\n"
+            "# (`properdocs build -f mkdocs.yml`; `a2a-docgen init --engine properdocs` names it properdocs.yml).\n"
+        ),
+        "properdocs": (
+            "# Site of an A2A agent catalogue for ProperDocs, the maintained MkDocs 1.x fork\n"
+            "# (https://properdocs.org), written by `a2a-docgen init`.\n"
+        ),
+    }[engine.name]
+    return (
+        first + "#\n"
+        "# The a2a-docgen plugin renders the cards at every build, and again on every change under\n"
+        f"# `{engine.command} serve`: nothing to generate first. It adds the catalogue's navigation (while this\n"
+        "# file has no nav), its stylesheet and script (assets/a2a-docgen/) and its search entries. Pages of\n"
+        "# your own go in docs/; with an index.md of your own there, the catalogue moves under catalogue/.\n"
+        "\n"
+        f"site_name: {quoted(site_name)}\n"
+        f"docs_dir: {DOCS_DIR}\n"
+        f"site_dir: {SITE_DIR}\n"
+        "\n"
+        "theme:\n"
+        "  name: material\n"
+        "  font: false  # system fonts: no request to Google Fonts, works offline and under a strict CSP\n"
+        "  features:\n"
+        "    - content.code.copy\n"
+        "    - search.highlight\n"
+        "  palette:\n"
+        "    - scheme: default\n"
+        "      toggle:\n"
+        "        icon: material/weather-night\n"
+        "        name: Switch to dark mode\n"
+        "    - scheme: slate\n"
+        "      toggle:\n"
+        "        icon: material/weather-sunny\n"
+        "        name: Switch to light mode\n"
+        "\n"
+        "plugins:\n"
+        "  - search\n"
+        "  - a2a-docgen:\n"
+        f"      cards: {quoted(cards)}  # relative to this file\n"
+        "\n"
+        "# For your own pages (the plugin converts the catalogue's pages itself, whatever is listed here).\n"
+        "markdown_extensions:\n"
+        "  - toc:\n"
+        "      permalink: true\n"
+        "  - tables\n"
+        "  - fenced_code\n"
+    )

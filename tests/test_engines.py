@@ -1,0 +1,254 @@
+"""The same catalogue from every engine: Zensical, MkDocs + Material and ProperDocs + Material.
+
+Each engine builds the project ``a2a-docgen init --engine ENGINE`` writes for the example catalogue (or the
+cards in ``A2A_DOCGEN_ENGINE_CARDS``), strictly. Zensical builds the pages ``a2a-docgen build`` wrote, with
+its default Markdown profile; MkDocs and ProperDocs run the plugin. The facts are then read from each site's
+HTML and compared with the catalogue's model and with the Markdown the renderer wrote: every page built,
+skill headings with their ``#skill-`` ids, every code block of the Markdown (pretty-printed JSON examples,
+request bodies, curl and Python) as a code block of the page, the effective media types and the scopes of
+every skill, working links to skills, search entries, the assets, both palettes, no web fonts, and a site
+the static checker finds inert. (``tests/test_engines_hostile.py``: the hostile corpus through Zensical.)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from a2a_docgen.catalog import load_catalog
+from a2a_docgen.model import Catalog
+from a2a_docgen.render import NAV, RenderedSite, render_catalog
+from a2a_docgen.render.assets import SCRIPTS, STYLESHEETS
+from a2a_docgen.render.exports import agent_paths
+from a2a_docgen.text.jsonio import pretty_json
+from tests.conftest import REPO
+from tests.support.engine_sites import (
+    ENGINES,
+    EngineBuild,
+    HtmlPage,
+    build_project,
+    init_project,
+    parse_page,
+    require_engine,
+)
+from tests.support.hostile_sites import html_path
+from tests.support.markdown_tokens import fences, headings
+from tests.support.site_checker import check_site
+
+pytestmark = pytest.mark.slow
+
+CARDS = Path(os.environ.get("A2A_DOCGEN_ENGINE_CARDS") or REPO / "examples" / "cards").resolve()
+PLUGIN_ENGINES = ("mkdocs", "properdocs")
+
+
+@pytest.fixture(scope="module")
+def catalogue() -> tuple[Catalog, RenderedSite]:
+    """The catalogue and the pages ``a2a-docgen build`` writes for it."""
+    catalog = load_catalog([CARDS])
+    return catalog, render_catalog(catalog, markdown_sources=False)
+
+
+@pytest.fixture(scope="module", params=ENGINES)
+def built(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> EngineBuild:
+    """The example catalogue's site, built once per engine from the project ``init`` writes."""
+    engine: str = request.param
+    require_engine(engine)
+    project = tmp_path_factory.mktemp(engine) / "catalogue"
+    init_project(project, engine, CARDS)
+    return build_project(project, engine, cards=os.path.relpath(CARDS, project))
+
+
+def page(built: EngineBuild, markdown_path: str) -> HtmlPage:
+    return parse_page((built.check() / html_path(markdown_path)).read_text(encoding="utf-8"))
+
+
+def test_build_is_strict_and_writes_only_its_own_directories(built: EngineBuild) -> None:
+    built.check()
+    assert built.changed_outside == [], built.changed_outside
+    assert "WARNING" not in built.output, built.output[-3000:]
+
+
+def test_every_page_and_file_is_published(
+    built: EngineBuild, catalogue: tuple[Catalog, RenderedSite]
+) -> None:
+    site = built.check()
+    _, rendered = catalogue
+    missing = [p for p in rendered.pages if not (site / html_path(p)).is_file()]
+    missing += [p for p in rendered.files if not (site / p).is_file()]
+    assert missing == []
+
+
+def test_skill_headings_carry_their_ids_and_names(
+    built: EngineBuild, catalogue: tuple[Catalog, RenderedSite]
+) -> None:
+    catalog, rendered = catalogue
+    for paths in agent_paths(catalog):
+        built_page = page(built, paths.page_path)
+        h2 = {h.id: h.text for h in built_page.headings if h.level == 2 and h.id}
+        # the Markdown's own headings: `## Name {#skill-...}`, as any CommonMark reader sees the text
+        expected = {}
+        for level, text in headings(rendered.pages[paths.page_path]):
+            match = re.fullmatch(r"(.*) \{#(skill-[^}\s]+)\}", text)
+            if level == 2 and match:
+                expected[match.group(2)] = " ".join(match.group(1).split())
+        assert set(expected) == set(paths.skill_anchors)
+        for anchor, name in expected.items():
+            assert h2.get(anchor) == name, (paths.page_path, anchor, h2.get(anchor), name)
+
+
+def test_links_to_skills_lead_to_their_headings(built: EngineBuild) -> None:
+    site = built.check()
+    ids: dict[Path, set[str]] = {}
+    checked = 0
+    for html_file in sorted(site.rglob("*.html")):
+        for href in parse_page(html_file.read_text(encoding="utf-8")).links:
+            target, _, anchor = href.partition("#")
+            if not anchor.startswith("skill-") or re.match(r"^[a-z][a-z0-9+.-]*:", href):
+                continue
+            resolved = (html_file.parent / target).resolve()
+            if resolved.is_dir() or not target:
+                resolved = resolved / "index.html" if target else html_file
+            if resolved not in ids:
+                ids[resolved] = set(parse_page(resolved.read_text(encoding="utf-8")).ids)
+            assert anchor in ids[resolved], f"{html_file.relative_to(site)}: {href}"
+            checked += 1
+    assert checked
+
+
+def _block(text: str) -> str:
+    return text.rstrip("\n")
+
+
+def test_every_code_block_of_the_markdown_is_a_code_block_of_the_page(
+    built: EngineBuild, catalogue: tuple[Catalog, RenderedSite]
+) -> None:
+    """Pretty-printed JSON examples, request bodies, curl and Python: the same text, in the same order."""
+    _, rendered = catalogue
+    for path, markdown in rendered.pages.items():
+        expected = [_block(content) for _, content in fences(markdown)]
+        assert [_block(b) for b in page(built, path).code_blocks] == expected, path
+
+
+def test_json_examples_are_pretty_printed(
+    built: EngineBuild, catalogue: tuple[Catalog, RenderedSite]
+) -> None:
+    catalog, _ = catalogue
+    seen = 0
+    for paths in agent_paths(catalog):
+        blocks = {_block(b) for b in page(built, paths.page_path).code_blocks}
+        for skill in paths.card.skills:
+            for example in skill.examples:
+                if example.is_json:
+                    assert pretty_json(example.value, 2) in blocks, (paths.page_path, example.text)
+                    seen += 1
+    if (REPO / "examples" / "cards").resolve() == CARDS:
+        assert seen
+
+
+def test_effective_modes_and_scopes_of_every_skill(
+    built: EngineBuild, catalogue: tuple[Catalog, RenderedSite]
+) -> None:
+    """A skill's own media types and security are on its section; inherited ones on the agent's summary."""
+    catalog, _ = catalogue
+    for paths in agent_paths(catalog):
+        built_page = page(built, paths.page_path)
+        head = built_page.head
+        for skill, anchor in zip(paths.card.skills, paths.skill_anchors, strict=True):
+            section = built_page.sections[anchor]
+            for modes in (skill.effective_input_modes, skill.effective_output_modes):
+                where = section if modes.origin == "skill" else head
+                for mode in modes.modes:
+                    assert mode.strip() in where, (paths.page_path, anchor, mode, modes.origin)
+            security = skill.effective_security
+            where = section if security.origin == "skill" else head
+            for requirement in security.requirements:
+                for scheme, scopes in requirement.schemes.items():
+                    assert scheme in where, (paths.page_path, anchor, scheme)
+                    for scope in scopes:
+                        assert scope in where, (paths.page_path, anchor, scope)
+
+
+def test_requests_are_shown_for_every_example(
+    built: EngineBuild, catalogue: tuple[Catalog, RenderedSite]
+) -> None:
+    """With the plugin and Material, the variants of a request are content tabs; from ``a2a-docgen build``
+    they are labelled code blocks one after another (Zensical's default profile has no tab syntax of ours)."""
+    catalog, _ = catalogue
+    for paths in agent_paths(catalog):
+        html_text = (built.check() / html_path(paths.page_path)).read_text(encoding="utf-8")
+        blocks = page(built, paths.page_path).code_blocks
+        examples = sum(len(skill.examples) for skill in paths.card.skills)
+        if not examples:
+            continue
+        requests = [b for b in blocks if '"jsonrpc": "2.0"' in b or b.startswith("curl ")]
+        assert requests, paths.page_path
+        if built.engine in PLUGIN_ENGINES:
+            assert 'class="tabbed-set' in html_text, paths.page_path
+
+
+def test_navigation_is_the_catalogues(built: EngineBuild) -> None:
+    home = (built.check() / "index.html").read_text(encoding="utf-8")
+    for entry in NAV:
+        assert f">{entry.title}<" in home or f"> {entry.title} <" in re.sub(r"\s+", " ", home), entry.title
+    # agent pages are not in the navigation: it stays this size whatever the catalogue holds
+    nav = re.search(r'<nav class="md-nav md-nav--primary".*?</nav>', home, re.S)
+    assert nav is not None
+    assert "agents/" not in nav.group(0)
+
+
+def test_assets_palettes_and_no_web_fonts(built: EngineBuild) -> None:
+    site = built.check()
+    home = (site / "index.html").read_text(encoding="utf-8")
+    for asset in (*STYLESHEETS, *SCRIPTS):
+        assert (site / asset).is_file(), asset
+        assert asset in home, asset
+    assert home.count('name="__palette"') == 2  # light and dark, with a toggle
+    config = re.search(r'<script id="__config" type="application/json">(.*?)</script>', home, re.S)
+    assert config is not None
+    assert "content.code.copy" in json.loads(config.group(1))["features"]
+    assert not [p for p in site.rglob("*.html") if "fonts.googleapis.com" in p.read_text(encoding="utf-8")]
+
+
+def test_search_has_every_agent_and_skill(
+    built: EngineBuild, catalogue: tuple[Catalog, RenderedSite]
+) -> None:
+    catalog, _ = catalogue
+    site = built.check()
+    if built.engine == "zensical":
+        entries = json.loads((site / "search.json").read_text(encoding="utf-8"))["items"]
+    else:
+        entries = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"]
+    locations = {entry["location"] for entry in entries}
+    for paths in agent_paths(catalog):
+        assert paths.page_url in locations, paths.page_url
+        for anchor in paths.skill_anchors:
+            assert f"{paths.page_url}#{anchor}" in locations, anchor
+    # list pages (one per tag) keep out of the index: it grows with the agents, not with their facets
+    assert not [loc for loc in locations if loc.startswith("tags/") and loc != "tags/"]
+
+
+def test_llms_txt_links_to_published_pages(built: EngineBuild) -> None:
+    site = built.check()
+    llms = (site / "llms.txt").read_text(encoding="utf-8")
+    links = re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", llms)
+    assert links
+    unpublished = [
+        link for link in links if not ((site / link).is_file() or (site / link / "index.html").is_file())
+    ]
+    assert unpublished == []
+
+
+def test_site_checker_finds_nothing(built: EngineBuild) -> None:
+    violations = check_site(built.check(), strict=True)
+    buttons = [v for v in violations if v.rule == "content-element" and "<button>" in v.message]
+    others = [v for v in violations if v not in buttons]
+    assert others == [], "\n".join(map(str, others[:40]))
+    if buttons and built.engine in PLUGIN_ENGINES:
+        # The plugin's own copy buttons (button.a2a-copy, a2a_docgen/html) are not yet known to the checker,
+        # as test_mkdocs_build.py::test_example_site_builds_strictly shows too; pages from a2a-docgen build have none.
+        pytest.xfail(f"{len(buttons)} copy buttons of the plugin flagged by the site checker")
+    assert buttons == [], "\n".join(map(str, buttons[:40]))

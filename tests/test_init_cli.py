@@ -1,0 +1,190 @@
+"""``a2a-docgen init``: the project for each engine, its configuration read back, never an overwrite.
+
+The projects are built by each engine in ``tests/test_engines.py`` (slow); here the configurations are read
+with the parsers the engines use (TOML, YAML) and checked for what the issue asks of them.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from a2a_docgen.cli import main
+from a2a_docgen.render import NAV
+from a2a_docgen.render.assets import SCRIPTS, STYLESHEETS
+from a2a_docgen.site.scaffold import ENGINES, quoted
+from tests.conftest import REPO
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+EXAMPLES = REPO / "examples" / "cards"
+
+
+def init(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(["init", *args])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def files(root: Path) -> set[str]:
+    return {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()}
+
+
+def test_zensical_is_the_default_and_gets_the_example_cards(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = tmp_path / "catalogue"
+    code, out, err = init(capsys, str(project))
+    assert code == 0, err
+    examples = {f"cards/{p.name}" for p in EXAMPLES.glob("*.json")}
+    assert files(project) == {"zensical.toml", ".gitignore", *examples}
+    for name in examples:
+        assert (project / name).read_bytes() == (EXAMPLES / name.removeprefix("cards/")).read_bytes()
+    config = tomllib.loads((project / "zensical.toml").read_text(encoding="utf-8"))["project"]
+    assert config["docs_dir"] == "docs"
+    assert config["site_dir"] == "site"
+    assert config["nav"] == [{entry.title: entry.path} for entry in NAV]
+    assert config["extra_css"] == list(STYLESHEETS)
+    assert config["extra_javascript"] == list(SCRIPTS)
+    assert "markdown_extensions" not in config  # Zensical's default profile, which the tests build with
+    assert "plugins" not in config  # search is on by default
+    theme = config["theme"]
+    assert theme["font"] is False
+    assert "content.code.copy" in theme["features"]
+    assert [p["scheme"] for p in theme["palette"]] == ["default", "slate"]
+    assert all(p["toggle"]["name"] for p in theme["palette"])
+    # the two next commands, exactly, from where init ran
+    assert f"  a2a-docgen build {project}/cards -o {project}/docs\n" in out
+    assert f"  zensical serve -f {project}/zensical.toml\n" in out
+    assert "--watch" in out
+    assert "a2a-docgen build cards -o docs" in (project / "zensical.toml").read_text(encoding="utf-8")
+    gitignore = (project / ".gitignore").read_text(encoding="utf-8").splitlines()
+    assert {"/site/", "/.cache/"} <= set(gitignore)
+
+
+@pytest.mark.parametrize("engine", ["mkdocs", "properdocs"])
+def test_plugin_engines_get_the_plugin(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], engine: str
+) -> None:
+    project = tmp_path / "site"
+    code, out, err = init(capsys, "--engine", engine, str(project))
+    assert code == 0, err
+    config_name = ENGINES[engine].config
+    assert config_name == f"{engine}.yml"
+    assert {config_name, ".gitignore", "docs/.gitkeep"} <= files(project)
+    config = yaml.safe_load((project / config_name).read_text(encoding="utf-8"))
+    assert config["docs_dir"] == "docs"
+    assert config["plugins"] == ["search", {"a2a-docgen": {"cards": "cards"}}]
+    assert "nav" not in config  # the plugin adds the catalogue's
+    theme = config["theme"]
+    assert theme["name"] == "material"
+    assert theme["font"] is False
+    assert "content.code.copy" in theme["features"]
+    assert [p["scheme"] for p in theme["palette"]] == ["default", "slate"]
+    assert f"  {engine} build -f {project}/{config_name}\n" in out
+    assert f"  {engine} serve -f {project}/{config_name}\n" in out
+
+
+def test_cards_of_your_own_are_referenced_not_copied(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cards = tmp_path / "repo" / "cards"
+    cards.mkdir(parents=True)
+    (cards / "a.json").write_bytes((EXAMPLES / "unit-converter.json").read_bytes())
+    project = tmp_path / "repo" / "site"
+    assert init(capsys, "--engine", "mkdocs", "--cards", str(cards), str(project))[0] == 0
+    config = yaml.safe_load((project / "mkdocs.yml").read_text(encoding="utf-8"))
+    assert config["plugins"][1]["a2a-docgen"]["cards"] == "../cards"
+    assert not (project / "cards").exists()
+    zensical = tmp_path / "repo" / "zensical"
+    code, out, _ = init(capsys, "--cards", str(cards), str(zensical))
+    assert code == 0
+    assert "a2a-docgen build ../cards -o docs" in (zensical / "zensical.toml").read_text(encoding="utf-8")
+    assert f"  a2a-docgen build {cards} -o {zensical}/docs\n" in out
+
+
+def test_here_needs_no_config_option(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = init(capsys, ".")
+    assert code == 0
+    assert "  a2a-docgen build cards -o docs\n  zensical serve\n" in out
+
+
+def test_existing_files_are_never_overwritten(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    project = tmp_path / "p"
+    project.mkdir()
+    (project / "mkdocs.yml").write_text("site_name: mine\n", encoding="utf-8")
+    code, out, err = init(capsys, "--engine", "mkdocs", str(project))
+    assert code == 2
+    assert out == ""
+    assert "mkdocs.yml already exists; nothing written" in err
+    assert files(project) == {"mkdocs.yml"}
+    assert (project / "mkdocs.yml").read_text(encoding="utf-8") == "site_name: mine\n"
+    # other files in the directory are no obstacle
+    other = tmp_path / "q"
+    other.mkdir()
+    (other / "README.md").write_text("# Mine\n", encoding="utf-8")
+    assert init(capsys, str(other))[0] == 0
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--engine", "hugo"], "invalid choice"),
+        (["--cards", "nowhere"], "--cards nowhere: no such file or directory"),
+        (["--site-name", "a\x07b"], "control characters"),
+    ],
+)
+def test_usage_errors(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    args: list[str],
+    message: str,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, _, err = init(capsys, *args, "project")
+    assert code == 2
+    assert message in err
+    assert not (tmp_path / "project").exists()
+
+
+def test_a_file_in_place_of_the_directory(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "p").write_text("", encoding="utf-8")
+    code, _, err = init(capsys, str(tmp_path / "p"))
+    assert code == 2
+    assert "is not a directory" in err
+
+
+@pytest.mark.parametrize("name", ['Agents "R" Us \\ co', "Catalogue d'agents ✓", "x: [y] # z"])
+def test_site_names_round_trip_through_toml_and_yaml(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    assert init(capsys, "--site-name", name, str(tmp_path / "z"))[0] == 0
+    toml_config = tomllib.loads((tmp_path / "z" / "zensical.toml").read_text(encoding="utf-8"))
+    assert toml_config["project"]["site_name"] == name
+    assert init(capsys, "--engine", "properdocs", "--site-name", name, str(tmp_path / "p"))[0] == 0
+    yaml_config = yaml.safe_load((tmp_path / "p" / "properdocs.yml").read_text(encoding="utf-8"))
+    assert yaml_config["site_name"] == name
+    assert json.loads(quoted(name)) == name
+
+
+def test_engines_md_shows_the_files_init_writes() -> None:
+    """docs/engines.md quotes each configuration exactly as ``init`` writes it (default cards and name)."""
+    from a2a_docgen.site.scaffold import project_files
+
+    text = (REPO / "docs" / "engines.md").read_text(encoding="utf-8")
+    for name, engine in ENGINES.items():
+        written = project_files(engine, cards="cards")
+        language = "toml" if name == "zensical" else "yaml"
+        assert f"```{language}\n{written[engine.config]}```\n" in text, engine.config
+    assert f"```gitignore\n{project_files(ENGINES['zensical'], cards='cards')['.gitignore']}```\n" in text
