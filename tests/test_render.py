@@ -594,7 +594,15 @@ def test_sentinel_card_text_only_reaches_pages_through_encoders() -> None:
     for token in walk(parse(page)):
         if token.type == "link_open":
             assert str(token.attrGet("href")).startswith(
-                ("https://example.com/Q", "#skill-", "#signatures", "../../tags/", "card.json")
+                (
+                    "https://example.com/Q",
+                    "#skill-",
+                    "#signatures",
+                    "#card-quality",
+                    "../../tags/",
+                    "card.json",
+                    "badge.json",
+                )
             )
 
 
@@ -902,3 +910,19 @@ def test_agent_and_media_type_headings_avoid_theme_ids() -> None:
     assert "Media type: mkdocs-search-results" in titles
     ordinary = next(text for path, text in site_of("v03-twin").pages.items() if path.startswith("agents/"))
     assert headings(ordinary)[0] == (1, "Coastal Route Planner")
+
+
+def test_the_grade_and_how_to_improve_it() -> None:
+    site = site_of("mixed")
+    for path, text in site.pages.items():
+        if not path.startswith("agents/"):
+            continue
+        found = facts(text)["Card quality"]
+        assert len(found) == 1
+        assert re.fullmatch(r"grade [A-F] \([0-9]+/100\)( \(how to improve it\))?, badge", found[0])
+        badge = path.replace("index.md", "badge.json")
+        assert badge in site.files
+        if "how to improve it" in found[0]:
+            assert "\n### Card quality {#card-quality}\n" in text
+    home = site.pages["index.md"]
+    assert re.search(r" · grade [A-F]( ·|$)", home, re.M)
