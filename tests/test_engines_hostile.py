@@ -12,7 +12,6 @@ knows Zensical's own inline scripts from its installed templates, as it knows Ma
 from __future__ import annotations
 
 import json
-import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +28,7 @@ from tests.support.hostile_sites import (
     generator,
     html_pages,
     html_path,
+    template_markers,
 )
 from tests.support.mkdocs_build import page_text
 from tests.support.site_checker import check_site
@@ -88,12 +88,7 @@ def _leaks(site: Path) -> list[str]:
 
 def _template_markers(site: Path) -> dict[str, list[str]]:
     """Where the output of an evaluated Jinja payload appears: page text and search entries."""
-    markers = re.compile(
-        "|".join(
-            rf"(?<![0-9A-Za-z]){re.escape(m)}(?![0-9A-Za-z])" if m.isdigit() else re.escape(m)
-            for m in gen.JINJA_MARKERS
-        )
-    )
+    markers = template_markers()
     texts = {relpath: page_text(text) for relpath, text in html_pages(site).items()}
     for n, item in enumerate(json.loads((site / "search.json").read_text(encoding="utf-8"))["items"]):
         texts[f"search.json items[{n}]"] = f"{item['title']} {item['text']}"

@@ -10,7 +10,6 @@ excluded page. The builds are shared with the browser tests (the session fixture
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import pytest
@@ -26,6 +25,7 @@ from tests.support.hostile_sites import (
     generator,
     html_pages,
     html_path,
+    template_markers,
 )
 from tests.support.mkdocs_build import Shape, content_shapes, page_text
 from tests.support.site_checker import check_site
@@ -75,13 +75,7 @@ def test_plain_markdown_heading_ids_do_not_clobber_the_theme(sites: Sites, confi
 
 def _template_markers(site: Path) -> dict[str, list[str]]:
     """Where the output of an evaluated Jinja payload appears: page text and search-index entries."""
-    # a number counts only as a word of its own: slugs end in hex digits, which may hold "7777" by chance
-    markers = re.compile(
-        "|".join(
-            rf"(?<![0-9A-Za-z]){re.escape(m)}(?![0-9A-Za-z])" if m.isdigit() else re.escape(m)
-            for m in gen.JINJA_MARKERS
-        )
-    )
+    markers = template_markers()
     texts = {relpath: page_text(text) for relpath, text in html_pages(site).items()}
     index = site / "search" / "search_index.json"
     if index.is_file():

@@ -9,6 +9,7 @@ mkdocs.yml) and ``material-macros`` (the same plus the mkdocs-macros plugin). Ea
 from __future__ import annotations
 
 import importlib.util
+import re
 import shutil
 import subprocess
 import sys
@@ -55,6 +56,17 @@ def generator() -> ModuleType:
     sys.modules["make_hostile"] = module
     spec.loader.exec_module(module)
     return module
+
+
+def template_markers() -> re.Pattern[str]:
+    """What an evaluated Jinja payload of the corpus prints (``7777``, ``LOOPLOOP`` ...). A number counts only as
+    a word of its own: slugs end in hex digits, which may hold "7777" by chance."""
+    return re.compile(
+        "|".join(
+            rf"(?<![0-9A-Za-z]){re.escape(m)}(?![0-9A-Za-z])" if m.isdigit() else re.escape(m)
+            for m in generator().JINJA_MARKERS
+        )
+    )
 
 
 MATERIAL_EXTENSIONS = f"""
