@@ -263,7 +263,14 @@ def run_cli_in_child(
             except BaseException as exc:
                 code = repr(exc)
         seconds = time.monotonic() - start
-        rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+        # VmHWM is this process's own peak: ru_maxrss keeps the peak of the image
+        # exec replaced, so it would report the size of the pytest that forked us.
+        try:
+            with open("/proc/self/status") as status:
+                hwm = next(line for line in status if line.startswith("VmHWM:"))
+            rss = int(hwm.split()[1]) * 1024
+        except (OSError, StopIteration):
+            rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
         print(json.dumps({"code": code, "out": out.getvalue(), "err": err.getvalue(), "rss": rss, "seconds": seconds}))
         """
     )

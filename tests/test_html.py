@@ -64,6 +64,7 @@ def test_heading_ids_explicit_or_never_a_themes() -> None:
     )
     ids = {h.id for h in page.toc[0].children}
     assert ids == {"skill-plan", "h-__config", "h-mkdocs-search-results"}
+    assert to_html("# 1111*7 8 secret\n").toc[0].id == "h-11117-8-secret"  # an id is never a bad CSS selector
     assert page.title == "Agent"
     assert page.ids >= ids
 

@@ -377,7 +377,7 @@ def test_example_site_builds_strictly(tmp_path: Path, theme: str, site_url: str 
         # the built-in search shows titles as text: no character references left for readers to see
         index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
         titles = [doc["title"] for doc in index["docs"]]
-        assert any(title.startswith("Skill: ") for title in titles)
+        assert any(" › " in title for title in titles)  # "Agent › Skill"
         assert not [t for t in titles if re.search(r"&#?\w+;", t)]
 
     planner = next(p for p in pages if "harbour" in p.parent.name)

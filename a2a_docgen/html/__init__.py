@@ -130,9 +130,10 @@ _MD = _parser()
 
 def slugify(text: str) -> str:
     """The id of a heading without an explicit one: Python-Markdown's toc slug of its text, prefixed with
-    ``h-`` when that could equal a theme's id (or is empty)."""
+    ``h-`` when that could equal a theme's id, is empty, or starts with a digit (the default theme's scrollspy
+    looks each id up as a CSS selector, and ``#1a`` is not one)."""
     slug = toc_id(text)
-    return f"h-{slug}".rstrip("-") if clobbers_theme(slug) else slug
+    return f"h-{slug}".rstrip("-") if clobbers_theme(slug) or slug[:1].isdigit() else slug
 
 
 _FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)

@@ -562,6 +562,14 @@ def benign_outputs() -> dict[str, bytes]:
                 "inputModes": ["application/json"],
             },
         ],
+        # A signed card (its signature does not verify without keys): the page's Signature fact and section.
+        "signatures": [
+            {
+                # {"alg":"ES256","kid":"weather-key-1","typ":"JOSE"}, base64url
+                "protected": "eyJhbGciOiJFUzI1NiIsImtpZCI6IndlYXRoZXIta2V5LTEiLCJ0eXAiOiJKT1NFIn0",
+                "signature": "c2lnbmF0dXJl",
+            }
+        ],
     }
     return {
         "benign.json": _json(card("benign", "Benign agent", BENIGN_TEXT, url_payloads=BENIGN_URLS)),
