@@ -517,7 +517,7 @@ def _take_over_search(plugin: object, entries_for: SearchEntries) -> None:
 
     Both MkDocs' ``search`` and mkdocs-material's index a page through ``search_index.add_entry_from_context``
     (a new index each build); for our pages this adds our entries instead: plain text for MkDocs' index,
-    escaped text for Material's (it reads titles and text as HTML). Other search plugins are left alone.
+    escaped text for Material's (it reads titles, text and tags as HTML). Other search plugins are left alone.
     """
     index = getattr(plugin, "search_index", None)
     original = getattr(index, "add_entry_from_context", None)
@@ -540,8 +540,8 @@ def _take_over_search(plugin: object, entries_for: SearchEntries) -> None:
                     "title": html.escape(entry.title, quote=False),
                     "text": html.escape(entry.text, quote=False),
                 }
-                if entry.tags:
-                    record["tags"] = list(entry.tags)
+                if entry.tags:  # Material appends every string of a result with innerHTML, tags included
+                    record["tags"] = [html.escape(tag, quote=False) for tag in entry.tags]
                 index.entries.append(record)
             else:
                 index._add_entry(title=entry.title, text=entry.text, loc=location)

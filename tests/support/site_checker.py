@@ -26,6 +26,7 @@ import json
 import re
 import sys
 from collections.abc import Iterable, Sequence
+from typing import Any
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
@@ -502,7 +503,7 @@ class _FragmentChecker(HTMLParser):
 
 
 def check_search_index(path: Path, *, display: str | None = None, key: str = "docs") -> list[Violation]:
-    """A search index whose ``title`` and ``text`` are inserted into the page as HTML: mkdocs-material's
+    """A search index whose ``title``, ``text`` and ``tags`` are inserted into the page as HTML: mkdocs-material's
     ``search/search_index.json`` (entries under ``docs``) or Zensical's ``search.json`` (under ``items``)."""
     display = display or str(path)
     raw = path.read_text(encoding="utf-8")
@@ -521,10 +522,7 @@ def check_search_index(path: Path, *, display: str | None = None, key: str = "do
         offset = raw.find(json.dumps(location, ensure_ascii=False))
         line = raw.count("\n", 0, max(offset, 0)) + 1
         column = max(offset, 0) - raw.rfind("\n", 0, max(offset, 0))
-        for field in ("title", "text"):
-            value = doc.get(field)
-            if not isinstance(value, str):
-                continue
+        for field, value in _html_fields(doc):
             fragment = _FragmentChecker()
             fragment.feed(value)
             fragment.close()
@@ -539,6 +537,16 @@ def check_search_index(path: Path, *, display: str | None = None, key: str = "do
                     )
                 )
     return violations
+
+
+def _html_fields(doc: dict[str, Any]) -> list[tuple[str, str]]:
+    """The fields a theme inserts as HTML: ``title``, ``text`` and each of ``tags`` (Material appends
+    every string of a result with ``innerHTML``)."""
+    fields = [(name, doc[name]) for name in ("title", "text") if isinstance(doc.get(name), str)]
+    tags = doc.get("tags")
+    if isinstance(tags, list):
+        fields.extend((f"tags[{n}]", tag) for n, tag in enumerate(tags) if isinstance(tag, str))
+    return fields
 
 
 def _is_material(site_dir: Path) -> bool:
