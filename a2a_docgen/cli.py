@@ -23,6 +23,8 @@ COMMANDS: dict[str, str] = {
     "build": "render Agent Cards into Markdown pages",
     "diff": "report what a change to Agent Cards breaks for clients",
     "fetch": "download Agent Cards from running agents",
+    "sign": "add a JWS signature to an Agent Card",
+    "convert": "write Agent Cards in the v1.0 shape",
 }
 """Subcommands and their one-line help (each module's ``HELP``), in the order ``--help`` lists them."""
 

@@ -78,6 +78,7 @@ CODES: dict[str, Code] = {}
 
 _ERROR: tuple[Severity, ...] = ("error",)
 _WARNING: tuple[Severity, ...] = ("warning",)
+_HINT: tuple[Severity, ...] = ("hint",)
 
 
 def _register(name: str, severities: tuple[Severity, ...], summary: str) -> Code:
@@ -129,6 +130,9 @@ EMPTY_VALUE = _register("empty-value", _WARNING, "an optional URL is an empty st
 EXAMPLE_JSON_INVALID = _register(
     "example-json-invalid", _WARNING, "an example starts like JSON but does not parse; it is shown as text"
 )
+EXAMPLE_MODE_MISMATCH = _register(
+    "example-mode-mismatch", _WARNING, "an example is text or JSON that the skill's input modes do not accept"
+)
 
 # -- security ---------------------------------------------------------------------------------------------------
 
@@ -144,6 +148,14 @@ UNDECLARED_SCHEME = _register(
 )
 UNDECLARED_SCOPE = _register(
     "undeclared-scope", _ERROR, "a requirement asks an OAuth2 scheme for an undeclared scope"
+)
+NON_OAUTH_SCOPES = _register(
+    "non-oauth-scopes", _WARNING, "a requirement lists scopes for a scheme that is neither OAuth2 nor OpenID"
+)
+SCHEME_UNUSED = _register(
+    "scheme-unused",
+    _WARNING,
+    "a security scheme is declared but no requirement of the card or a skill uses it",
 )
 OAUTH_FLOW_DEPRECATED = _register(
     "oauth-flow-deprecated", _WARNING, "an OAuth2 scheme uses the implicit or password flow"
@@ -165,16 +177,50 @@ SIGNATURE_HEADER_INCOMPLETE = _register(
     "signature-header-incomplete", _WARNING, "a signature's protected header lacks alg or kid"
 )
 
+# -- signature verification (when keys or --require-signature are given; docs/signing.md) ------------------------
+
+SIGNATURE_INVALID = _register(
+    "signature-invalid",
+    _ERROR,
+    "a signature does not verify with the key its kid names (tampered or wrong key)",
+)
+SIGNATURE_UNTRUSTED = _register(
+    "signature-untrusted", _WARNING, "a signature is valid, but its key is not trusted for this agent"
+)
+SIGNATURE_UNKNOWN_KEY = _register("signature-unknown-key", _WARNING, "no key with a signature's kid is known")
+SIGNATURE_UNSUPPORTED_ALGORITHM = _register(
+    "signature-unsupported-algorithm",
+    ("error", "warning"),
+    "a signature's alg is not on the allow-list (an error for none and HMAC, which are never signatures)",
+)
+SIGNATURE_MALFORMED = _register("signature-malformed", _ERROR, "a signature is not a JWS that can be checked")
+SIGNATURE_UNCOVERED = _register(
+    "signature-uncovered", _WARNING, "the verified signature does not cover some members of the card"
+)
+SIGNATURE_REQUIRED = _register(
+    "signature-required", _ERROR, "--require-signature: the card has no signature that verifies"
+)
+
 # -- formats ----------------------------------------------------------------------------------------------------
 
 URL_INVALID = _register("url-invalid", _ERROR, "a URL field is not an absolute http(s) URL (or URI)")
+URL_PLACEHOLDER = _register(
+    "url-placeholder", _WARNING, "a valid URL has a part that looks like a placeholder never filled in"
+)
 URL_NOT_HTTPS = _register("url-not-https", _WARNING, "a URL uses plain http for a host that is not local")
-MEDIA_TYPE_INVALID = _register("media-type-invalid", _ERROR, "an input or output mode is not a media type")
+MEDIA_TYPE_INVALID = _register(
+    "media-type-invalid",
+    ("error", "warning"),
+    'an input or output mode is not a media type (a warning for a bare word such as "text")',
+)
 DUPLICATE_MEDIA_TYPE = _register("duplicate-media-type", _WARNING, "a media type appears twice in one list")
 PROTOCOL_VERSION_FORMAT = _register(
     "protocol-version-format",
     ("error", "warning"),
     "a protocol version is not Major.Minor (a warning when only a patch number is added)",
+)
+ERA_MISMATCH = _register(
+    "era-mismatch", _WARNING, "a card in the v0.3 shape announces A2A 1.0 or later as its protocol version"
 )
 BINDING_UNKNOWN = _register(
     "binding-unknown", _WARNING, "an interface binding is not a core binding nor a URI"
@@ -190,7 +236,7 @@ DUPLICATE_SKILL_ID = _register(
 )
 SKILL_ID_CASE_TWIN = _register("skill-id-case-twin", _WARNING, "two skill ids differ only by letter case")
 DUPLICATE_AGENT_NAME = _register(
-    "duplicate-agent-name", _ERROR, "two cards of one catalogue have the same agent name"
+    "duplicate-agent-name", _WARNING, "two cards of one catalogue have the same agent name"
 )
 INVISIBLE_CHARACTERS = _register(
     "invisible-characters", _WARNING, "card text holds characters that do not show or that reorder text"
@@ -198,4 +244,43 @@ INVISIBLE_CHARACTERS = _register(
 INVALID_UNICODE = _register("invalid-unicode", _ERROR, "a string or member name holds a lone surrogate")
 SUSPICIOUS_INSTRUCTIONS = _register(
     "suspicious-instructions", _WARNING, "card text holds an instruction aimed at a model reading the card"
+)
+
+# -- quality: the grade (a2a_docgen.quality) ---------------------------------------------------------------------
+
+SKILL_NO_EXAMPLES = _register("skill-no-examples", _HINT, "a skill has no example prompt")
+SKILL_DESCRIPTION_THIN = _register(
+    "skill-description-thin", _HINT, "a skill's description is too short to tell what it does"
+)
+SKILL_DESCRIPTION_DUPLICATE = _register(
+    "skill-description-duplicate", _HINT, "two skills of one card have (nearly) the same description"
+)
+SKILL_FEW_TAGS = _register("skill-few-tags", _HINT, "a skill has a single tag")
+NO_PROVIDER = _register("no-provider", _HINT, "the card names no provider")
+NO_DOCUMENTATION_URL = _register("no-documentation-url", _HINT, "the card links to no documentation")
+NO_ICON = _register("no-icon", _HINT, "the card has no icon")
+INTERFACE_LOCAL = _register(
+    "interface-local", _HINT, "an interface is a local address (localhost, loopback, private network)"
+)
+LEGACY_CARD_PATH = _register(
+    "legacy-card-path", _HINT, "fetch found the card only at the legacy path /.well-known/agent.json"
+)
+CARD_GRADE = _register(
+    "card-grade", ("hint", "error"), "the card's grade (an error when it is below --min-grade)"
+)
+
+# -- conversion to v1.0 (a2a-docgen convert) -------------------------------------------------------------------------
+
+CONVERT_DROPPED = _register(
+    "convert-dropped",
+    _WARNING,
+    "a member has no v1.0 form or no usable value; the converted card leaves it out",
+)
+CONVERT_GUESSED = _register(
+    "convert-guessed", _WARNING, "the converted card states a value the source card does not: check it"
+)
+CONVERT_SIGNATURE_STALE = _register(
+    "convert-signature-stale",
+    _WARNING,
+    "a signature signed the source card, so the converted card leaves it out",
 )

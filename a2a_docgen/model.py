@@ -303,6 +303,16 @@ class AgentCardSignature:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class FetchRecord:
+    """Where ``a2a-docgen fetch`` found a card, from the ``<card>.fetch.json`` sidecar beside it."""
+
+    url: str
+    """The card's final URL (after the legacy-path fallback and redirects)."""
+    requested: str
+    """The URL that was asked for (an agent's base URL, or a card's own URL)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class CardSource:
     """Where a card was read from."""
 
@@ -316,6 +326,8 @@ class CardSource:
     """The parsed JSON exactly as found, for the raw-card download and the differ."""
     text: str = field(repr=False, compare=False)
     """The decoded text, for locating diagnostics and review findings."""
+    fetched: FetchRecord | None = field(default=None, compare=False)
+    """Where ``fetch`` found the card, when a sidecar lies beside the file (the grade reads it)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -362,7 +374,81 @@ def card_order(card: AgentCard) -> tuple[str, str, str]:
     return ((card.name or "").casefold(), card.name or "", card.source.path)
 
 
-Severity = Literal["error", "warning"]
+SignatureStatus = Literal[
+    "verified", "untrusted", "invalid", "unknown-key", "unsupported-algorithm", "malformed"
+]
+"""What checking one signature found (docs/signing.md): ``verified`` by a trusted key; ``untrusted``: valid, but
+the key is not trusted for this agent; ``invalid``: a key with its ``kid`` does not verify it (the card was
+changed, or the key is wrong); ``unknown-key``: no key with its ``kid`` is known; ``unsupported-algorithm``:
+``alg`` is not on the allow-list; ``malformed``: not a JWS that can be checked."""
+
+CardSignatureStatus = Literal[
+    "verified", "untrusted", "invalid", "unknown-key", "unsupported-algorithm", "malformed", "unsigned"
+]
+"""A card's status: its best signature's, in that order of precedence except that ``invalid`` outranks
+``untrusted``; ``unsigned`` when it has no signatures."""
+
+
+STATUS_LABELS: Mapping[str, str] = {
+    "verified": "Signature verified",
+    "untrusted": "Signed, key not trusted",
+    "invalid": "Signature invalid",
+    "unknown-key": "Signed, key unknown",
+    "unsupported-algorithm": "Signed, algorithm not allowed",
+    "malformed": "Signature malformed",
+    "unsigned": "Not signed",
+}
+"""A short label for each signature or card status (a badge's text)."""
+
+FORM_LABELS: Mapping[str, str] = {
+    "sdk": "a2a-sdk canonical form",
+    "served": "JCS of the card as served",
+    "sdk-legacy": "a2a-sdk form before RFC 8785 (json.dumps)",
+}
+"""A label for each canonical form a signature can verify over."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SignatureCheck:
+    """What verifying one signature of a card found."""
+
+    number: int
+    """1-based position in ``signatures``."""
+    pointer: str
+    status: SignatureStatus
+    alg: str | None
+    kid: str | None
+    key: str | None
+    """The key that verified it (``verified`` and ``untrusted``): its ``kid``, else its RFC 7638 thumbprint."""
+    key_source: str | None
+    """Where that key came from: a JWK set file, a pin of the keys file, a ``jku`` URL, the signature's ``jwk``."""
+    thumbprint: str | None
+    """RFC 7638 SHA-256 thumbprint (base64url) of that key."""
+    form: Literal["sdk", "served", "sdk-legacy"] | None
+    """The canonical form whose bytes verified: ``sdk`` (a2a-sdk's ProtoJSON form), ``served`` (JCS of the
+    card as served) or ``sdk-legacy`` (the a2a-sdk form as releases before its RFC 8785 fix wrote it)."""
+    reason: str
+    """One sentence: what was checked and why this status."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CardVerification:
+    """What verifying every signature of one card found."""
+
+    status: CardSignatureStatus
+    signatures: tuple[SignatureCheck, ...]
+    uncovered: tuple[str, ...] = ()
+    """Pointers of members the verified form does not cover (the a2a-sdk form drops members it does not know)."""
+
+    @property
+    def verified_by(self) -> SignatureCheck | None:
+        """The first signature whose status is the card's (the one that decided it)."""
+        return next((s for s in self.signatures if s.status == self.status), None)
+
+
+Severity = Literal["error", "warning", "hint"]
+"""``error``: the card breaks the spec; ``warning``: it works, but something is likely a mistake; ``hint``: a
+quality finding of the grade (``a2a_docgen.quality``), which never fails ``check`` by itself."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -396,6 +482,13 @@ class Catalog:
     """Sorted by file, line, column."""
     excluded: tuple[str, ...]
     """Files that could not be loaded as a card at all (their errors are in ``diagnostics``)."""
+    verifications: Mapping[str, CardVerification] = field(default_factory=dict)
+    """Signature verification of each card that has signatures or was checked, by ``card.source.path``:
+    kept beside the cards because it depends on the keys given, not only on what the card says."""
+
+    def verification(self, card: AgentCard) -> CardVerification | None:
+        """The card's verification, or ``None`` when signatures were not checked."""
+        return self.verifications.get(card.source.path)
 
     def diagnostics_for(self, path: str) -> tuple[Diagnostic, ...]:
         return tuple(d for d in self.diagnostics if d.file == path)

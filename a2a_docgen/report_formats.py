@@ -26,7 +26,9 @@ __all__ = [
     "format_diagnostics",
     "format_github",
     "format_json",
+    "format_line",
     "format_text",
+    "hint_count",
     "printable",
     "summary",
 ]
@@ -55,12 +57,20 @@ def _ordered(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
     return sorted(diagnostics, key=lambda d: (*d.sort_key(), d.severity, d.pointer))
 
 
+def format_line(d: Diagnostic) -> str:
+    """One diagnostic as one line of text: ``file:line:col: severity code message``, made ``printable``.
+
+    The line never starts with ``::`` (a CI runner such as GitHub Actions would take a file named
+    ``::stop-commands::x.json`` for a workflow command): a path that starts with ``:`` is written ``./:...``,
+    which names the same file.
+    """
+    file = f"./{d.file}" if d.file.startswith(":") else d.file
+    return printable(f"{file}:{d.line}:{d.column}: {d.severity} {d.code} {d.message}")
+
+
 def format_text(diagnostics: Iterable[Diagnostic]) -> str:
-    """``file:line:col: severity code message``, one per line, sorted."""
-    return "".join(
-        printable(f"{d.file}:{d.line}:{d.column}: {d.severity} {d.code} {d.message}") + "\n"
-        for d in _ordered(diagnostics)
-    )
+    """``format_line`` of each diagnostic, one per line, sorted."""
+    return "".join(format_line(d) + "\n" for d in _ordered(diagnostics))
 
 
 def diagnostic_dict(diagnostic: Diagnostic) -> dict[str, str | int]:
@@ -94,15 +104,19 @@ def _github_property(value: str) -> str:
     return _github_data(value).replace(":", "%3A").replace(",", "%2C")
 
 
+_GITHUB_LEVELS = {"error": "error", "warning": "warning", "hint": "notice"}
+
+
 def format_github(diagnostics: Iterable[Diagnostic]) -> str:
-    """GitHub Actions workflow commands (``::error file=...,line=...,col=...,title=code::message``)."""
+    """GitHub Actions workflow commands (``::error file=...,line=...,col=...,title=code::message``); a hint is
+    a ``::notice``."""
     lines = []
     for d in _ordered(diagnostics):
         properties = ",".join(
             f"{key}={printable(_github_property(str(value)))}"
             for key, value in (("file", d.file), ("line", d.line), ("col", d.column), ("title", d.code))
         )
-        lines.append(f"::{d.severity} {properties}::{printable(_github_data(d.message))}\n")
+        lines.append(f"::{_GITHUB_LEVELS[d.severity]} {properties}::{printable(_github_data(d.message))}\n")
     return "".join(lines)
 
 
@@ -116,22 +130,29 @@ def format_diagnostics(diagnostics: Iterable[Diagnostic], output_format: Format)
 
 
 def counts(diagnostics: Sequence[Diagnostic]) -> tuple[int, int]:
-    """(errors, warnings)."""
+    """(errors, warnings); hints are counted by ``hint_count``."""
     errors = sum(1 for d in diagnostics if d.severity == "error")
-    return errors, len(diagnostics) - errors
+    warnings = sum(1 for d in diagnostics if d.severity == "warning")
+    return errors, warnings
 
 
-def counts_text(errors: int, warnings: int) -> str:
-    """``1 error, 2 warnings``."""
-    return f"{plural(errors, 'error')}, {plural(warnings, 'warning')}"
+def hint_count(diagnostics: Sequence[Diagnostic]) -> int:
+    """How many of ``diagnostics`` are hints (quality findings of the grade)."""
+    return sum(1 for d in diagnostics if d.severity == "hint")
+
+
+def counts_text(errors: int, warnings: int, hints: int = 0) -> str:
+    """``1 error, 2 warnings`` (and ``, 3 hints`` when there are hints)."""
+    text = f"{plural(errors, 'error')}, {plural(warnings, 'warning')}"
+    return f"{text}, {plural(hints, 'hint')}" if hints else text
 
 
 def summary(files: int, diagnostics: Sequence[Diagnostic]) -> str:
-    """``3 files, 1 error, 2 warnings``."""
-    return f"{plural(files, 'file')}, {counts_text(*counts(diagnostics))}"
+    """``3 files, 1 error, 2 warnings`` (and ``, 3 hints`` when there are hints)."""
+    return f"{plural(files, 'file')}, {counts_text(*counts(diagnostics), hint_count(diagnostics))}"
 
 
 def exit_code(diagnostics: Sequence[Diagnostic], *, strict: bool = False) -> int:
-    """1 when there is an error (or, with ``strict``, a warning), else 0."""
+    """1 when there is an error (or, with ``strict``, a warning), else 0; hints never fail."""
     errors, warnings = counts(diagnostics)
     return 1 if errors or (strict and warnings) else 0

@@ -315,6 +315,11 @@ def main(argv: list[str] | None = None) -> int:
         help="also index the largest site with Pagefind, run by COMMAND (e.g. 'python -m pagefind')",
     )
     parser.add_argument(
+        "--card-sizes",
+        action="store_true",
+        help="only measure build time and peak memory against the size of one card (benchmarks/card_size.py)",
+    )
+    parser.add_argument(
         "--zensical",
         action="store_true",
         help="also build the large catalogue (--large agents) with Zensical, from the project `a2a-docgen init` "
@@ -326,6 +331,10 @@ def main(argv: list[str] | None = None) -> int:
         help="only the Zensical build: print its section of the report (written to --output only when given)",
     )
     args = parser.parse_args(argv)
+    if args.card_sizes:
+        import card_size
+
+        return card_size.main()
     small, skills = args.small, args.skills
     if args.zensical_only:
         return zensical_only(args, small * 10 if args.quick else args.large, skills)

@@ -41,6 +41,7 @@ def skill(rng: random.Random, agent: int, index: int, era: str) -> dict[str, Any
     }
     if index % 3 == 0:
         result["inputModes"] = ["application/json"]
+        result["examples"] = result["examples"][1:]  # a JSON-only skill takes no text example
     if index % 4 == 0:
         result["outputModes"] = ["application/json", "image/png"]
     if index % 5 == 0:
@@ -89,6 +90,26 @@ def card(agent: int, skills: int) -> dict[str, Any]:
         base["securitySchemes"] = {"oauth": {"type": "oauth2", "flows": flows}}
         base["security"] = [{"oauth": ["catalog.read"]}]
     return base
+
+
+SITE_CONFIG = """site_name: Synthetic catalogue
+docs_dir: docs
+theme:
+  name: material
+  font: false
+  features:
+    - content.code.copy
+plugins:
+  - search
+  - a2a-docgen:
+      cards: cards
+markdown_extensions:
+  - toc:
+      permalink: true
+  - tables
+  - fenced_code
+"""
+"""An mkdocs.yml for a project with the cards in ``cards/`` and an empty ``docs/``: the repository's theme."""
 
 
 def write_catalogue(directory: Path, agents: int, skills: int) -> list[Path]:

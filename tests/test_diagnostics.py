@@ -58,7 +58,7 @@ def test_each_code_is_well_formed(code: Code) -> None:
     assert "\n" not in code.summary
     assert len(code.summary) <= 100
     assert code.severities
-    assert set(code.severities) <= {"error", "warning"}
+    assert set(code.severities) <= {"error", "warning", "hint"}
     constant = code.name.upper().replace("-", "_")
     assert getattr(diagnostics, constant) is code
 

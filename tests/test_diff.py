@@ -1002,3 +1002,24 @@ def test_wording_of_a_missing_version() -> None:
     gone = [c for c in diff(travel_card(), head) if c.code.startswith("version-not")]
     assert [c.code for c in gone] == ["version-not-bumped"]
     assert "(none)" not in gone[0].message
+
+
+def test_a_protocol_version_written_down_where_none_was_stated_is_no_change() -> None:
+    v02 = {
+        "name": "Old Agent",
+        "description": "Answers.",
+        "version": "1.0.0",
+        "url": "https://old.example.com/a2a",
+        "capabilities": {},
+        "defaultInputModes": ["text/plain"],
+        "defaultOutputModes": ["text/plain"],
+        "skills": [{"id": "a", "name": "A", "description": "Answers.", "tags": ["qa"]}],
+    }
+    v10 = {k: v for k, v in v02.items() if k != "url"}
+    v10["supportedInterfaces"] = [
+        {"url": "https://old.example.com/a2a", "protocolBinding": "JSONRPC", "protocolVersion": "0.3"}
+    ]
+    assert [c.code for c in diff(v02, v10)] == ["era-changed"]
+    # A version that was stated and changes is still a change.
+    v02["protocolVersion"] = "0.2.5"
+    assert "protocol-version-dropped" in {c.code for c in diff(v02, v10)}

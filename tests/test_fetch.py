@@ -7,10 +7,12 @@ import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 
+from a2a_docgen import fetch
 from a2a_docgen.cli import main
 from a2a_docgen.errors import UsageError
 from a2a_docgen.fetch import (
@@ -23,8 +25,6 @@ from a2a_docgen.fetch import (
     UnsupportedContentType,
     assign_stems,
     card_urls,
-    fetch_card,
-    fetch_to_directory,
     format_card,
     parse_header,
 )
@@ -49,6 +49,16 @@ CARD = {
         {"id": "forecast", "name": "Forecast", "description": "Weather forecasts.", "tags": ["weather"]}
     ],
 }
+
+
+def fetch_card(url: str, **options: Any) -> fetch.FetchResult:
+    """``fetch_card`` allowed to reach the test server on 127.0.0.1."""
+    return fetch.fetch_card(url, allow_private=True, **options)
+
+
+def fetch_to_directory(urls: list[str], out_dir: Path, **options: Any) -> list[fetch.FetchOutcome]:
+    """``fetch_to_directory`` allowed to reach the test server on 127.0.0.1."""
+    return fetch.fetch_to_directory(urls, out_dir, allow_private=True, **options)
 
 
 @pytest.fixture
@@ -459,7 +469,7 @@ def test_cli_reports_diagnostics_and_saves_invalid_cards(
 ) -> None:
     server.route(NEW, body={"name": "Half a card"})
     out_dir = tmp_path / "cards"
-    assert main(["fetch", server.url(), "-o", str(out_dir)]) == 0
+    assert main(["fetch", "--allow-private", server.url(), "-o", str(out_dir)]) == 0
     out, err = capsys.readouterr()
     card_path = out_dir / f"{stem(server)}.json"
     assert card_path.is_file()
@@ -475,7 +485,7 @@ def test_cli_strict_does_not_save_invalid_cards(
     server: TestServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     server.route(NEW, body={"name": "Half a card"})
-    assert main(["fetch", server.url(), "-o", str(tmp_path), "--strict"]) == 1
+    assert main(["fetch", "--allow-private", server.url(), "-o", str(tmp_path), "--strict"]) == 1
     out, err = capsys.readouterr()
     assert list(tmp_path.iterdir()) == []
     assert out.startswith(f"{server.url(NEW)}:1:1: error ")
@@ -488,9 +498,9 @@ def test_cli_valid_then_unchanged(
 ) -> None:
     server.route(NEW, body=CARD, etag='"abc"')
     card_path = tmp_path / f"{stem(server)}.json"
-    assert main(["fetch", server.url(), "-o", str(tmp_path), "--strict"]) == 0
+    assert main(["fetch", "--allow-private", server.url(), "-o", str(tmp_path), "--strict"]) == 0
     assert capsys.readouterr() == ("", f"fetched {server.url(NEW)} -> {card_path} (valid)\n")
-    assert main(["fetch", server.url(), "-o", str(tmp_path)]) == 0
+    assert main(["fetch", "--allow-private", server.url(), "-o", str(tmp_path)]) == 0
     assert capsys.readouterr() == ("", f"fetched {server.url(NEW)} -> {card_path} (unchanged)\n")
 
 
@@ -499,7 +509,15 @@ def test_cli_exit_1_when_a_url_fails_but_others_are_fetched(
 ) -> None:
     server.route("/good" + NEW, body=CARD)
     server.route("/slow" + NEW, body=CARD, delay=5)
-    args = ["fetch", server.url("/missing"), server.url("/slow"), server.url("/good"), "-o", str(tmp_path)]
+    args = [
+        "fetch",
+        "--allow-private",
+        server.url("/missing"),
+        server.url("/slow"),
+        server.url("/good"),
+        "-o",
+        str(tmp_path),
+    ]
     assert main([*args, "--timeout", "0.3"]) == 1
     _, err = capsys.readouterr()
     lines = err.splitlines()
@@ -524,7 +542,7 @@ def test_cli_exit_1_when_a_url_fails_but_others_are_fetched(
 def test_cli_usage_errors_exit_2(
     extra: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["fetch", *extra, "-o", str(tmp_path / "out")]) == 2
+    assert main(["fetch", "--allow-private", *extra, "-o", str(tmp_path / "out")]) == 2
     assert "error" in capsys.readouterr().err
     assert not (tmp_path / "out").exists()
 
@@ -535,7 +553,18 @@ def test_cli_secret_header_is_sent_but_never_written_or_printed(
     server.route(NEW, body={"name": "Half a card"}, require_header=("Authorization", SECRET))
     server.route("/broken" + NEW, status=500, body=SECRET, content_type="text/plain")
     header = f"Authorization: {SECRET}"
-    code = main(["fetch", server.url(), server.url("/broken"), "-o", str(tmp_path), "--header", header])
+    code = main(
+        [
+            "fetch",
+            "--allow-private",
+            server.url(),
+            server.url("/broken"),
+            "-o",
+            str(tmp_path),
+            "--header",
+            header,
+        ]
+    )
     assert code == 1
     out, err = capsys.readouterr()
     assert (tmp_path / f"{stem(server)}-broken.json").exists() is False
@@ -545,13 +574,24 @@ def test_cli_secret_header_is_sent_but_never_written_or_printed(
     for path in tmp_path.iterdir():
         assert token not in path.read_text(encoding="utf-8")
     assert (
-        main(["fetch", "https://a.example/", "-o", str(tmp_path), "--header", f"Authorization{SECRET}"]) == 2
+        main(
+            [
+                "fetch",
+                "--allow-private",
+                "https://a.example/",
+                "-o",
+                str(tmp_path),
+                "--header",
+                f"Authorization{SECRET}",
+            ]
+        )
+        == 2
     )
     assert token not in capsys.readouterr().err
 
 
 def test_cli_help(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["fetch", "--help"]) == 0
+    assert main(["fetch", "--allow-private", "--help"]) == 0
     out = capsys.readouterr().out
     assert "--header" in out
     assert "--max-bytes" in out

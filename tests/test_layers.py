@@ -111,6 +111,14 @@ def test_the_bottom_layer_imports_only_the_bottom_layer(module: str) -> None:
         ("a2a_docgen.load", ("a2a_docgen.validate", "a2a_docgen.catalog", "a2a_docgen.render")),
         ("a2a_docgen.validate", ("a2a_docgen.render", "a2a_docgen.catalog", "a2a_docgen.fetch")),
         ("a2a_docgen.catalog", ("a2a_docgen.render", "a2a_docgen.fetch", "a2a_docgen.review")),
+        (
+            "a2a_docgen.quality",
+            ("a2a_docgen.catalog", "a2a_docgen.render", "a2a_docgen.fetch", "a2a_docgen.review"),
+        ),
+        (
+            "a2a_docgen.convert",
+            ("a2a_docgen.render", "a2a_docgen.fetch", "a2a_docgen.review", "a2a_docgen.site"),
+        ),
         ("a2a_docgen.fetch", ("a2a_docgen.render", "a2a_docgen.site", "a2a_docgen.review")),
         ("a2a_docgen.render.escape", ("a2a_docgen.load", "a2a_docgen.validate")),
     ],

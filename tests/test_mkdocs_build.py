@@ -45,7 +45,7 @@ CARD = {
 FAKE_SITE = RenderedSite(
     pages={
         "index.md": "# Catalogue\n\n[Tiny](agents/tiny/index.md)\n",
-        "agents/tiny/index.md": "# Tiny Agent\n\n## __config\n\n## mkdocs search results\n\n[Home](../../index.md)\n",
+        "agents/tiny/index.md": "---\nrender_macros: false\n---\n# Tiny Agent\n\n## __config\n\n## mkdocs search results\n\n[Home](../../index.md)\n",
     },
     files={"cards/tiny.json": b'{"name": "Tiny Agent"}\n'},
     nav=(NavEntry("Catalogue", "index.md"), NavEntry("Agents <b>", "agents/tiny/index.md")),
@@ -182,20 +182,23 @@ def test_our_heading_ids_cannot_clobber_the_theme_and_follow_the_permalink_optio
 
 
 def test_our_pages_never_pass_through_the_sites_markdown_pipeline(project: Project) -> None:
-    """A hook that rewrites page Markdown (any syntax of its own) sees nothing of our pages."""
+    """A hook that rewrites page Markdown (any syntax of its own) sees nothing of our pages: their source is
+    their front matter alone, and the title it might evaluate (as mkdocs-macros does) is set after it ran."""
     (project.root / "hook.py").write_text(
         "def on_page_markdown(markdown, page, config, files):\n"
         "    with open(config.config_file_path + '.seen', 'a') as seen:\n"
-        "        seen.write(repr(markdown) + '\\n')\n"
+        "        seen.write(repr(markdown) + ' ' + repr(page.meta) + '\\n')\n"
+        "    page.title = 'HOOKED TITLE'\n"
         "    return markdown + '\\n\\nHOOKED'\n"
     )
     (project.docs / "about.md").write_text("# About\n")
     project.build(hooks=["hook.py"], nav=[{"About": "about.md"}, {"Home": "index.md"}])
     seen = (project.root / "mkdocs.yml.seen").read_text().splitlines()
-    assert "'# About\\n'" in seen
-    assert all(line in ("''", "'# About\\n'") for line in seen)  # ours: empty
-    assert "HOOKED" in project.html("about/index.html")
-    assert "HOOKED" not in project.html("agents/tiny/index.html")
+    assert sorted(seen) == sorted(["'' {'render_macros': False}", "'' {}", "'# About\\n' {}"])
+    agent = project.html("agents/tiny/index.html")
+    assert "<p>HOOKED</p>" in project.html("about/index.html")
+    assert "<p>HOOKED</p>" not in agent
+    assert "<title>Tiny Agent - Test</title>" in agent  # (the nav's titles are the site's, hooked or not)
 
 
 def test_nav_comes_from_the_catalogue_when_the_user_has_none(project: Project) -> None:
@@ -422,3 +425,14 @@ def test_every_plugin_option_is_documented() -> None:
     names = [name for name, _ in A2ADocgenPluginConfig._schema]
     assert names
     assert [n for n in names if f"| `{n}` |" not in table] == []
+
+
+def test_no_published_file_names_the_build_machines_directories(tmp_path: Path) -> None:
+    """Card files are named relative to mkdocs.yml, even for one that is excluded, in pages and search."""
+    project = Project(tmp_path)
+    (project.root / "cards" / "broken.json").write_text('{"name": ')
+    project.build(strict=False, plugins=["search", {"a2a-docgen": {"cards": "cards"}}])
+    root = str(project.root).encode()
+    leaks = [p for p in project.site.rglob("*") if p.is_file() and root in p.read_bytes()]
+    assert leaks == []
+    assert "cards/broken.json" in project.html("excluded/index.html")

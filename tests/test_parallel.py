@@ -106,7 +106,8 @@ def test_workers_render_every_page_in_order_in_other_processes() -> None:
     assert [p.split("\n")[0] for p in pages] == [f"# Page {i}" for i in range(ENOUGH)]
     renderers = {p.rsplit(" ", 1)[1].strip() for p in pages}
     assert str(result["pid"]) not in renderers, "the pages were rendered in the calling process"
-    assert len(renderers) == 2
+    # Shares go to whichever worker is free: on a busy machine one worker may take them all.
+    assert 1 <= len(renderers) <= 2
 
 
 def test_one_job_renders_here() -> None:

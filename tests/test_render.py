@@ -187,9 +187,13 @@ def test_layout_and_nav() -> None:
     card = catalog_of("route-planner").cards[0]
     agent_slug = slug("Coastal Route Planner", "agent")
     assert f"agents/{agent_slug}/index.md" in site.pages
-    assert {f"agents/{agent_slug}/card.json", "catalog.json", "llms.txt", "catalogue-filter.json"} <= set(
-        site.files
-    )
+    assert {
+        f"agents/{agent_slug}/card.json",
+        f"agents/{agent_slug}/badge.json",
+        "catalog.json",
+        "llms.txt",
+        "catalogue-filter.json",
+    } <= set(site.files)
     assert {p for p in site.files if p.startswith("assets/")} == {
         "assets/a2a-docgen/catalogue.css",
         "assets/a2a-docgen/catalogue.js",
@@ -324,7 +328,8 @@ def test_security_schemes_of_every_kind() -> None:
         assert line in lines, line
     assert any(item.startswith("Implicit flow (deprecated") for item in list_items(text))
     assert "Device authorization URL: https://id.harbour.example/device" in list_items(text)
-    assert ["#", "Algorithm", "Key id", "Type", "Key set URL"] in rows_of(text)
+    assert ["#", "Status", "Algorithm", "Key id", "Type", "Key set URL"] in rows_of(text)
+    assert facts(text)["Signature"] == ["Signature malformed (details)"]
     # the endpoint is the first interface with a core binding (the preferred one has a custom binding)
     assert facts(text)["Endpoint"][0].startswith("https://desk.harbour.example/a2a/rest (HTTP+JSON")
 
@@ -344,7 +349,7 @@ def test_index_lists_agents_and_notices() -> None:
     assert any(i.startswith("Harbour Authority · 2 skills") for i in items)
     assert any(i.startswith("Lighthouse Weather") for i in items)
     assert "1 file could not be read as an Agent Card" in index
-    assert "2 cards have errors" in index
+    assert "1 card has errors" in index  # the other one's bare "text" media types are warnings
     clean = site_of("route-planner").pages["index.md"]
     assert "[!NOTE]" not in clean
     assert "[!WARNING]" not in clean
@@ -441,6 +446,7 @@ def test_rendering_is_deterministic_and_independent_of_input_order() -> None:
         cards=tuple(reversed(catalog.cards)),
         diagnostics=tuple(reversed(catalog.diagnostics)),
         excluded=catalog.excluded,
+        verifications=catalog.verifications,
     )
     assert render_catalog(shuffled) == first
 
@@ -588,7 +594,15 @@ def test_sentinel_card_text_only_reaches_pages_through_encoders() -> None:
     for token in walk(parse(page)):
         if token.type == "link_open":
             assert str(token.attrGet("href")).startswith(
-                ("https://example.com/Q", "#skill-", "../../tags/", "card.json")
+                (
+                    "https://example.com/Q",
+                    "#skill-",
+                    "#signatures",
+                    "#card-quality",
+                    "../../tags/",
+                    "card.json",
+                    "badge.json",
+                )
             )
 
 
@@ -896,3 +910,19 @@ def test_agent_and_media_type_headings_avoid_theme_ids() -> None:
     assert "Media type: mkdocs-search-results" in titles
     ordinary = next(text for path, text in site_of("v03-twin").pages.items() if path.startswith("agents/"))
     assert headings(ordinary)[0] == (1, "Coastal Route Planner")
+
+
+def test_the_grade_and_how_to_improve_it() -> None:
+    site = site_of("mixed")
+    for path, text in site.pages.items():
+        if not path.startswith("agents/"):
+            continue
+        found = facts(text)["Card quality"]
+        assert len(found) == 1
+        assert re.fullmatch(r"grade [A-F] \([0-9]+/100\)( \(how to improve it\))?, badge", found[0])
+        badge = path.replace("index.md", "badge.json")
+        assert badge in site.files
+        if "how to improve it" in found[0]:
+            assert "\n### Card quality {#card-quality}\n" in text
+    home = site.pages["index.md"]
+    assert re.search(r" · grade [A-F]( ·|$)", home, re.M)

@@ -55,6 +55,8 @@ CLEAN_CONTENT = """
 <ul class="task-list"><li class="task-list-item"><input type="checkbox" disabled checked/> done</li></ul>
 <div class="tabbed-set"><input checked="checked" id="__tabbed_1_1" name="__tabbed_1" type="radio">
 <label for="__tabbed_1_1">Tab</label></div>
+<p><code>https://agent.example/a2a</code><button class="a2a-copy md-icon" type="button" title="Copy to clipboard"
+aria-label="Copy https://agent.example/a2a" data-clipboard-text="https://agent.example/a2a"></button></p>
 <pre class="a2a-example"><code>{&#10;  "key": "&lt;/code&gt;"&#10;}</code></pre>
 <img src="../images/icon.png" alt="icon" srcset="a.png 1x, https://cdn.example/b.png 2x">
 <span class="twemoji"><svg viewBox="0 0 24 24"><path d="M1 1"/></svg></span>
@@ -189,6 +191,24 @@ def test_chrome_may_have_forms_and_inputs_but_content_may_not() -> None:
     chrome = '<form name="x"><input type="checkbox" id="__drawer"><button>b</button></form>'
     assert check_html(page("<p>ok</p>", chrome=chrome)) == []
     assert rules(check_html(page('<input type="checkbox">'))) == ["content-element"]
+
+
+COPY = 'class="a2a-copy md-icon" type="button" title="Copy to clipboard" aria-label="Copy"'
+
+
+@pytest.mark.parametrize(
+    "button",
+    [
+        "<button>x</button>",
+        f'<button {COPY} data-clipboard-text="javascript:alert(1)"></button>',
+        f'<button {COPY} data-clipboard-text="https://a.example/" form="f"></button>',
+        f'<button {COPY.replace("button", "submit", 1)} data-clipboard-text="https://a.example/"></button>',
+        f'<button {COPY} data-clipboard-text="https://a.example/" name="n"></button>',
+    ],
+)
+def test_only_our_copy_button_is_allowed_in_the_content(button: str) -> None:
+    assert check_html(page(f'<button {COPY} data-clipboard-text="https://a.example/"></button>')) == []
+    assert "content-element" in rules(check_html(page(button)))
 
 
 def test_strict_mode_flags_elements_markdown_never_produces() -> None:

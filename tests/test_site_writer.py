@@ -135,9 +135,12 @@ def test_two_writes_give_identical_trees(tmp_path: Path) -> None:
 NEXT = make_site(index_md="# Catalogue v2\n", agents__a__index_md="# A\n", agents__c__index_md="# C\n")
 
 
-@pytest.mark.parametrize("exception", [OSError("disk full"), KeyboardInterrupt()])
+@pytest.mark.parametrize(
+    ("exception", "raised"),
+    [(OSError(28, "No space left on device"), SiteWriteError), (KeyboardInterrupt(), KeyboardInterrupt)],
+)
 def test_failure_while_staging_leaves_out_dir_intact(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, exception: BaseException
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, exception: BaseException, raised: type[BaseException]
 ) -> None:
     out = tmp_path / "docs"
     write_site(BASE, out)
@@ -145,61 +148,135 @@ def test_failure_while_staging_leaves_out_dir_intact(
     real_stage = writer._stage_file
     calls: list[str] = []
 
-    def failing_stage(staged: Path, path: str, data: bytes) -> None:
+    def failing_stage(staged: Path, path: str, data: bytes, *made: set[Path]) -> None:
         calls.append(path)
         if len(calls) == 2:
             raise exception
-        real_stage(staged, path, data)
+        real_stage(staged, path, data, *made)
 
     monkeypatch.setattr(writer, "_stage_file", failing_stage)
-    with pytest.raises(type(exception)):
+    with pytest.raises(raised):
         write_site(NEXT, out)
     assert len(calls) == 2
     assert snapshot(out) == before
     assert siblings(out) == []
 
 
-@pytest.mark.parametrize("fail_at", [1, 2, 3, 4, 5])
-def test_failure_while_committing_is_rolled_back(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fail_at: int
-) -> None:
+def test_failure_of_the_switch_leaves_out_dir_intact(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     out = tmp_path / "docs"
     write_site(BASE, out)
     before = snapshot(out)
-    real_replace = os.replace
-    calls: list[int] = []
 
-    def failing_replace(src: str | os.PathLike[str], dst: str | os.PathLike[str]) -> None:
-        calls.append(1)
-        if len(calls) == fail_at:
-            raise PermissionError("denied")
-        real_replace(src, dst)
+    def refuse(first: Path, second: Path) -> None:
+        raise PermissionError(13, "Permission denied", str(second))
 
-    monkeypatch.setattr(writer.os, "replace", failing_replace)
-    with pytest.raises(PermissionError):
+    monkeypatch.setattr(writer, "_exchange", refuse)
+    with pytest.raises(SiteWriteError, match=r"Permission denied.*left as it was"):
         write_site(NEXT, out)
-    monkeypatch.setattr(writer.os, "replace", real_replace)
     assert snapshot(out) == before
     assert siblings(out) == []
 
 
-def test_ctrl_c_during_commit_is_deferred_until_the_commit_is_complete(
+def tree(root: Path) -> dict[str, bytes | None]:
+    return {k: v and v[0] for k, v in snapshot(root).items()}
+
+
+def test_without_an_exchanging_rename_two_renames_are_used(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    write_site(NEXT, tmp_path / "expected")
     out = tmp_path / "docs"
     write_site(BASE, out)
-    real_replace = os.replace
 
-    def replace_with_sigint(src: str | os.PathLike[str], dst: str | os.PathLike[str]) -> None:
-        os.kill(os.getpid(), signal.SIGINT)
-        real_replace(src, dst)
+    def unsupported(first: Path, second: Path) -> None:
+        raise OSError(38, "Function not implemented")
 
-    monkeypatch.setattr(writer.os, "replace", replace_with_sigint)
-    with pytest.raises(KeyboardInterrupt):
+    monkeypatch.setattr(writer, "_exchange", unsupported)
+    write_site(NEXT, out)
+    assert tree(out) == tree(tmp_path / "expected")
+    assert siblings(out) == ["expected"]
+
+
+def test_a_switch_that_died_between_its_renames_is_completed_by_the_next_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_site(NEXT, tmp_path / "expected")
+    out = tmp_path / "docs"
+    write_site(BASE, out)
+    monkeypatch.setattr(writer, "_exchange", lambda a, b: (_ for _ in ()).throw(OSError(38, "ENOSYS")))
+    real_rename = os.rename
+
+    class Died(BaseException):
+        pass
+
+    def rename_then_die(source: Path, target: Path) -> None:
+        real_rename(source, target)
+        if Path(target).name == "old":
+            raise Died
+
+    monkeypatch.setattr(writer.os, "rename", rename_then_die)
+    monkeypatch.setattr(writer.shutil, "rmtree", lambda *a, **k: None)  # as after kill -9: nothing cleaned
+    with pytest.raises(Died):
         write_site(NEXT, out)
-    monkeypatch.setattr(writer.os, "replace", real_replace)
-    assert write_site(NEXT, out).written == []  # the interrupted write had completed
+    monkeypatch.undo()
+    assert not out.exists()
+    assert write_site(NEXT, out).written == []  # the next run completed the switch first
+    assert tree(out) == tree(tmp_path / "expected")
+    assert siblings(out) == ["expected"]
+
+
+def test_leftovers_of_a_dead_run_are_removed(tmp_path: Path) -> None:
+    out = tmp_path / "docs"
+    write_site(BASE, out)
+    for leftover in (".a2a-docgen-work-docs-abc/new/agents", ".a2a-docgen-tmp-xyz/old/agents"):
+        (tmp_path / leftover).mkdir(parents=True)
+        (tmp_path / leftover / "index.md").write_text("half\n")
+    before = tree(out)
+    assert write_site(BASE, out).written == []
+    assert tree(out) == before
+    write_site(NEXT, out)
+    assert siblings(out) == []
+
+
+def test_ctrl_c_during_the_switch_is_held_back_and_the_output_is_complete(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_site(NEXT, tmp_path / "expected")
+    out = tmp_path / "docs"
+    write_site(BASE, out)
+    real_exchange = writer._exchange
+
+    def exchange_with_sigint(first: Path, second: Path) -> None:
+        os.kill(os.getpid(), signal.SIGINT)
+        real_exchange(first, second)
+
+    monkeypatch.setattr(writer, "_exchange", exchange_with_sigint)
+    result = write_site(NEXT, out)  # no KeyboardInterrupt: the output is complete
+    assert result.interrupted
+    assert tree(out) == tree(tmp_path / "expected")
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_a_second_writer_waits_for_the_lock_then_fails_clearly(tmp_path: Path) -> None:
+    out = tmp_path / "docs"
+    busy = pytest.raises(SiteWriteError, match="another a2a-docgen build is writing")
+    with writer.locked(out), busy, writer.locked(out, timeout=0.2):
+        pass
+    with writer.locked(out, timeout=0.2):  # released
+        pass
+
+
+def test_the_switch_keeps_inodes_of_unchanged_and_user_files(tmp_path: Path) -> None:
+    out = tmp_path / "docs"
+    write_site(BASE, out)
+    (out / "mine.md").write_text("mine\n")
+    os.symlink("mine.md", out / "link.md")
+    before = snapshot(out)
+    write_site(NEXT, out)
+    after = snapshot(out)
+    for path in ("mine.md", "agents/a/index.md", "cards/a.json"):
+        assert after[path] == before[path]
+    assert os.readlink(out / "link.md") == "mine.md"
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,14 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from a2a_docgen.commands.check import add_limit_options, default_catalogue, limits_from_args, positive_int
+from a2a_docgen.commands.check import (
+    add_limit_options,
+    add_signing_options,
+    default_catalogue,
+    limits_from_args,
+    positive_int,
+    trust_from_args,
+)
 from a2a_docgen.errors import BuildFailed, UsageError
 from a2a_docgen.model import Catalog, Diagnostic
 from a2a_docgen.report_formats import FORMATS, counts, counts_text, format_diagnostics
@@ -102,6 +109,7 @@ def register(subparsers: Any) -> None:
         help="render agent pages in up to N processes (default: the CPUs available; 1 renders in this "
         "process); the pages are the same either way",
     )
+    add_signing_options(parser)
     parser.add_argument(
         "--watch",
         action="store_true",
@@ -150,15 +158,20 @@ def build_once(
     from a2a_docgen.catalog import load_catalog
     from a2a_docgen.render import render_catalog
     from a2a_docgen.render.parallel import default_jobs
+    from a2a_docgen.signing import unverified_message
     from a2a_docgen.site.writer import write_site
 
-    catalog = load_catalog(cards, limits=limits_from_args(args))
+    limits = limits_from_args(args)
+    catalog = load_catalog(cards, limits=limits, trust=trust_from_args(args, limits))
     if not catalog.cards and not catalog.excluded:
         raise UsageError(f"no card files (*.json) found in {', '.join(cards)}")
     sys.stdout.write(format_diagnostics(catalog.diagnostics, args.format))
     sys.stdout.flush()
     if args.strict and catalog.diagnostics:
         raise BuildFailed(f"--strict: {_counts(catalog.diagnostics)}; nothing written")
+    unverified = unverified_message(catalog.diagnostics)
+    if unverified:
+        raise BuildFailed(f"{unverified}; nothing written")
 
     jobs = args.jobs or default_jobs()
     # The pages are built by an engine, which publishes HTML only: llms.txt links to the HTML pages.
@@ -166,12 +179,16 @@ def build_once(
         catalog, templates_dir=templates, site_url=site_url, jobs=jobs, markdown_sources=False
     )
     result = write_site(site, args.out_dir)
-    print(
-        f"{summary(catalog)}: {len(result.written)} written, {len(result.unchanged)} unchanged, "
-        f"{len(result.removed)} removed -> {args.out_dir}",
-        file=sys.stderr,
-        flush=True,
-    )
+    try:  # the output is complete: a late Ctrl-C no longer makes the build fail
+        note = "; Ctrl-C came once the output was complete" if result.interrupted else ""
+        print(
+            f"{summary(catalog)}: {len(result.written)} written, {len(result.unchanged)} unchanged, "
+            f"{len(result.removed)} removed -> {args.out_dir}{note}",
+            file=sys.stderr,
+            flush=True,
+        )
+    except KeyboardInterrupt:
+        pass
 
 
 def _watch(args: argparse.Namespace, cards: list[str], templates: str | None, site_url: str | None) -> int:

@@ -1,7 +1,9 @@
 """``a2a-docgen check``: validate Agent Cards and report every problem with its place in the file.
 
 Exit status: 0 when no card has an error (warnings allowed unless ``--strict``), 1 otherwise, 2 for usage
-errors (a path that does not exist, a bad option). A broken card is a finding, never a crash.
+errors (a path that does not exist, a bad option). A broken card is a finding, never a crash. With
+``--grade`` (or ``--min-grade``) the quality hints and one ``card-grade`` line per card are reported too; a
+card below ``--min-grade`` makes that line an error.
 """
 
 from __future__ import annotations
@@ -15,9 +17,19 @@ from typing import Any
 from a2a_docgen.catalog import load_catalog
 from a2a_docgen.errors import UsageError
 from a2a_docgen.limits import DEFAULT_LIMITS, LIMIT_NAMES, Limits
+from a2a_docgen.model import Catalog, Diagnostic
 from a2a_docgen.report_formats import FORMATS, exit_code, format_diagnostics, summary
+from a2a_docgen.signing import Trust
 
-__all__ = ["add_limit_options", "default_catalogue", "limits_from_args", "register", "run"]
+__all__ = [
+    "add_limit_options",
+    "add_signing_options",
+    "default_catalogue",
+    "limits_from_args",
+    "register",
+    "run",
+    "trust_from_args",
+]
 
 HELP = "validate Agent Cards against the A2A specification"
 DESCRIPTION = """\
@@ -26,7 +38,12 @@ file:line:column with a stable code (see docs/diagnostics.md). PATH is a card fi
 directory, scanned recursively for *.json (including .well-known/agent-card.json and
 the legacy .well-known/agent.json). Without PATH, the bundled example catalogue is checked.
 
-exit status: 0 no error (warnings allowed unless --strict), 1 errors found, 2 usage error"""
+With --grade, each card is also graded A to F (docs/grading.md): the quality hints
+(skills without examples, no provider, ...) and a card-grade line per card are reported.
+--min-grade B fails when a card grades below B.
+
+exit status: 0 no error (warnings allowed unless --strict), 1 errors found (or a card
+below --min-grade), 2 usage error"""
 
 
 def positive_int(text: str) -> int:
@@ -59,6 +76,48 @@ def limits_from_args(args: argparse.Namespace) -> Limits:
     return DEFAULT_LIMITS.with_overrides(**{name: getattr(args, name, None) for name in LIMIT_NAMES})
 
 
+def add_signing_options(parser: argparse.ArgumentParser) -> None:
+    """``--jwks``, ``--keys``, ``--trust-jku``, ``--jku-origin``, ``--require-signature`` (docs/signing.md)."""
+    group = parser.add_argument_group("signatures", "verify card signatures (docs/signing.md)")
+    group.add_argument(
+        "--jwks", action="append", default=[], metavar="FILE", help="a JWK set of trusted keys (repeatable)"
+    )
+    group.add_argument(
+        "--keys", metavar="FILE", help="a keys file (TOML) pinning keys to agents or providers"
+    )
+    group.add_argument(
+        "--trust-jku",
+        action="store_true",
+        help="fetch and trust the JWK set a signature's jku names (card's origin)",
+    )
+    group.add_argument(
+        "--jku-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="with --trust-jku, also fetch a jku from this origin (https://host[:port]; repeatable)",
+    )
+    group.add_argument(
+        "--require-signature",
+        action="store_true",
+        help="a card without a signature that verifies is an error",
+    )
+
+
+def trust_from_args(args: argparse.Namespace, limits: Limits) -> Trust:
+    """The keys and signature options the command line gives."""
+    from a2a_docgen.signing import load_trust
+
+    jku = None
+    if args.trust_jku:
+        from a2a_docgen.commands.jku import FetchingJkuResolver
+
+        jku = FetchingJkuResolver(args.jku_origin, limits=limits)
+    elif args.jku_origin:
+        raise UsageError("--jku-origin needs --trust-jku")
+    return load_trust(args.jwks, args.keys, jku=jku, require=args.require_signature)
+
+
 def register(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "check", help=HELP, description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -71,8 +130,29 @@ def register(subparsers: Any) -> None:
         help="text: file:line:col lines (default); json: an array of objects; github: workflow annotations",
     )
     parser.add_argument("--strict", action="store_true", help="exit 1 on warnings too")
+    parser.add_argument(
+        "--grade",
+        action="store_true",
+        help="also report the quality hints and each card's grade, A to F (docs/grading.md)",
+    )
+    parser.add_argument(
+        "--min-grade",
+        type=_grade_letter,
+        metavar="LETTER",
+        help="exit 1 when a card grades below LETTER (A, B, C, D or F); implies --grade",
+    )
+    add_signing_options(parser)
     add_limit_options(parser)
     parser.set_defaults(run=run)
+
+
+def _grade_letter(text: str) -> str:
+    from a2a_docgen.quality import parse_letter
+
+    try:
+        return parse_letter(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def default_catalogue() -> Path:
@@ -89,11 +169,39 @@ def default_catalogue() -> Path:
 
 def run(args: argparse.Namespace) -> int:
     paths: list[str] = list(args.paths) or [str(default_catalogue())]
-    catalog = load_catalog(paths, limits=limits_from_args(args))
+    limits = limits_from_args(args)
+    catalog = load_catalog(paths, limits=limits, trust=trust_from_args(args, limits))
     files = len(catalog.cards) + len(catalog.excluded)
     if files == 0:
         raise UsageError(f"no card files (*.json) found in {', '.join(paths)}")
-    sys.stdout.write(format_diagnostics(catalog.diagnostics, args.format))
+    diagnostics = list(catalog.diagnostics)
+    grades = ""
+    if args.grade or args.min_grade:
+        found, grades = _graded(catalog, args.min_grade)
+        diagnostics += found
+    sys.stdout.write(format_diagnostics(diagnostics, args.format))
     sys.stdout.flush()
-    print(summary(files, catalog.diagnostics), file=sys.stderr)
-    return exit_code(catalog.diagnostics, strict=args.strict)
+    print(summary(files, diagnostics) + grades, file=sys.stderr)
+    return exit_code(diagnostics, strict=args.strict)
+
+
+def _graded(catalog: Catalog, minimum: str | None) -> tuple[list[Diagnostic], str]:
+    """The hints and ``card-grade`` line of every card, and the summary's grade counts
+    (``; grades: 2 A, 1 C; 1 below B``)."""
+    from a2a_docgen.quality import LETTERS, at_least, grade_catalog, grade_diagnostic, parse_letter
+
+    least = parse_letter(minimum) if minimum else None
+    found: list[Diagnostic] = []
+    letters: dict[str, int] = {}
+    below = 0
+    for grade in grade_catalog(catalog).values():
+        found += grade.hints
+        found.append(grade_diagnostic(grade, least))
+        letters[grade.letter] = letters.get(grade.letter, 0) + 1
+        below += least is not None and not at_least(grade.letter, least)
+    if not letters:
+        return found, ""
+    text = "; grades: " + ", ".join(f"{letters[x]} {x}" for x in LETTERS if x in letters)
+    if least is not None:
+        text += f"; {below} below {least}" if below else f"; all {least} or better"
+    return found, text

@@ -129,6 +129,13 @@ def register(subparsers: Any) -> None:
         help="with --format markdown: write nothing when there is nothing to say (no finding, no card "
         "that fails to load, no configuration warning)",
     )
+    signatures = parser.add_argument_group(
+        "signatures", "with keys, a signature that verified and no longer does is breaking (docs/signing.md)"
+    )
+    signatures.add_argument(
+        "--jwks", action="append", default=[], metavar="FILE", help="a JWK set of trusted keys (repeatable)"
+    )
+    signatures.add_argument("--keys", metavar="FILE", help="a keys file pinning keys to agents or providers")
     add_limit_options(parser)
     parser.set_defaults(run=run)
 
@@ -153,12 +160,16 @@ class _Sides:
 
 
 def _sides(args: argparse.Namespace) -> _Sides:
+    from a2a_docgen.signing import load_trust
+
     limits = limits_from_args(args)
+    trust = load_trust(args.jwks, args.keys)
     paths: list[str] = list(args.paths)
     if args.base_ref is None:
         if len(paths) != 2:
             raise UsageError("give BASE and HEAD (two card files or directories), or --base-ref REV and HEAD")
-        base, head = load_catalog([paths[0]], limits=limits), load_catalog([paths[1]], limits=limits)
+        base = load_catalog([paths[0]], limits=limits, trust=trust)
+        head = load_catalog([paths[1]], limits=limits, trust=trust)
         return _Sides(base=base, head=head, base_label="base", head_roots=[paths[1]], revision=None)
     if not paths:
         raise UsageError("--base-ref needs HEAD: the card files or directories to compare, e.g. cards/")
@@ -167,9 +178,13 @@ def _sides(args: argparse.Namespace) -> _Sides:
     for path in paths:
         if not os.path.exists(path) and not any(f.argument == path for f in files):
             raise UsageError(f"{path}: no such file or directory, here or at {args.base_ref}")
-    base = revision.load(files, limits=limits)
+    base = revision.load(files, limits=limits, trust=trust)
     present = [p for p in paths if os.path.exists(p)]
-    head = load_catalog(present, limits=limits) if present else Catalog(cards=(), diagnostics=(), excluded=())
+    head = (
+        load_catalog(present, limits=limits, trust=trust)
+        if present
+        else Catalog(cards=(), diagnostics=(), excluded=())
+    )
     return _Sides(
         base=base, head=head, base_label=f"base ({args.base_ref})", head_roots=paths, revision=revision
     )

@@ -20,8 +20,7 @@ from a2a_docgen.fetch import (
     fetch_to_directory,
     parse_header,
 )
-from a2a_docgen.model import Diagnostic
-from a2a_docgen.report_formats import counts_text
+from a2a_docgen.report_formats import counts_text, format_text, printable
 
 HELP = "download Agent Cards from running agents"
 
@@ -69,7 +68,8 @@ def register(subparsers: Any) -> None:
         type=float,
         default=DEFAULT_TIMEOUT,
         metavar="S",
-        help=f"seconds allowed for each request (default {DEFAULT_TIMEOUT:g})",
+        help=f"seconds allowed for each URL as a whole: connecting, headers, body, redirects "
+        f"(default {DEFAULT_TIMEOUT:g})",
     )
     parser.add_argument(
         "--max-bytes",
@@ -88,6 +88,12 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--strict", action="store_true", help="do not save a card that has errors (and exit 1)"
     )
+    parser.add_argument(
+        "--allow-private",
+        action="store_true",
+        help="also fetch from loopback, private, link-local and other non-public addresses (refused by "
+        "default, redirects included)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -102,19 +108,16 @@ def run(args: argparse.Namespace) -> int:
         max_redirects=args.max_redirects,
         strict=args.strict,
         on_outcome=report,
+        allow_private=args.allow_private,
     )
     return 0 if all(outcome.ok for outcome in outcomes) else 1
 
 
 def report(outcome: FetchOutcome) -> None:
-    """Print one URL's findings (stdout) and summary line (stderr)."""
-    for diagnostic in outcome.diagnostics:
-        print(format_diagnostic(diagnostic))
-    print(summary(outcome), file=sys.stderr)
-
-
-def format_diagnostic(d: Diagnostic) -> str:
-    return f"{d.file}:{d.line}:{d.column}: {d.severity} {d.code} {d.message}"
+    """Print one URL's findings (stdout, as ``check`` prints them) and summary line (stderr)."""
+    sys.stdout.write(format_text(outcome.diagnostics))
+    sys.stdout.flush()
+    print(printable(summary(outcome)), file=sys.stderr)
 
 
 def summary(outcome: FetchOutcome) -> str:

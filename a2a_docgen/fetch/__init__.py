@@ -1,6 +1,8 @@
 """Fetching live Agent Cards from running agents (``a2a-docgen fetch``).
 
 - ``fetch.urls``: the URLs and headers a fetch may use, checked before anything is sent;
+- ``fetch.addresses``: which addresses may be connected to (public ones, unless private ones are allowed);
+- ``fetch.transport``: connections only to those addresses, every operation within the fetch's deadline;
 - ``fetch.client``: one card fetched within limits (``fetch_card``);
 - ``fetch.errors``: one exception per reason a fetch fails;
 - ``fetch.store``: cards kept in a directory with their sidecars (``fetch_to_directory``);
@@ -17,6 +19,7 @@ from a2a_docgen.fetch.client import (
     fetch_card,
 )
 from a2a_docgen.fetch.errors import (
+    AddressRefused,
     CardFetchError,
     CardNotFound,
     CardWriteError,
@@ -24,9 +27,11 @@ from a2a_docgen.fetch.errors import (
     FetchTimeout,
     HTTPStatusError,
     InvalidCardJSON,
+    NotACard,
     RedirectRefused,
     ResponseTooLarge,
     UnsupportedContentType,
+    UnsupportedEncoding,
 )
 from a2a_docgen.fetch.stems import assign_stems
 from a2a_docgen.fetch.store import FetchOutcome, fetch_to_directory, format_card
@@ -38,6 +43,7 @@ __all__ = [
     "DEFAULT_TIMEOUT",
     "LEGACY_WELL_KNOWN_PATH",
     "WELL_KNOWN_PATH",
+    "AddressRefused",
     "CardFetchError",
     "CardNotFound",
     "CardWriteError",
@@ -47,9 +53,11 @@ __all__ = [
     "FetchTimeout",
     "HTTPStatusError",
     "InvalidCardJSON",
+    "NotACard",
     "RedirectRefused",
     "ResponseTooLarge",
     "UnsupportedContentType",
+    "UnsupportedEncoding",
     "assign_stems",
     "card_urls",
     "fetch_card",

@@ -1,8 +1,11 @@
 """Fetch one Agent Card from a running agent, within limits.
 
-Servers are third parties: every request has a timeout, redirects are followed by hand (counted, loop-checked,
-http and https only), a body larger than the cap is refused without being read, and only JSON-ish content
-types are accepted. When the current well-known path answers 404 or 410, the legacy one is tried.
+Servers are third parties: the whole fetch of a URL has one deadline (connecting, headers and body of every
+request), connections go only to public addresses unless private ones are allowed (``fetch.transport``),
+redirects are followed by hand (counted, loop-checked, http and https only, never from https to http), a
+compressed answer is refused (none is asked for), a body larger than the cap is refused without being read, and
+only JSON-ish content types are accepted. When the current well-known path answers 404 or 410, the legacy one is
+tried.
 
 Caller-supplied headers (``Authorization`` ...) are secrets: they are sent only to the origin of the URL
 given, never written anywhere and never part of a message.
@@ -12,7 +15,6 @@ Nothing here prints: failures are ``FetchError`` subclasses whose ``str()`` is a
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
@@ -21,6 +23,7 @@ import httpx
 from a2a_docgen import __version__
 from a2a_docgen.errors import UsageError
 from a2a_docgen.fetch.errors import (
+    AddressRefused,
     CardNotFound,
     ConnectionFailed,
     FetchTimeout,
@@ -29,8 +32,10 @@ from a2a_docgen.fetch.errors import (
     RedirectRefused,
     ResponseTooLarge,
     UnsupportedContentType,
+    UnsupportedEncoding,
     show,
 )
+from a2a_docgen.fetch.transport import Refused, Router, deadline
 from a2a_docgen.fetch.urls import card_urls, check_header, origin
 from a2a_docgen.limits import DEFAULT_LIMITS, Limits
 from a2a_docgen.load.source import SourceError, line_col, parse_bytes
@@ -85,13 +90,20 @@ class Options:
     timeout: float
     max_bytes: int
     max_redirects: int
+    allow_private: bool = False
+    """Connect to loopback, private, link-local ... addresses too (``--allow-private``)."""
     etag: str | None = None
     last_modified: str | None = None
     cached_url: str | None = None
 
     @staticmethod
     def checked(
-        headers: Mapping[str, str] | None, timeout: float, max_bytes: int, max_redirects: int
+        headers: Mapping[str, str] | None,
+        timeout: float,
+        max_bytes: int,
+        max_redirects: int,
+        *,
+        allow_private: bool = False,
     ) -> Options:
         """Options from the caller's values; raises ``UsageError`` for impossible ones."""
         if timeout <= 0 or max_bytes <= 0 or max_redirects < 0:
@@ -101,6 +113,7 @@ class Options:
             timeout=timeout,
             max_bytes=max_bytes,
             max_redirects=max_redirects,
+            allow_private=allow_private,
         )
 
 
@@ -124,27 +137,31 @@ def fetch_card(
     last_modified: str | None = None,
     cached_url: str | None = None,
     limits: Limits = DEFAULT_LIMITS,
+    allow_private: bool = False,
 ) -> FetchResult:
     """Fetch and parse one card.
 
     ``url`` is an agent's base URL (both well-known paths are tried) or a card URL (fetched as is).
     ``etag`` / ``last_modified`` make the request conditional; they are sent only on a request to
     ``cached_url`` (the URL they were received from), or on every request when it is ``None``.
-    ``timeout`` bounds connecting and each wait for data, and each request as a whole (checked while
-    reading). Raises ``UsageError`` for a URL that cannot be fetched at all, else ``CardFetchError``.
+    ``timeout`` bounds the whole fetch: resolving, connecting, headers and body of every request (redirects and
+    the legacy fallback included). Loopback, private, link-local, unique-local, shared, multicast, reserved and
+    unspecified addresses are refused unless ``allow_private``. Raises ``UsageError`` for a URL that cannot be
+    fetched at all, else ``CardFetchError``.
     """
     options = replace(
-        Options.checked(headers, timeout, max_bytes, max_redirects),
+        Options.checked(headers, timeout, max_bytes, max_redirects, allow_private=allow_private),
         etag=etag,
         last_modified=last_modified,
         cached_url=cached_url,
     )
-    with new_client(timeout) as client:
+    with new_client(timeout, allow_private=allow_private) as client:
         return fetch_with(client, url, options, limits)
 
 
-def new_client(timeout: float) -> httpx.Client:
+def new_client(timeout: float, *, allow_private: bool = False) -> httpx.Client:
     return httpx.Client(
+        transport=Router(allow_private=allow_private),
         timeout=httpx.Timeout(timeout),
         follow_redirects=False,
         event_hooks={"response": [_stop_at_redirects]},
@@ -173,6 +190,12 @@ def _stop_at_redirects(response: httpx.Response) -> None:
 
 
 def fetch_with(client: httpx.Client, requested: str, options: Options, limits: Limits) -> FetchResult:
+    """Fetch ``requested`` (``fetch_card``) with ``client`` (from ``new_client``), all within ``options.timeout``."""
+    with deadline(options.timeout):
+        return _fetch(client, requested, options, limits)
+
+
+def _fetch(client: httpx.Client, requested: str, options: Options, limits: Limits) -> FetchResult:
     candidates = card_urls(requested)
     named = origin(candidates[0])
     misses: list[tuple[httpx.URL, _Answer]] = []
@@ -248,19 +271,22 @@ def _get(
         headers = _conditional_headers(current, options)
         if origin(current) == named:
             headers.update(options.headers)  # secrets stay with the origin the user named
-        deadline = time.monotonic() + options.timeout
         try:
             with client.stream("GET", current, headers=headers) as response:
                 body = b""
                 if 200 <= response.status_code < 300:
                     _check_content_type(current, response.headers.get("content-type"))
-                    body = _read_capped(current, response, options.max_bytes, deadline, options.timeout)
+                    _check_encoding(current, response.headers)
+                    body = _read_capped(current, response, options.max_bytes)
                 return _Answer(current, response.status_code, response.reason_phrase, response.headers, body)
         except _Redirected as redirect:
             visited.append(_redirect_target(current, redirect.location, visited, options.max_redirects))
+        except Refused as refused:
+            raise AddressRefused(str(current), str(refused)) from None
         except httpx.TimeoutException:
             raise FetchTimeout(
-                str(current), f"timed out: no answer within {options.timeout:g} s (--timeout)"
+                str(current),
+                f"timed out: the fetch took longer than {options.timeout:g} s (--timeout)",
             ) from None
         except httpx.HTTPError as exc:
             raise ConnectionFailed(str(current), _transport_reason(exc)) from None
@@ -277,6 +303,10 @@ def _redirect_target(
         scheme = show(target.scheme or location.partition(":")[0], 40)
         raise RedirectRefused(
             str(current), f"refused a redirect to a {scheme}: URL; only http and https are followed"
+        )
+    if current.scheme == "https" and target.scheme == "http":
+        raise RedirectRefused(
+            str(current), f"refused a redirect from https to http ({show(target)}): it would drop encryption"
         )
     target = target.copy_with(fragment=None)
     if target in visited:
@@ -317,22 +347,34 @@ def _check_content_type(url: httpx.URL, value: str | None) -> None:
     )
 
 
-def _read_capped(
-    url: httpx.URL, response: httpx.Response, max_bytes: int, deadline: float, timeout: float
-) -> bytes:
+_IDENTITY = frozenset({"", "identity"})
+
+
+def _check_encoding(url: httpx.URL, headers: httpx.Headers) -> None:
+    """Only ``identity`` was asked for; a compressed answer is refused, never decoded (a few kilobytes of
+    ``gzip, gzip`` decode to gigabytes)."""
+    codings = [c.strip().lower() for value in headers.get_list("content-encoding") for c in value.split(",")]
+    unasked = [c for c in codings if c not in _IDENTITY]
+    if unasked:
+        raise UnsupportedEncoding(
+            str(url),
+            f"the server compressed its answer ({show(', '.join(unasked), 80)}) although none was asked for "
+            "(Accept-Encoding: identity); it was not decoded",
+        )
+
+
+def _read_capped(url: httpx.URL, response: httpx.Response, max_bytes: int) -> bytes:
     too_large = f"the card is larger than {max_bytes} bytes (--max-bytes); it was not read"
     declared = response.headers.get("content-length", "").strip()
     if declared.isdigit() and int(declared) > max_bytes:
         raise ResponseTooLarge(str(url), f"{too_large} (Content-Length: {declared})")
     chunks: list[bytes] = []
     size = 0
-    for chunk in response.iter_bytes():
+    for chunk in response.iter_raw():  # the bytes as sent: nothing is decoded
         size += len(chunk)
         if size > max_bytes:
             raise ResponseTooLarge(str(url), too_large)
         chunks.append(chunk)
-        if time.monotonic() > deadline:  # a server trickling bytes never trips the per-read timeout
-            raise FetchTimeout(str(url), f"timed out: the answer took longer than {timeout:g} s (--timeout)")
     return b"".join(chunks)
 
 

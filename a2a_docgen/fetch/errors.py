@@ -12,6 +12,7 @@ import httpx
 from a2a_docgen.errors import FetchError
 
 __all__ = [
+    "AddressRefused",
     "CardFetchError",
     "CardNotFound",
     "CardWriteError",
@@ -19,9 +20,11 @@ __all__ = [
     "FetchTimeout",
     "HTTPStatusError",
     "InvalidCardJSON",
+    "NotACard",
     "RedirectRefused",
     "ResponseTooLarge",
     "UnsupportedContentType",
+    "UnsupportedEncoding",
     "show",
 ]
 
@@ -64,7 +67,11 @@ class CardNotFound(HTTPStatusError):
 
 
 class RedirectRefused(CardFetchError):
-    """Too many redirects, a loop, or a redirect to a scheme other than http and https."""
+    """Too many redirects, a loop, a redirect to a scheme other than http and https, or from https to http."""
+
+
+class AddressRefused(CardFetchError):
+    """The URL (or a redirect) leads to a loopback, private, link-local ... address; nothing was sent."""
 
 
 class ResponseTooLarge(CardFetchError):
@@ -73,6 +80,14 @@ class ResponseTooLarge(CardFetchError):
 
 class UnsupportedContentType(CardFetchError):
     """The server answered with something that is not JSON (an HTML page ...)."""
+
+
+class UnsupportedEncoding(CardFetchError):
+    """The server compressed its answer although none was asked for; it was not decoded."""
+
+
+class NotACard(CardFetchError):
+    """The answer is JSON but not an Agent Card (no usable name); nothing was written."""
 
 
 class InvalidCardJSON(CardFetchError):

@@ -27,13 +27,13 @@ from a2a_docgen.fetch.client import (
     fetch_with,
     new_client,
 )
-from a2a_docgen.fetch.errors import CardWriteError
+from a2a_docgen.fetch.errors import CardFetchError, CardWriteError, NotACard
 from a2a_docgen.fetch.stems import assign_stems
 from a2a_docgen.fetch.urls import check_url
 from a2a_docgen.files import same_bytes, write_atomic
 from a2a_docgen.limits import DEFAULT_LIMITS, Limits
 from a2a_docgen.load import SIDECAR_SUFFIX
-from a2a_docgen.model import Diagnostic, JSONObject
+from a2a_docgen.model import AgentCard, Diagnostic, JSONObject
 from a2a_docgen.text.jsonio import json_document
 
 __all__ = ["FetchOutcome", "Status", "fetch_to_directory", "format_card", "sidecar_path"]
@@ -98,16 +98,19 @@ def fetch_to_directory(
     strict: bool = False,
     limits: Limits = DEFAULT_LIMITS,
     on_outcome: Callable[[FetchOutcome], object] | None = None,
+    allow_private: bool = False,
 ) -> list[FetchOutcome]:
     """Fetch each URL into ``out_dir/<slug>.json`` (plus a ``.fetch.json`` sidecar), one outcome per URL.
 
-    Every URL is checked before anything is fetched (``UsageError``); after that one URL's failure never
-    stops the others. Each card is validated; an invalid card is still written unless ``strict``. Files
+    Every URL is checked before anything is fetched (``UsageError``); after that one URL's failure, whatever
+    it is (a refused address, a timeout, a full disk, memory running out), never stops the others. Each card
+    is validated; an invalid card is still written unless ``strict``, and an answer that is not a card at all
+    (JSON without a usable name: an error page, a metadata service's credentials) is never written. Files
     are replaced atomically and left untouched (mtime included) when the server answers 304 or sends the
     same card again, so a directory under version control stays clean. ``on_outcome`` is called with
     each outcome as soon as it is known.
     """
-    options = Options.checked(headers, timeout, max_bytes, max_redirects)
+    options = Options.checked(headers, timeout, max_bytes, max_redirects, allow_private=allow_private)
     parsed: dict[str, tuple[str, httpx.URL]] = {}  # one fetch per distinct URL, kept as first written
     for given in urls:
         checked = check_url(given)
@@ -120,12 +123,24 @@ def fetch_to_directory(
     except OSError as exc:
         raise UsageError(f"cannot create the output directory {directory}: {exc.strerror or exc}") from None
     outcomes: list[FetchOutcome] = []
-    with new_client(timeout) as client:
+    with new_client(timeout, allow_private=allow_private) as client:
         for given, stem in zip(unique, stems, strict=True):
-            outcomes.append(_fetch_one(client, given, directory / f"{stem}.json", options, strict, limits))
+            path = directory / f"{stem}.json"
+            try:
+                outcome = _fetch_one(client, given, path, options, strict, limits)
+            except Exception as exc:
+                outcome = _unexpected(given, path, exc)
+            outcomes.append(outcome)
             if on_outcome is not None:
                 on_outcome(outcomes[-1])
     return outcomes
+
+
+def _unexpected(url: str, path: Path, exc: Exception) -> FetchOutcome:
+    """The outcome of a failure no rule foresaw (``MemoryError`` ...): reported, and the next URL fetched."""
+    detail = str(exc).strip()
+    reason = f"failed unexpectedly: {type(exc).__name__}" + (f": {detail}" if detail else "")
+    return FetchOutcome(requested=url, status="failed", path=path, error=CardFetchError(url, reason))
 
 
 def _fetch_one(
@@ -159,7 +174,12 @@ def _fetch_one(
             if previous is None or any(previous.get(k) != metadata[k] for k in ("url", "requested")):
                 _write_sidecar(meta_path, metadata)
             return FetchOutcome(requested=url, status="unchanged", path=path, url=result.url)
-        diagnostics = _validate(data, str(path), limits)
+        card, diagnostics = _validate(data, str(path), limits)
+        if card is None:  # its text is not repeated: it may be anything, credentials included
+            not_a_card = NotACard(
+                result.url, "the answer is JSON but not an Agent Card (no usable name); nothing was written"
+            )
+            return FetchOutcome(requested=url, status="failed", path=path, url=result.url, error=not_a_card)
         if strict and any(d.severity == "error" for d in diagnostics):
             located_at_url = tuple(replace(d, file=result.url) for d in diagnostics)
             return FetchOutcome(
@@ -173,9 +193,9 @@ def _fetch_one(
     return FetchOutcome(requested=url, status="written", path=path, url=result.url, diagnostics=diagnostics)
 
 
-def _validate(data: bytes, display: str, limits: Limits) -> tuple[Diagnostic, ...]:
-    _card, diagnostics = load_card_bytes(data, display=display, limits=limits)
-    return tuple(sorted(diagnostics, key=Diagnostic.sort_key))
+def _validate(data: bytes, display: str, limits: Limits) -> tuple[AgentCard | None, tuple[Diagnostic, ...]]:
+    card, diagnostics = load_card_bytes(data, display=display, limits=limits)
+    return card, tuple(sorted(diagnostics, key=Diagnostic.sort_key))
 
 
 def _read_sidecar(path: Path) -> dict[str, str] | None:

@@ -11,8 +11,12 @@ CommonMark plus GFM tables, which is how GitHub shows the same file:
 - a heading's id is the ``{#id}`` written at its end (how our skill headings carry ``#skill-<slug>``), or a
   slug of its text that can never equal an element id of a theme; the permalink follows the site's settings;
 - JSON code blocks are highlighted as the theme expects; consecutive labelled code blocks (a paragraph that
-  is only a bold label, then a fence) become content tabs with mkdocs-material, and stay one after another
-  elsewhere.
+  is only a bold label, then a fence: the forms of one request) go in one ``a2a-requests`` box that site
+  searches skip, as content tabs with mkdocs-material and one after another elsewhere;
+- a GitHub alert (``> [!NOTE]``) becomes the admonition the themes style, and a list whose every item starts
+  with a bold label (``- **Version:** …``) is a list of facts (``ul.a2a-facts``, ``li.a2a-fact-version``).
+
+Card text can write none of these shapes: the encoders encode every ``*``, ``[`` and backtick fence in it.
 
 Nothing here knows MkDocs: the plugin passes the theme's settings and a link resolver.
 """
@@ -35,7 +39,7 @@ from markdown_it.token import Token
 from a2a_docgen.html.json_highlight import highlight_json
 from a2a_docgen.render.escape import clobbers_theme, toc_id
 
-__all__ = ["Flavour", "Heading", "HtmlPage", "Theme", "to_html"]
+__all__ = ["Flavour", "Heading", "HtmlPage", "Theme", "front_matter", "to_html"]
 
 Flavour = Literal["material", "plain"]
 """``material``: mkdocs-material's markup (highlight wrappers, content tabs); ``plain``: the classic MkDocs
@@ -132,6 +136,14 @@ def slugify(text: str) -> str:
 
 
 _FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
+
+
+def front_matter(markdown: str) -> str:
+    """The front matter block a page starts with (``---`` lines included), or ``""``."""
+    match = _FRONT_MATTER.match(markdown)
+    return match.group(0) if match else ""
+
+
 # A backtick fence that starts a line: its info string holds no backtick (CommonMark), and it ends at the first
 # later line of at least as many backticks and nothing else.
 _FENCE_OPEN = re.compile(r"^(`{3,})([^`\n]*)\n", re.MULTILINE)
@@ -177,6 +189,7 @@ def to_html(markdown: str, *, theme: Theme = Theme()) -> HtmlPage:
             token.info, token.content = fences[int(token.info[len(_SET_ASIDE) :])]
     headings = _assign_ids(tokens)
     links = _mark_links(tokens)
+    _mark_facts(tokens)
     renderer = _Renderer(theme)
     body = renderer.render(tokens, _MD.options, env)
     title = next((h.text for h in headings if h.level == 1), None)
@@ -218,6 +231,52 @@ def _assign_ids(tokens: Sequence[Token]) -> list[Heading]:
         token.attrSet("id", heading_id)
         headings.append(Heading(int(token.tag[1]), heading_id, text))
     return headings
+
+
+def _mark_facts(tokens: Sequence[Token]) -> None:
+    """Give a list of facts (every item starts with a bold label such as ``**Version:**``) the class
+    ``a2a-facts``, and each item ``a2a-fact-<label>``, for the catalogue's stylesheet. Only our templates
+    write bold text (card text has every ``*`` encoded)."""
+    for index, token in enumerate(tokens):
+        if token.type != "bullet_list_open":
+            continue
+        labels: list[tuple[Token, str]] = []
+        depth = 0
+        for position in range(index + 1, len(tokens)):
+            inner = tokens[position]
+            if inner.type in ("bullet_list_open", "ordered_list_open"):
+                depth += 1
+            elif inner.type in ("bullet_list_close", "ordered_list_close"):
+                if depth == 0:
+                    break
+                depth -= 1
+            elif inner.type == "list_item_open" and depth == 0:
+                label = _fact_label(tokens, position)
+                if label is None:
+                    labels = []
+                    break
+                labels.append((inner, label))
+        if labels:
+            token.attrSet("class", "a2a-facts")
+            for item, label in labels:
+                item.attrSet("class", f"a2a-fact-{label}")
+
+
+def _fact_label(tokens: Sequence[Token], item: int) -> str | None:
+    """The slug of the bold label that starts list item ``tokens[item]`` (``Media types:`` → ``media-types``)."""
+    if (
+        item + 2 >= len(tokens)
+        or tokens[item + 1].type != "paragraph_open"
+        or tokens[item + 2].type != "inline"
+    ):
+        return None
+    children = _significant(tokens[item + 2])
+    if len(children) < 3 or [c.type for c in children[:3]] != ["strong_open", "text", "strong_close"]:
+        return None
+    text = children[1].content
+    if not text.endswith(":"):
+        return None
+    return re.sub(r"[^a-z0-9]+", "-", text[:-1].lower()).strip("-") or None
 
 
 def _nest(headings: Sequence[Heading]) -> tuple[Heading, ...]:
@@ -270,12 +329,11 @@ class _Renderer:
         index = 0
         count = len(tokens)
         while index < count:
-            if self.theme.flavour == "material":
-                run = _labelled_fences(tokens, index)
-                if len(run) >= 2:
-                    out.append(self._tabs(run, tokens))
-                    index = run[-1] + 4
-                    continue
+            run = _labelled_fences(tokens, index)
+            if run:
+                out.append(self._requests(run, tokens))
+                index = run[-1] + 4
+                continue
             alert = _alert(tokens, index)
             if alert is not None:
                 kind, end = alert
@@ -365,6 +423,19 @@ class _Renderer:
             return f'<div class="{css}"><pre tabindex="0"><span></span><code>{body}</code></pre></div>\n'
         css = f' class="language-{safe_language}"' if safe_language else ""
         return f'<pre tabindex="0"><code{css}>{escapeHtml(content)}</code></pre>\n'
+
+    def _requests(self, run: Sequence[int], tokens: Sequence[Token]) -> str:
+        """A run of labelled code blocks (the forms of one request) in one box that site searches skip: as
+        content tabs with mkdocs-material, one block after another otherwise."""
+        if self.theme.flavour == "material" and len(run) >= 2:
+            inner = self._tabs(run, tokens)
+        else:
+            inner = "".join(
+                f"<p><strong>{escapeHtml(_significant(tokens[start + 1])[1].content)}</strong></p>\n"
+                + self._fence(tokens[start + 3])
+                for start in run
+            )
+        return f'<div class="a2a-requests" data-pagefind-ignore="all" data-search-exclude>\n{inner}</div>\n'
 
     def _tabs(self, run: Sequence[int], tokens: Sequence[Token]) -> str:
         """mkdocs-material content tabs (pymdownx.tabbed, alternate style) from labelled code blocks."""

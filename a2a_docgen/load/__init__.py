@@ -7,18 +7,21 @@ become diagnostics.
 
 from __future__ import annotations
 
+import json
 import os
+import stat
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from a2a_docgen.diagnostics import FILE_TOO_LARGE, NOT_A_CARD, SYMLINK_OUTSIDE, UNREADABLE, diagnostic
+from a2a_docgen.diagnostics import FILE_TOO_LARGE, NOT_A_CARD, SYMLINK_OUTSIDE, UNREADABLE, Code, diagnostic
 from a2a_docgen.errors import UsageError
 from a2a_docgen.limits import DEFAULT_LIMITS, Limits
 from a2a_docgen.load.normalize import detect_era, normalize
 from a2a_docgen.load.report import Report, locate_all
 from a2a_docgen.load.source import ParsedSource, SourceError, line_col, parse_bytes
-from a2a_docgen.model import AgentCard, CardSource, Diagnostic
+from a2a_docgen.model import AgentCard, CardSource, Diagnostic, FetchRecord
+from a2a_docgen.text.unicode import strip_invisible
 
 __all__ = [
     "SIDECAR_SUFFIX",
@@ -30,6 +33,7 @@ __all__ = [
     "file_too_large",
     "read_card_bytes",
     "read_card_file",
+    "read_fetch_record",
 ]
 
 SKIPPED_DIRS = frozenset(
@@ -51,23 +55,27 @@ class CardFile:
     relpath: str
     problem: str | None = None
     """Set when the file must not be read (a link leading out of the scanned tree)."""
+    problem_code: Code = SYMLINK_OUTSIDE
+    """The diagnostic code of ``problem``."""
 
 
-def discover(paths: Sequence[str | os.PathLike[str]]) -> list[CardFile]:
+def discover(paths: Sequence[str | os.PathLike[str]], *, base: str | None = None) -> list[CardFile]:
     """Every card file under ``paths``, in a deterministic order (arguments in order, then by path).
 
+    Relative paths are read from ``base`` (the working directory by default) and shown as given, so a site
+    built from cards configured as ``cards/`` never shows where the project lies on the build machine.
     Raises ``UsageError`` for a path that does not exist.
     """
     found: list[CardFile] = []
     seen: set[str] = set()
     for argument in paths:
-        root = Path(argument)
+        root = Path(base, argument) if base is not None else Path(argument)
         if not root.exists():
             raise UsageError(f"{os.fspath(argument)}: no such file or directory")
         files = (
-            [CardFile(root, os.fspath(argument), os.fspath(argument), root.name)]
-            if root.is_file()
-            else list(_walk(root, os.fspath(argument)))
+            list(_walk(root, os.fspath(argument)))
+            if root.is_dir()
+            else [_checked(CardFile(root, os.fspath(argument), os.fspath(argument), root.name))]
         )
         for card_file in files:
             key = os.path.realpath(card_file.path)
@@ -102,24 +110,82 @@ def _walk(root: Path, argument: str) -> Iterator[CardFile]:
                 problem = f"is a symbolic link to {target}, outside the scanned directory {argument}; it is not read"
             elif path.is_dir():
                 continue
-        yield CardFile(path, display, argument, rel, problem)
+        yield _checked(CardFile(path, display, argument, rel, problem))
+
+
+def _checked(card_file: CardFile) -> CardFile:
+    """``card_file``, with a problem when it is not a regular file (a FIFO would block a read forever)."""
+    if card_file.problem is not None:
+        return card_file
+    try:
+        mode = card_file.path.stat().st_mode
+    except OSError:
+        return card_file  # reading reports why
+    if stat.S_ISREG(mode):
+        return card_file
+    return CardFile(
+        card_file.path,
+        card_file.display,
+        card_file.root,
+        card_file.relpath,
+        f"is {_kind(mode)}, not a regular file; it is not read",
+        UNREADABLE,
+    )
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    return "a special file"
 
 
 def read_card_file(card_file: CardFile, limits: Limits) -> bytes | Diagnostic:
     """The bytes of one file, or the diagnostic that says why it is not read (never raises for the file)."""
     if card_file.problem is not None:
-        return diagnostic(SYMLINK_OUTSIDE, card_file.problem, file=card_file.display)
+        return diagnostic(card_file.problem_code, card_file.problem, file=card_file.display)
     try:
-        size = card_file.path.stat().st_size
-        if size > limits.max_file_bytes:
-            return file_too_large(card_file.display, size, limits)
-        with card_file.path.open("rb") as handle:
+        # O_NONBLOCK: a file swapped for a FIFO after discovery cannot block the open; fstat tells.
+        fd = os.open(card_file.path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+        with os.fdopen(fd, "rb") as handle:
+            status = os.fstat(fd)
+            if not stat.S_ISREG(status.st_mode):
+                problem = f"is {_kind(status.st_mode)}, not a regular file; it is not read"
+                return diagnostic(UNREADABLE, problem, file=card_file.display)
+            if status.st_size > limits.max_file_bytes:
+                return file_too_large(card_file.display, status.st_size, limits)
             data = handle.read(limits.max_file_bytes + 1)
     except OSError as exc:
         return diagnostic(UNREADABLE, f"cannot read the file: {exc.strerror or exc}", file=card_file.display)
     if len(data) > limits.max_file_bytes:  # grew after stat
         return file_too_large(card_file.display, len(data), limits)
     return data
+
+
+_MAX_SIDECAR_BYTES = 64 * 1024
+
+
+def read_fetch_record(card_path: Path) -> FetchRecord | None:
+    """The sidecar ``fetch`` wrote beside a card file (``host.json`` -> ``host.fetch.json``), or ``None`` when
+    there is none or it is not one. Never raises."""
+    sidecar = card_path.with_name(card_path.name.removesuffix(".json") + SIDECAR_SUFFIX)
+    try:
+        with sidecar.open("rb") as handle:
+            data = handle.read(_MAX_SIDECAR_BYTES + 1)
+        value = json.loads(data) if len(data) <= _MAX_SIDECAR_BYTES else None
+    except (OSError, ValueError, RecursionError):
+        return None
+    if not isinstance(value, dict):
+        return None
+    url, requested = value.get("url"), value.get("requested")
+    if not isinstance(url, str) or not isinstance(requested, str):
+        return None
+    return FetchRecord(url=url, requested=requested)
 
 
 @dataclass(slots=True)
@@ -141,6 +207,14 @@ class ReadCard:
                 "/name",
                 "without a name this file cannot be documented as an agent; it is listed as excluded",
             )
+        elif not strip_invisible(self.card.name).strip():
+            card = None
+            self.report.add(
+                NOT_A_CARD,
+                "/name",
+                "the name is made only of invisible characters, so a reader sees no name; this file cannot be "
+                "documented as an agent and is listed as excluded",
+            )
         index = self.parsed
         diagnostics = locate_all(
             self.report.findings,
@@ -151,10 +225,17 @@ class ReadCard:
 
 
 def read_card_bytes(
-    data: bytes, *, display: str, root: str = "", relpath: str = "", limits: Limits = DEFAULT_LIMITS
+    data: bytes,
+    *,
+    display: str,
+    root: str = "",
+    relpath: str = "",
+    limits: Limits = DEFAULT_LIMITS,
+    fetched: FetchRecord | None = None,
 ) -> ReadCard | Diagnostic:
     """Parse and normalise one card from bytes (a file, a git revision, an HTTP body), or the one diagnostic of
-    a document that is not a JSON object. Never raises for its content."""
+    a document that is not a JSON object. Never raises for its content. ``fetched`` is the card's fetch
+    sidecar, kept in its ``CardSource``."""
     try:
         parsed = parse_bytes(data, limits)
     except SourceError as exc:
@@ -172,6 +253,7 @@ def read_card_bytes(
         relpath=relpath or os.path.basename(display),
         raw=parsed.value,
         text=parsed.text,
+        fetched=fetched,
     )
     return ReadCard(normalize(parsed.value, source, report, limits), report, parsed, display)
 

@@ -1,9 +1,10 @@
-"""Machine-readable exports published with every site: ``catalog.json`` and ``llms.txt``.
+"""Machine-readable exports published with every site: ``catalog.json``, ``llms.txt`` and a badge per agent.
 
 ``catalog.json`` is data for registries and scripts (schema: docs/catalog.schema.json); ``llms.txt`` follows
 the llms.txt convention (https://llmstxt.org) so language models find the pages. Both are pure functions of
 the catalogue: sorted, no timestamps, byte-identical across builds. Every URL in them is relative to the site
-root, so a site published under a sub-path works unchanged.
+root, so a site published under a sub-path works unchanged. ``agents/<slug>/badge.json`` is each agent's grade
+as a shields.io endpoint (https://shields.io/badges/endpoint-badge), for a live badge in the agent's README.
 
 Page paths and anchors come from the renderer's own functions (``agent_paths``), so an export never links to
 a page or section that does not exist.
@@ -13,12 +14,14 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from a2a_docgen.model import (
     AgentCard,
     AgentSkill,
+    CardVerification,
     Catalog,
     EffectiveModes,
     JSONObject,
@@ -28,11 +31,14 @@ from a2a_docgen.model import (
     card_order,
 )
 from a2a_docgen.render.pages import agent_slugs, skill_anchors
-from a2a_docgen.render.paths import agent_card_path, agent_dir, agent_page_path
+from a2a_docgen.render.paths import agent_badge_path, agent_card_path, agent_dir, agent_page_path
 from a2a_docgen.text.jsonio import json_document
 from a2a_docgen.text.plural import plural
 from a2a_docgen.text.slug import tag_key
 from a2a_docgen.text.unicode import clean_text
+
+if TYPE_CHECKING:
+    from a2a_docgen.quality import Grade
 
 __all__ = [
     "CATALOG_JSON",
@@ -42,6 +48,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "AgentPaths",
     "agent_paths",
+    "badge_files",
     "catalog_data",
     "catalog_json",
     "export_files",
@@ -74,6 +81,8 @@ class AgentPaths:
     """The card as published, a ``RenderedSite.files`` key: ``agents/<slug>/card.json``."""
     skill_anchors: tuple[str, ...]
     """The HTML id of each skill's section (``skill-<slug>``), in card order."""
+    badge_path: str = ""
+    """The agent's grade as a shields.io endpoint, a ``RenderedSite.files`` key: ``agents/<slug>/badge.json``."""
 
 
 def sorted_cards(catalog: Catalog) -> list[AgentCard]:
@@ -94,6 +103,7 @@ def agent_paths(catalog: Catalog) -> list[AgentPaths]:
                 page_url=agent_dir(agent_slug),
                 card_path=agent_card_path(agent_slug),
                 skill_anchors=tuple(skill_anchors(card.skills, agent_slug)),
+                badge_path=agent_badge_path(agent_slug),
             )
         )
     return paths
@@ -128,7 +138,37 @@ def _sorted_unique(values: Iterable[str]) -> list[str]:
     return sorted(set(values), key=lambda v: (v.casefold(), v))
 
 
-def _agent_entry(paths: AgentPaths, diagnostics: Counter[tuple[str, Severity]]) -> JSONObject:
+def _grade(paths: AgentPaths, grade: Grade) -> JSONObject:
+    return {
+        "letter": grade.letter,
+        "score": grade.score,
+        "badge": paths.badge_path,
+        "deductions": [
+            {"code": d.code, "severity": d.severity, "count": d.count, "points": d.points}
+            for d in grade.deductions
+        ],
+    }
+
+
+def _signature_entry(card: AgentCard, verification: CardVerification | None) -> JSONObject:
+    """The card's signature status and each signature's (docs/signing.md)."""
+    if verification is None:
+        return {"status": "unsigned", "signatures": []}
+    return {
+        "status": verification.status,
+        "signatures": [
+            {"status": s.status, "alg": s.alg, "kid": s.kid, "key": s.key, "form": s.form}
+            for s in verification.signatures
+        ],
+    }
+
+
+def _agent_entry(
+    paths: AgentPaths,
+    diagnostics: Counter[tuple[str, Severity]],
+    verification: CardVerification | None,
+    grade: Grade,
+) -> JSONObject:
     card = paths.card
     provider: JSONValue = (
         {"organization": card.provider.organization, "url": card.provider.url} if card.provider else None
@@ -162,6 +202,8 @@ def _agent_entry(paths: AgentPaths, diagnostics: Counter[tuple[str, Severity]]) 
             "errors": diagnostics[(card.source.path, "error")],
             "warnings": diagnostics[(card.source.path, "warning")],
         },
+        "signature": _signature_entry(card, verification),
+        "grade": _grade(paths, grade),
     }
 
 
@@ -219,15 +261,20 @@ def _media_type_entries(cards: list[AgentCard]) -> list[JSONValue]:
     ]
 
 
-def catalog_data(catalog: Catalog) -> JSONObject:
-    """The content of ``catalog.json`` as a JSON value (see docs/exports.md)."""
+def catalog_data(catalog: Catalog, grades: Mapping[str, Grade] | None = None) -> JSONObject:
+    """The content of ``catalog.json`` as a JSON value (see docs/exports.md); ``grades`` (by file) are
+    ``grade_catalog(catalog)``, computed when not given."""
     agents = agent_paths(catalog)
     cards = [paths.card for paths in agents]
     diagnostics = Counter((d.file, d.severity) for d in catalog.diagnostics)
+    grades = _grades(catalog) if grades is None else grades
     return {
         "schemaVersion": SCHEMA_VERSION,
         "generator": GENERATOR,
-        "agents": [_agent_entry(paths, diagnostics) for paths in agents],
+        "agents": [
+            _agent_entry(paths, diagnostics, catalog.verification(paths.card), grades[paths.card.source.path])
+            for paths in agents
+        ],
         "skills": [
             _skill_entry(paths, skill, skill_anchor)
             for paths in agents
@@ -238,14 +285,20 @@ def catalog_data(catalog: Catalog) -> JSONObject:
     }
 
 
+def _grades(catalog: Catalog) -> dict[str, Grade]:
+    from a2a_docgen.quality import grade_catalog  # here: render.escape (this package) stays free of load
+
+    return grade_catalog(catalog)
+
+
 def dump_json(value: JSONValue) -> bytes:
     """Pretty, deterministic UTF-8 JSON with a trailing newline; card text kept exactly (``json_document``)."""
     return json_document(value).encode("utf-8")
 
 
-def catalog_json(catalog: Catalog) -> bytes:
+def catalog_json(catalog: Catalog, grades: Mapping[str, Grade] | None = None) -> bytes:
     """``catalog.json``: every agent, skill, tag and media type of the catalogue."""
-    return dump_json(catalog_data(catalog))
+    return dump_json(catalog_data(catalog, grades))
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -359,12 +412,24 @@ def llms_txt(catalog: Catalog, *, site_name: str = DEFAULT_SITE_NAME, markdown_s
     return "\n".join(lines) + "\n"
 
 
+def badge_files(catalog: Catalog, grades: Mapping[str, Grade] | None = None) -> dict[str, bytes]:
+    """``agents/<slug>/badge.json`` of every agent: its grade as a shields.io endpoint badge."""
+    from a2a_docgen.quality import badge
+
+    grades = _grades(catalog) if grades is None else grades
+    return {
+        paths.badge_path: dump_json(badge(grades[paths.card.source.path])) for paths in agent_paths(catalog)
+    }
+
+
 def export_files(
     catalog: Catalog, *, site_name: str = DEFAULT_SITE_NAME, markdown_sources: bool = True
 ) -> dict[str, bytes]:
-    """The export files to merge into ``RenderedSite.files``: ``catalog.json`` and ``llms.txt`` (see
-    ``llms_txt`` for ``markdown_sources``)."""
+    """The export files to merge into ``RenderedSite.files``: ``catalog.json``, ``llms.txt`` (see ``llms_txt``
+    for ``markdown_sources``) and the badges."""
+    grades = _grades(catalog)
     return {
-        CATALOG_JSON: catalog_json(catalog),
+        CATALOG_JSON: catalog_json(catalog, grades),
         LLMS_TXT: llms_txt(catalog, site_name=site_name, markdown_sources=markdown_sources).encode("utf-8"),
+        **badge_files(catalog, grades),
     }

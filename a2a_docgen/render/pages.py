@@ -16,13 +16,16 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from a2a_docgen.model import (
+    FORM_LABELS,
+    STATUS_LABELS,
     AgentCard,
     AgentCardSignature,
     AgentInterface,
     AgentSkill,
+    CardVerification,
     Catalog,
     Diagnostic,
     EffectiveModes,
@@ -34,15 +37,20 @@ from a2a_docgen.model import (
     Origin,
     SecurityRequirement,
     SecurityScheme,
+    SignatureCheck,
     card_order,
 )
 from a2a_docgen.protocol import canonical_binding
 from a2a_docgen.render.credentials import credentials
 from a2a_docgen.render.env import CardText
 from a2a_docgen.render.escape import json_text
+from a2a_docgen.render.paths import agent_badge_path
 from a2a_docgen.render.requests import RequestExample, build_request, json_media_type
 from a2a_docgen.render.snippets import curl_command, grpcurl_command, python_snippet
 from a2a_docgen.text.slug import anchor, identity_key, slug, tag_key, tag_slug
+
+if TYPE_CHECKING:
+    from a2a_docgen.quality import Grade
 
 __all__ = [
     "AgentPage",
@@ -253,6 +261,20 @@ class SignatureView:
     typ: str | None
     jku: str | None
     """Members of the decoded protected header, as text (JSON for a value that is not a string)."""
+    status: str | None = None
+    """What verification found (``verified``, ``untrusted``, ``invalid``, ``unknown-key``,
+    ``unsupported-algorithm``, ``malformed``; docs/signing.md), ``None`` when signatures were not checked."""
+    status_label: str | None = None
+    """``status`` for a reader: ``Signature verified``, ``Signed, key unknown`` ..."""
+    key: str | None = None
+    """The id (``kid``, else RFC 7638 thumbprint) of the key that verified it."""
+    key_source: str | None = None
+    """Where that key came from (a JWK set file, a keys-file pin, a ``jku`` URL, the signature's ``jwk``)."""
+    form: str | None = None
+    """The canonical form that verified: ``sdk`` or ``served``."""
+    form_label: str | None = None
+    reason: str | None = None
+    """One sentence: what was checked and why this status."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -344,6 +366,23 @@ class AgentPage:
     nested_extra: Mapping[str, Mapping[str, JSONValue]]
     """Unknown members of nested objects that have no section of their own, by JSON pointer (the card's own,
     its schemes' and its skills' are shown in place)."""
+    signature_status: str = "unsigned"
+    """The card's signature status: a signature's status (the best one's) or ``unsigned``; for the badge in
+    the header and the home table (docs/signing.md)."""
+    signature_label: str = "Not signed"
+    """``signature_status`` for a reader."""
+    signature_uncovered: tuple[str, ...] = ()
+    """Pointers of members the verified signature does not cover."""
+    grade: Grade | None = None
+    """The card's grade (``a2a_docgen.quality``): ``letter`` (A to F, plain text), ``score`` out of 100,
+    ``deductions`` (what cost points, most first) and ``hints`` (the quality findings, card text tainted)."""
+    badge_json: str = ""
+    """``agents/<slug>/badge.json``: the grade as a shields.io endpoint, for a live badge in a README."""
+
+    @property
+    def best_signature(self) -> SignatureView | None:
+        """The signature whose status is the card's (the one the header names), if any."""
+        return next((s for s in self.signatures if s.status == self.signature_status), None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -491,10 +530,28 @@ def _header_text(value: JSONValue) -> str | None:
     return CardText(json.dumps(value, ensure_ascii=False, sort_keys=True))
 
 
-def _signature(number: int, signature: AgentCardSignature) -> SignatureView:
+def _signature(
+    number: int, signature: AgentCardSignature, check: SignatureCheck | None = None
+) -> SignatureView:
     header = signature.protected_header or {}
     alg, kid, typ, jku = (_header_text(header.get(k)) for k in ("alg", "kid", "typ", "jku"))
-    return SignatureView(number, signature, alg, kid, typ, jku)
+    if check is None:
+        return SignatureView(number, signature, alg, kid, typ, jku)
+    return SignatureView(
+        number,
+        signature,
+        alg,
+        kid,
+        typ,
+        jku,
+        status=check.status,
+        status_label=STATUS_LABELS[check.status],
+        key=check.key,
+        key_source=check.key_source,
+        form=check.form,
+        form_label=FORM_LABELS[check.form] if check.form else None,
+        reason=check.reason,
+    )
 
 
 def _request_interface(card: AgentCard) -> InterfaceView | None:
@@ -607,9 +664,15 @@ def nested_extra(card: AgentCard) -> dict[str, Mapping[str, JSONValue]]:
 
 
 def agent_page(
-    card: AgentCard, agent_slug: str, diagnostics: Sequence[Diagnostic], site_url: str | None
+    card: AgentCard,
+    agent_slug: str,
+    diagnostics: Sequence[Diagnostic],
+    site_url: str | None,
+    verification: CardVerification | None = None,
+    grade: Grade | None = None,
 ) -> AgentPage:
-    """The view of one (tainted) card."""
+    """The view of one (tainted) card, with its (tainted) signature verification when signatures were checked,
+    and its (tainted) grade."""
     path = f"agents/{agent_slug}/index.md"
     card_json = f"agents/{agent_slug}/card.json"
     skills = []
@@ -661,7 +724,10 @@ def agent_page(
         bindings=tuple(CardText(b) for b in bindings),
         schemes=tuple(_scheme(name, scheme) for name, scheme in card.security_schemes.items()),
         security=SecurityView("card", tuple(_requirement(r, card) for r in card.security_requirements)),
-        signatures=tuple(_signature(n, s) for n, s in enumerate(card.signatures, start=1)),
+        signatures=tuple(
+            _signature(n, s, verification.signatures[n - 1] if verification else None)
+            for n, s in enumerate(card.signatures, start=1)
+        ),
         skills=tuple(skills),
         request=next((ex for skill in skills for ex in skill.examples if ex.request is not None), None),
         has_examples=any(skill.examples for skill in skills),
@@ -674,6 +740,11 @@ def agent_page(
         media_types=tuple(sorted(media.values(), key=lambda m: (m.casefold(), m))),
         tags=tuple(tag_names[key] for key in sorted(tag_names)),
         nested_extra=nested_extra(card),
+        signature_status=(status := verification.status if verification else "unsigned"),
+        signature_label=STATUS_LABELS[status],
+        signature_uncovered=verification.uncovered if verification else (),
+        grade=grade,
+        badge_json=agent_badge_path(agent_slug),
     )
 
 
@@ -807,8 +878,21 @@ def build_views(catalog: Catalog, *, site_url: str | None = None) -> SiteViews:
     by_file: dict[str, list[Diagnostic]] = {}
     for diagnostic in diagnostics:
         by_file.setdefault(diagnostic.file, []).append(diagnostic)
+    from a2a_docgen.quality import grade_catalog  # here: render.escape (this package) stays free of load
+
+    grades = {
+        path: dataclasses.replace(grade, file=CardText(grade.file), hints=_taint(grade.hints, memo))
+        for path, grade in grade_catalog(catalog).items()
+    }
     agents = tuple(
-        agent_page(card, agent_slug, by_file.get(card.source.path, []), site_url)
+        agent_page(
+            card,
+            agent_slug,
+            by_file.get(card.source.path, []),
+            site_url,
+            _taint(catalog.verifications.get(card.source.path), memo),
+            grades.get(card.source.path),
+        )
         for card, agent_slug in zip(cards, agent_slugs(cards), strict=True)
     )
     refs = [

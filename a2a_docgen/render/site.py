@@ -36,10 +36,10 @@ class RenderedSite:
     """Each agent page's facet values (``tag``, ``media``, ``auth``, ``binding``, ``provider``, ``era``: plain
     text), for a site search that filters (Pagefind)."""
     search: Mapping[str, tuple[SearchEntry, ...]] = field(default_factory=dict)
-    converted: Mapping[str, object] = field(default_factory=dict)
-    """What ``render_catalog``'s ``convert`` made of each page (its HTML, for a site engine), by path."""
     """A site search's entries for each page that has any (agent pages: the agent and each skill), from the
     model: an engine indexes these instead of the page's HTML."""
+    converted: Mapping[str, object] = field(default_factory=dict)
+    """What ``render_catalog``'s ``convert`` made of each page (its HTML, for a site engine), by path."""
 
     def nav_owner(self, path: str) -> str | None:
         """The navigation entry a page that is not in the navigation belongs to: the entry whose path is the

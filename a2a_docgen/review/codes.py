@@ -42,6 +42,8 @@ CODES: dict[str, tuple[ChangeSeverity, str]] = {
     "documentation-url-changed": (I, "the documentation link changed"),
     "icon-url-changed": (I, "the icon link changed"),
     "signatures-changed": (I, "the card's signatures changed"),
+    "signatures-removed": (B, "the card is no longer signed, or a key no longer signs it"),
+    "signature-broken": (B, "a signature that verified no longer does (the signed content changed)"),
     # interfaces
     "interface-added": (N, "a new interface is served"),
     "interface-removed": (B, "an interface is no longer served"),
@@ -117,6 +119,10 @@ EXAMPLES: dict[str, str] = {
     "documentation-url-changed": "the documentation link changed",
     "icon-url-changed": "the icon link was added",
     "signatures-changed": "the card's signatures changed (1 before, 2 now)",
+    "signatures-removed": "the signature by key 'acme-2026' was removed: clients that trust only that key cannot "
+    "verify the card any more",
+    "signature-broken": "the signature by key 'acme-2026' was kept while the content it covers changed (neither "
+    "canonical form is the same), so it no longer verifies: re-sign the card",
     "interface-added": 'a "GRPC" interface is served at "grpc.example.com:443" (A2A 1.0)',
     "interface-removed": 'the "HTTP+JSON" interface at "https://example.com/rest" (A2A 1.0) is no longer served',
     "interface-url-changed": 'the "JSONRPC" interface moved from "https://example.com/a2a" to "https://example.com/v2"',

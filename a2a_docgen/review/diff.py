@@ -28,6 +28,7 @@ from a2a_docgen.model import (
     AgentInterface,
     AgentSkill,
     APIKeySecurityScheme,
+    CardVerification,
     Catalog,
     EffectiveModes,
     HTTPAuthSecurityScheme,
@@ -53,6 +54,7 @@ from a2a_docgen.review.config import Acceptance, ConfigWarning, ReviewConfig
 from a2a_docgen.review.match import HeadFiles, pair, pair_agents
 from a2a_docgen.review.policy import parse_version, version_finding
 from a2a_docgen.review.settle import Settlement
+from a2a_docgen.review.signatures import signature_changes
 
 __all__ = [
     "CODES",
@@ -226,7 +228,8 @@ def review_catalogs(
         )
     for old, new in pairs:
         mine = [
-            review.add(d, old if d.side == "base" else new, head_card=new) for d in _AgentDiff(old, new).run()
+            review.add(d, old if d.side == "base" else new, head_card=new)
+            for d in _AgentDiff(old, new, base.verification(old), head.verification(new)).run()
         ]
         if config.version_policy:
             review.version_policy(old, new, [c for c in mine if c is not None])
@@ -354,8 +357,15 @@ Alternative = dict[str, frozenset[str]]
 class _AgentDiff:
     """The changes between two versions of one agent's card."""
 
-    def __init__(self, old: AgentCard, new: AgentCard) -> None:
+    def __init__(
+        self,
+        old: AgentCard,
+        new: AgentCard,
+        old_verification: CardVerification | None = None,
+        new_verification: CardVerification | None = None,
+    ) -> None:
         self.old, self.new = old, new
+        self.verifications = (old_verification, new_verification)
         self.agent = new.name or ""
         self.drafts: list[_Draft] = []
 
@@ -487,6 +497,15 @@ class _AgentDiff:
                 before=_signature_ids(old),
                 after=_signature_ids(new),
             )
+        for change in signature_changes(old, new, *self.verifications):
+            self.add(
+                change.code,
+                change.message,
+                change.pointer,
+                before=change.before,
+                after=change.after,
+                side="base" if change.side == "base" else "head",
+            )
         if old.version != new.version:
             self.add(
                 "version-changed",
@@ -512,6 +531,13 @@ class _AgentDiff:
     def interfaces(self) -> None:
         old, new = self.old.interfaces, self.new.interfaces
         exact, base_left, head_left = pair(list(old), list(new), _interface_key)
+        # A base interface that states no protocol version (a v0.2 card) is the head's that states one at the
+        # same URL and binding: a version written down (a2a-docgen convert writes one) changes nothing served.
+        unstated = [i for i in base_left if not i.protocol_version]
+        if unstated:
+            stated, _, head_left = pair(unstated, head_left, lambda i: (i.url, i.protocol_binding))
+            exact += stated
+            base_left = [i for i in base_left if not any(i is before for before, _ in stated)]
         for before, after in exact:
             if before.tenant != after.tenant:
                 self.add(

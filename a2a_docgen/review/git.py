@@ -23,6 +23,7 @@ from a2a_docgen.errors import UsageError
 from a2a_docgen.limits import DEFAULT_LIMITS, Limits
 from a2a_docgen.load import SIDECAR_SUFFIX, SKIPPED_DIRS, file_too_large
 from a2a_docgen.model import AgentCard, Catalog, Diagnostic
+from a2a_docgen.signing import Trust
 
 __all__ = ["GitRevision", "RevisionFile", "load_catalog_at_revision"]
 
@@ -153,8 +154,11 @@ class GitRevision:
             position = end + 1 + size + 1
         return blobs
 
-    def load(self, files: Sequence[RevisionFile], *, limits: Limits = DEFAULT_LIMITS) -> Catalog:
-        """Read ``files`` into a catalogue, exactly as ``load_catalog`` reads files on disk."""
+    def load(
+        self, files: Sequence[RevisionFile], *, limits: Limits = DEFAULT_LIMITS, trust: Trust | None = None
+    ) -> Catalog:
+        """Read ``files`` into a catalogue, exactly as ``load_catalog`` reads files on disk (signatures
+        verified against ``trust``)."""
         blobs = self.read(files, limits)
 
         def load(file: RevisionFile) -> tuple[AgentCard | None, list[Diagnostic], str]:
@@ -169,7 +173,7 @@ class GitRevision:
             )
             return card, found, file.display
 
-        return assemble_catalog(load(file) for file in files)
+        return assemble_catalog((load(file) for file in files), trust=trust)
 
 
 def _is_card_path(below: str) -> bool:

@@ -5,7 +5,7 @@ library (``load_catalog``, ``render_catalog``); ``on_files`` adds the pages and 
 
 **Sealed pages.** Our pages never pass through the site's Markdown pipeline. A page's source, as MkDocs and
 every other plugin or hook sees it (``on_page_read_source``, ``on_page_markdown``, the file's content), is
-empty; the plugin converts the real Markdown itself (``a2a_docgen.html``: markdown-it-py with one fixed
+its front matter alone (our words, never card text), and its title is set after ``on_page_markdown``; the plugin converts the real Markdown itself (``a2a_docgen.html``: markdown-it-py with one fixed
 profile, never the site's ``markdown_extensions``) and hands MkDocs the HTML, the table of contents, the
 title and the page's anchors. So no preprocessor a site enables (snippets, macros with any delimiters,
 critic, includes, a hook with a syntax of its own) ever sees card text, and MkDocs still does the rest:
@@ -42,12 +42,12 @@ from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
 
 from a2a_docgen.errors import A2ADocgenError
-from a2a_docgen.html import Flavour, Heading, HtmlPage, Theme, to_html
+from a2a_docgen.html import Flavour, Heading, HtmlPage, Theme, front_matter, to_html
 from a2a_docgen.model import Catalog
 from a2a_docgen.render.gc import collector_paused
 from a2a_docgen.render.search import SearchEntry
 from a2a_docgen.render.site import RenderedSite
-from a2a_docgen.report_formats import format_text
+from a2a_docgen.report_formats import format_line
 from a2a_docgen.site.writer import check_relative_path, read_manifest
 
 __all__ = ["A2ADocgenPlugin", "A2ADocgenPluginConfig"]
@@ -61,6 +61,20 @@ GC_FREEZE = os.environ.get("A2A_DOCGEN_GC_FREEZE", "1") != "0"
 """Whether builds freeze the long-lived objects (``A2ADocgenPlugin._freeze``); off only to measure it."""
 
 _ENTITY = re.compile(r"&(?!(?:#[0-9]+|#[xX][0-9a-fA-F]+|[0-9a-zA-Z]+);)")
+
+
+class _SearchIndex(c.Choice[str]):
+    """``pagefind`` or ``off``; YAML reads a bare ``off`` as ``false`` (and ``on`` as ``true``), so those count."""
+
+    def __init__(self) -> None:
+        super().__init__(("pagefind", "off"))
+
+    def run_validation(self, value: object) -> str:
+        if value is False:
+            return "off"
+        if value is True:
+            return "pagefind"
+        return super().run_validation(value)
 
 
 class A2ADocgenPluginConfig(base.Config):  # type: ignore[no-untyped-call]
@@ -79,6 +93,15 @@ class A2ADocgenPluginConfig(base.Config):  # type: ignore[no-untyped-call]
     the docs root, or ``catalogue/`` when the docs directory has a home page of its own."""
     jobs = c.Optional(c.Type(int))
     """Processes that render agent pages (default: the CPUs available; 1 renders in the MkDocs process)."""
+    search_index = c.Optional(_SearchIndex())
+    """The catalogue search's index: ``pagefind`` (the default when Pagefind is installed) or ``off``."""
+    jwks = c.Type((str, list), default=[])
+    """JWK set file(s) of trusted keys, relative to mkdocs.yml (docs/signing.md)."""
+    keys_file = c.Optional(c.Type(str))
+    """Keys file pinning keys to agents or providers, relative to mkdocs.yml (``keys`` would shadow the
+    ``keys()`` method of MkDocs' config mapping)."""
+    require_signature = c.Type(bool, default=False)
+    """Fail the build when a card has no signature that verifies with a trusted key."""
 
 
 class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-untyped-call]
@@ -95,6 +118,8 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         self.card_paths: list[str] = []
         self.templates_dir: str | None = None
         self.theme = Theme()
+        self.pagefind: Path | None = None
+        """The Pagefind program that indexes the catalogue after the build, when it is indexed."""
         self.frozen = False
         self.converted: dict[str, tuple[str, Theme, HtmlPage]] = {}
         """Page path -> (its Markdown, the theme settings, its HTML): kept across ``mkdocs serve`` rebuilds, so
@@ -136,9 +161,11 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         from a2a_docgen.catalog import load_catalog
         from a2a_docgen.render import render_catalog
         from a2a_docgen.render.parallel import default_jobs
+        from a2a_docgen.signing import load_trust, unverified_message
 
         base_dir = os.path.dirname(config.config_file_path or os.path.join(os.getcwd(), "mkdocs.yml"))
-        self.card_paths = [os.path.join(base_dir, p) for p in _as_list(self.config.cards)]
+        configured = _as_list(self.config.cards)
+        self.card_paths = [os.path.join(base_dir, p) for p in configured]
         templates = self.config.templates
         self.templates_dir = os.path.join(base_dir, templates) if templates else None
         if self.templates_dir is not None and not os.path.isdir(self.templates_dir):
@@ -150,8 +177,19 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
 
         started = time.perf_counter()
         try:
-            catalog = load_catalog(self.card_paths)
+            jwks = self.config.jwks
+            trust = load_trust(
+                [os.path.join(base_dir, str(p)) for p in ([jwks] if isinstance(jwks, str) else jwks)],
+                os.path.join(base_dir, self.config.keys_file) if self.config.keys_file else None,
+                require=self.config.require_signature,
+            )
+            # Read relative to mkdocs.yml and named as configured: no published page names the build machine's
+            # directories (an excluded card's path, a card's source file).
+            catalog = load_catalog(configured, base=base_dir, trust=trust)
             self._report(catalog)
+            unverified = unverified_message(catalog.diagnostics)
+            if unverified:
+                raise PluginError(f"a2a-docgen: {unverified}")
             self.theme = _theme(config)
             site = render_catalog(
                 catalog,
@@ -164,6 +202,7 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         except A2ADocgenError as exc:
             raise PluginError(f"a2a-docgen: {exc}") from exc
         self.site = _with_prefix(site, prefix)
+        self.pagefind = _pagefind(self.config.search_index, self.site)
         for path, converted in self.site.converted.items():  # workers' conversions, for the next rebuild
             if isinstance(converted, HtmlPage):
                 self.converted[path] = (self.site.pages[path], self.theme, converted)
@@ -218,8 +257,10 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
             # no "not included in the nav" message listing every agent).
             hidden = self.config.nav and path not in in_nav
             inclusion = InclusionLevel.NOT_IN_NAV if hidden else InclusionLevel.UNDEFINED
-            # The source MkDocs (and every other plugin) sees is empty: the page is converted by us.
-            files.append(File.generated(config, path, content="", inclusion=inclusion))
+            # The source MkDocs (and every other plugin) sees is the page's front matter alone, our own
+            # words (render_macros: false, search: exclude): the page is converted by us.
+            stub = front_matter(self.site.pages[path])
+            files.append(File.generated(config, path, content=stub, inclusion=inclusion))
         for path, data in self.site.files.items():
             files.append(File.generated(config, path, content=data))
         for plugin in config.plugins.values():
@@ -234,15 +275,20 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
             return page
         done = self.site.converted.get(page.file.src_uri) if self.site is not None else None
         converted = done if isinstance(done, HtmlPage) else self._convert(page.file.src_uri, markdown)
-        if converted.title is not None and "title" not in vars(page):  # a title from the nav is kept
-            page.title = _html_title(converted.title)
+        # A title from the nav is kept. Ours is set in ``render``, as MkDocs sets a title found in the Markdown:
+        # after ``on_page_markdown``, where a plugin such as mkdocs-macros evaluates the title it finds.
+        title = _html_title(converted.title) if converted.title is not None and "title" not in vars(page) else None
 
         facets = self.site.facets.get(page.file.src_uri) if self.site is not None else None
         indexed = self.site is not None and page.file.src_uri not in self.site.unindexed
 
         def render(config: MkDocsConfig, files: Files) -> None:
+            if title is not None:
+                page.title = title
             content, links_to_anchors = _with_links(converted, page, files, config)
-            page.content = _wrapped(content, facets, search_body=facets is not None and indexed)
+            page.content = _wrapped(
+                content, facets, search_body=facets is not None and indexed, search_index=self.pagefind is not None
+            )
             page.toc = get_toc([_toc_token(h) for h in converted.toc])
             page.present_anchor_ids = set(converted.ids)
             page.links_to_anchors = links_to_anchors
@@ -301,6 +347,8 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
             target = site_dir / path
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text, encoding="utf-8", newline="\n")
+        if self.pagefind is not None:
+            _write_search_index(self.pagefind, site_dir / self.prefix)
 
     def on_serve(
         self, server: LiveReloadServer, /, *, config: MkDocsConfig, builder: Callable[..., Any]
@@ -312,7 +360,7 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
     def _report(self, catalog: Catalog) -> None:
         """Card diagnostics are INFO messages, or WARNINGs that fail the build with ``strict: true``."""
         for d in catalog.diagnostics:
-            message = format_text([d]).rstrip("\n")
+            message = format_line(d)  # escaped as check prints it: card text never drives the terminal
             if self.config.strict:
                 log.warning(message)
             else:
@@ -378,13 +426,17 @@ def _with_links(
     return converted.with_links(resolver.path_to_url), resolver.links_to_anchors
 
 
-def _wrapped(content: str, facets: Mapping[str, tuple[str, ...]] | None, *, search_body: bool) -> str:
+def _wrapped(
+    content: str, facets: Mapping[str, tuple[str, ...]] | None, *, search_body: bool, search_index: bool
+) -> str:
     """Our page's HTML in the element our stylesheet and scripts know (``a2a-page``). An agent page is marked as
     the body a site search indexes (Pagefind's ``data-pagefind-body``) and carries its facet values as filters
-    (in an element whose text is not indexed)."""
+    (in an element whose text is not indexed); a list page says whether the site has the search index (so the
+    script never asks for one that is not there)."""
     kind = "agent" if facets is not None else "list"
     body = " data-pagefind-body" if search_body else ""
-    out = [f'<div class="a2a-page a2a-page-{kind}"{body}>\n', content]
+    search = ' data-a2a-search="pagefind"' if search_index and facets is None else ""
+    out = [f'<div class="a2a-page a2a-page-{kind}"{body}{search}>\n', content]
     if facets:
         spans = "".join(
             f'<span data-pagefind-filter="{name}">{html.escape(value, quote=False)}</span>'
@@ -394,6 +446,37 @@ def _wrapped(content: str, facets: Mapping[str, tuple[str, ...]] | None, *, sear
         out.append(f'<div class="a2a-facets" data-pagefind-ignore hidden>{spans}</div>\n')
     out.append("</div>\n")
     return "".join(out)
+
+
+def _pagefind(option: str | None, site: RenderedSite) -> Path | None:
+    """The Pagefind program the build will index the catalogue with (option ``search_index``), or ``None``: the
+    option is off, the catalogue has no agent page, or Pagefind is not installed (said once; an error when
+    the option asks for it)."""
+    if option == "off" or not site.facets:
+        return None
+    from a2a_docgen.site.pagefind import find_pagefind
+
+    binary = find_pagefind()
+    if binary is None:
+        if option == "pagefind":
+            raise PluginError(
+                "a2a-docgen: search_index: Pagefind is not installed (pip install 'a2a-docgen[search]')"
+            )
+        log.info(
+            "Pagefind is not installed: the catalogue has no full-text search (pip install 'a2a-docgen[search]')"
+        )
+    return binary
+
+
+def _write_search_index(binary: Path, catalogue_dir: Path) -> None:
+    """The catalogue search's Pagefind bundle in ``<catalogue>/pagefind/``."""
+    from a2a_docgen.site.pagefind import build_search_index
+
+    try:
+        index = build_search_index(catalogue_dir, executable=binary)
+    except A2ADocgenError as exc:
+        raise PluginError(f"a2a-docgen: search_index: {exc}") from exc
+    log.info(f"Catalogue search: {index.pages} agent pages indexed by Pagefind")
 
 
 def _add_assets(config: MkDocsConfig, prefix: str) -> None:

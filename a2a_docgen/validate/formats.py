@@ -17,6 +17,7 @@ from a2a_docgen.diagnostics import (
     PROTOCOL_VERSION_FORMAT,
     URL_INVALID,
     URL_NOT_HTTPS,
+    URL_PLACEHOLDER,
     Code,
 )
 from a2a_docgen.load.reader import quote
@@ -27,6 +28,7 @@ from a2a_docgen.validate.text import invisible_characters
 
 __all__ = [
     "Problem",
+    "bare_word_media_type",
     "check_binding",
     "check_media_type",
     "check_protocol_version",
@@ -57,15 +59,40 @@ _WHITESPACE_OR_CONTROL = re.compile(r"[\x00-\x20\x7f-\x9f]")
 _HOST_PORT = re.compile(r"^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?):(\d{1,5})$")
 
 
-def _placeholder(value: str) -> Problem | None:
+_NOT_IN_URLS = re.compile(r'[<>{}"`|\\^]|%(?![0-9A-Fa-f]{2})')
+"""Characters no URL holds as they are (RFC 3986), and a ``%`` that starts no escape."""
+
+
+def _placeholder(value: str, *, uri: bool = False) -> Problem | None:
+    """A placeholder never filled in: an error when it makes the value no URL (``https://<host>/``,
+    ``{BASE_URL}/a2a``), a warning when the URL is valid as written (``https://YOUR-SERVICE.onrender.com/``)."""
     match = _PLACEHOLDER.search(value)
     if match is None:
         return None
+    if _valid_as_written(value, uri=uri):
+        return Problem(
+            URL_PLACEHOLDER,
+            f"{quote(value)} looks like a template placeholder ({match.group()}) that was never filled in; it is "
+            f"a valid {'URI' if uri else 'URL'} as written, but probably not the real one: write the real one",
+        )
     return Problem(
         URL_INVALID,
         f"{quote(value)} looks like a template placeholder ({match.group()}) that was never filled in; "
         "write the real URL",
     )
+
+
+def _valid_as_written(value: str, *, uri: bool) -> bool:
+    """An absolute http(s) URL with a valid host (or, for a URI, any absolute URI) with nothing a URL cannot
+    hold: no space, control or invisible character, bracket, brace or stray ``%``."""
+    if _NOT_IN_URLS.search(value) or _WHITESPACE_OR_CONTROL.search(value) or invisible_characters(value):
+        return False
+    if uri and _URI_SCHEME.match(value) and value.split(":", 1)[0].lower() not in ("http", "https"):
+        return value.split(":", 1)[0].lower() not in _ACTIVE_SCHEMES
+    parts = _split(value)
+    if parts is None or parts.scheme.lower() not in ("http", "https") or not parts.netloc:
+        return False
+    return valid_host(parts.hostname or "")
 
 
 def check_url(value: str, *, what: str = "URL", grpc: bool = False) -> Problem | None:
@@ -133,7 +160,7 @@ _ACTIVE_SCHEMES = frozenset({"javascript", "vbscript", "data", "file", "blob", "
 
 def check_uri(value: str, *, what: str = "URI") -> Problem | None:
     """An absolute URI of any scheme (``https:``, ``urn:`` ...), as identifiers such as extension URIs are."""
-    problem = _placeholder(value) or _hidden_characters(value, what)
+    problem = _placeholder(value, uri=True) or _hidden_characters(value, what)
     if problem is not None:
         return problem
     if not _URI_SCHEME.match(value):
@@ -194,14 +221,22 @@ def check_media_type(value: str) -> Problem | None:
     """``type/subtype`` with optional parameters (``text/plain; charset=utf-8``); ``*/*`` ranges allowed."""
     if _MEDIA_TYPE.match(value):
         return None
-    hint = _BARE_HINTS.get(value.strip().lower())
+    hint = bare_word_media_type(value)
     suggestion = f' (did you mean "{hint}"?)' if hint else ' such as "text/plain" or "application/json"'
     if value != value.strip() and _MEDIA_TYPE.match(value.strip()):
         suggestion = f": remove the surrounding spaces ({quote(value.strip())})"
+    # The spec states no format for modes and clients take a bare word such as "text"; anything else is no
+    # media type any client can match.
     return Problem(
         MEDIA_TYPE_INVALID,
         f"{quote(value)} is not a media type; write type/subtype{suggestion}",
+        "warning" if hint else "error",
     )
+
+
+def bare_word_media_type(value: str) -> str | None:
+    """The media type a bare word written as a mode stands for (``"text"`` -> ``"text/plain"``), or None."""
+    return _BARE_HINTS.get(value.strip().lower())
 
 
 # -- protocol versions and bindings -------------------------------------------------------------------------

@@ -19,13 +19,17 @@ from a2a_docgen.diagnostics import (
     DUPLICATE_MEDIA_TYPE,
     DUPLICATE_SKILL_ID,
     EMPTY_VALUE,
+    ERA_MISMATCH,
+    EXAMPLE_MODE_MISMATCH,
     HTTP_SCHEME_UNKNOWN,
     INVALID_UNICODE,
     INVISIBLE_CHARACTERS,
     LEGACY_FIELD,
+    NON_OAUTH_SCOPES,
     OAUTH_FLOW_DEPRECATED,
     OAUTH_FLOW_UNKNOWN,
     OAUTH_MULTIPLE_FLOWS,
+    SCHEME_UNUSED,
     SKILL_ID_CASE_TWIN,
     SUSPICIOUS_INSTRUCTIONS,
     UNDECLARED_SCHEME,
@@ -55,7 +59,11 @@ from a2a_docgen.model import (
     OAuth2SecurityScheme,
     OpenIdConnectSecurityScheme,
     SecurityRequirement,
+    SecurityScheme,
+    UnknownSecurityScheme,
 )
+from a2a_docgen.protocol import canonical_binding, major_minor
+from a2a_docgen.validate.fit import example_fit
 from a2a_docgen.validate.formats import (
     Problem,
     check_binding,
@@ -66,7 +74,7 @@ from a2a_docgen.validate.formats import (
 )
 from a2a_docgen.validate.text import identity, invisible_characters, plain_ascii, suspicious_phrases
 
-__all__ = ["CARD_RULES", "Rule", "catalog_rules"]
+__all__ = ["CARD_RULES", "Rule", "catalog_rules", "extra_members"]
 
 Rule = Callable[[AgentCard, Report, Limits], None]
 
@@ -189,6 +197,11 @@ def security_references(card: AgentCard, report: Report, limits: Limits) -> None
                     at_key=True,
                 )
                 continue
+            if not isinstance(
+                scheme, (OAuth2SecurityScheme, OpenIdConnectSecurityScheme, UnknownSecurityScheme)
+            ):
+                _non_oauth_scopes(card, report, requirement, name, scheme, scopes_pointer)
+                continue
             if not isinstance(scheme, OAuth2SecurityScheme) or not scheme.flows:
                 continue
             known = scheme.scopes
@@ -203,6 +216,60 @@ def security_references(card: AgentCard, report: Report, limits: Limits) -> None
                         f'(declared: {listed}){_did_you_mean(scope, known)}: add it to the flow\'s "scopes" or '
                         "remove it here",
                     )
+
+
+_KIND_NAMES = {
+    "apiKey": "an API key scheme",
+    "http": "an HTTP authentication scheme",
+    "mutualTLS": "a mutual TLS scheme",
+}
+
+
+def _non_oauth_scopes(
+    card: AgentCard,
+    report: Report,
+    requirement: SecurityRequirement,
+    name: str,
+    scheme: SecurityScheme,
+    scopes_pointer: str,
+) -> None:
+    """Scopes only mean something to OAuth2 and OpenID Connect; for other kinds OpenAPI 3.1 reads them as
+    role names that no client knows how to obtain."""
+    scopes = requirement.schemes[name]
+    if not scopes:
+        return
+    pointers = _string_pointers(card, scopes_pointer, scopes)
+    listed = ", ".join(quote(s) for s in scopes[:5]) + (" ..." if len(scopes) > 5 else "")
+    empty = "{}" if card.era == "1.0" else "[]"
+    report.add(
+        NON_OAUTH_SCOPES,
+        pointers[0][0] if pointers else scopes_pointer,
+        f"the requirement asks {_KIND_NAMES.get(scheme.kind, 'a scheme')} {quote(name)} for scopes ({listed}), but "
+        "only OAuth2 and OpenID Connect schemes have scopes: clients have nowhere to request them; "
+        f"write {empty} for this scheme, or describe the roles in the scheme's description",
+    )
+
+
+def unused_schemes(card: AgentCard, report: Report, limits: Limits) -> None:
+    """A declared scheme that no requirement of the card or of a skill names is never asked of a client."""
+    if not card.security_schemes or card.security_requirements_pointer.startswith("/authentication"):
+        return
+    used = {name for requirement in _all_requirements(card) for name in requirement.schemes}
+    schemes_pointer = _member(card, "", "securitySchemes")
+    for name in card.security_schemes:
+        if name in used:
+            continue
+        if card.era == "1.0":
+            example = f'"securityRequirements": [{{"schemes": {{{quote(name)}: {{}}}}}}]'
+        else:
+            example = f'"security": [{{{quote(name)}: []}}]'
+        report.add(
+            SCHEME_UNUSED,
+            join_pointer(schemes_pointer, name),
+            f"security scheme {quote(name)} is declared, but no security requirement of the card or of a skill names "
+            f"it, so clients are never asked to use it: require it ({example}) or remove it",
+            at_key=True,
+        )
 
 
 def oauth_flows(card: AgentCard, report: Report, limits: Limits) -> None:
@@ -360,7 +427,7 @@ def url_fields(card: AgentCard, report: Report, limits: Limits) -> None:
         if interface.url is None or not interface.url.strip():
             continue  # required-missing / required-empty already said so
         pointer, _, _ = _interface_pointers(card, interface)
-        grpc = (interface.protocol_binding or "").strip().upper() == "GRPC"
+        grpc = canonical_binding(interface.protocol_binding) == "GRPC"
         _add(report, pointer, check_url(interface.url, what="interface URL", grpc=grpc))
     for pointer, value, what, required in _url_fields(card):
         if not value.strip():
@@ -409,12 +476,37 @@ def media_types(card: AgentCard, report: Report, limits: Limits) -> None:
             seen.add(key)
 
 
+def example_modes(card: AgentCard, report: Report, limits: Limits) -> None:
+    """An example the skill's input modes do not accept: a client that sends it is refused (A2A
+    ContentTypeNotSupportedError), and a reader learns the wrong way to call the skill."""
+    for skill in card.skills:
+        modes = skill.effective_input_modes
+        for example in skill.examples:
+            fit = example_fit(example, modes.modes)
+            if fit is None:
+                continue
+            where = "its own" if modes.origin == "skill" else 'the card\'s "defaultInputModes"'
+            listed = ", ".join(quote(m) for m in modes.modes[:5])
+            if fit == "text-not-accepted":
+                problem = "this example is text, but the skill accepts no text/* type"
+                fix = 'add "text/plain" to the input modes, or write the example in a form the skill accepts'
+            else:
+                problem = "this example is a JSON document, but the skill accepts neither JSON nor text"
+                fix = 'add "application/json" to the input modes, or write the example in a form the skill accepts'
+            report.add(
+                EXAMPLE_MODE_MISMATCH,
+                example.pointer,
+                f"{problem} (input modes: {where}, {listed}): {fix}",
+            )
+
+
 def protocol_versions(card: AgentCard, report: Report, limits: Limits) -> None:
     """v1.0 interfaces carry ``Major.Minor``; a v0.x card-level ``protocolVersion`` may add a patch."""
     if card.era != "1.0":
         declared = _resolve(card, "/protocolVersion")
         if isinstance(declared, str) and declared.strip():
             _add(report, "/protocolVersion", check_protocol_version(declared, allow_patch=True))
+            _era_mismatch(card, report, declared)
         return
     for interface in card.interfaces:
         version = interface.protocol_version
@@ -422,6 +514,23 @@ def protocol_versions(card: AgentCard, report: Report, limits: Limits) -> None:
             continue
         _, _, pointer = _interface_pointers(card, interface)
         _add(report, pointer, check_protocol_version(version, allow_patch=False))
+
+
+def _era_mismatch(card: AgentCard, report: Report, declared: str) -> None:
+    """A card in the v0.3 shape that announces 1.0: clients that read v0.3 cards (the official SDK among them)
+    map ``url`` to an interface serving the announced version, and talk A2A 1.0 to an agent whose card says
+    otherwise everywhere else."""
+    version = major_minor(declared)
+    if version is None or version < (1, 0):
+        return
+    report.add(
+        ERA_MISMATCH,
+        "/protocolVersion",
+        f'the card announces protocol version {quote(declared)} but is written in the v0.3 shape ("url", no '
+        '"supportedInterfaces"); v1.0 clients such as the official SDK then talk A2A 1.0 to its "url": if the '
+        'agent serves A2A 0.3, write "protocolVersion": "0.3.0"; if it serves 1.0, write the card in the v1.0 '
+        'shape, with "supportedInterfaces" (a2a-docgen convert --to 1.0 does it)',
+    )
 
 
 def interfaces(card: AgentCard, report: Report, limits: Limits) -> None:
@@ -459,7 +568,7 @@ _SCHEME_KEYS = {
 }
 
 
-def _extras(card: AgentCard) -> Iterator[tuple[str, str, Sequence[str], str]]:
+def extra_members(card: AgentCard) -> Iterator[tuple[str, str, Sequence[str], str]]:
     """``(object pointer, unknown member, members it may have meant, what the object is)``."""
     card_keys = CARD_KEYS_V1 if card.era == "1.0" else CARD_KEYS_V1 + CARD_KEYS_LEGACY
     yield from (("", key, card_keys, "the card") for key in card.extra)
@@ -501,7 +610,7 @@ _MISPLACED = {
 
 def unknown_fields(card: AgentCard, report: Report, limits: Limits) -> None:
     """Members no version of the spec defines: clients ignore them, so they are usually typos."""
-    for base, key, candidates, what in _extras(card):
+    for base, key, candidates, what in extra_members(card):
         hint = _MISPLACED.get((base, key)) or _did_you_mean(key, candidates)
         report.add(
             UNKNOWN_FIELD,
@@ -659,10 +768,12 @@ def _surrogate_message(what: str, value: str) -> str:
 CARD_RULES: tuple[Rule, ...] = (
     duplicate_skill_ids,
     security_references,
+    unused_schemes,
     oauth_flows,
     scheme_fields,
     url_fields,
     media_types,
+    example_modes,
     protocol_versions,
     interfaces,
     unknown_fields,
@@ -675,7 +786,7 @@ CARD_RULES: tuple[Rule, ...] = (
 
 
 def catalog_rules(cards: Sequence[AgentCard]) -> list[Diagnostic]:
-    """Agent names must be unique in a catalogue (compared as a reader sees them, ignoring case)."""
+    """Agent names should be unique in a catalogue (compared as a reader sees them, ignoring case)."""
     by_name: dict[str, AgentCard] = {}
     result = []
     for card in sorted(cards, key=lambda c: c.source.path):
@@ -687,8 +798,9 @@ def catalog_rules(cards: Sequence[AgentCard]) -> list[Diagnostic]:
             result.append(
                 diagnostic(
                     DUPLICATE_AGENT_NAME,
-                    f"agent name {quote(card.name)} is also used by {by_name[key].source.path}; agents are "
-                    "matched by name, so each card in a catalogue needs its own",
+                    f"agent name {quote(card.name)} is also used by {by_name[key].source.path}; the spec does not "
+                    "forbid it (diff tells such agents apart by interface URL), but readers of the catalogue and "
+                    "registries keyed by name cannot: give each agent its own name",
                     file=card.source.path,
                     line=line,
                     column=column,

@@ -234,17 +234,27 @@ class SiteBrowser:
 
 @contextlib.contextmanager
 def browse_site(
-    site_dir: Path, *, browser: Browser | None = None, stubs: Mapping[str, str] | None = None
+    site_dir: Path,
+    *,
+    browser: Browser | None = None,
+    stubs: Mapping[str, str] | None = None,
+    context_options: Mapping[str, Any] | None = None,
 ) -> Iterator[SiteBrowser]:
     """Serve ``site_dir`` and open a fresh browser context on it (reusing ``browser`` when given).
 
-    ``stubs`` maps URL patterns (regular expressions) to script bodies served instead of the network.
+    ``stubs`` maps URL patterns (regular expressions) to script bodies served instead of the network;
+    ``context_options`` are Playwright's ``new_context`` options (``viewport``, ``color_scheme``, ...).
     """
     with contextlib.ExitStack() as stack:
         base_url = stack.enter_context(serve_directory(site_dir))
         if browser is None:
             browser = stack.enter_context(launch_chromium())
-        context = browser.new_context(viewport=VIEWPORT, service_workers="block")
+        options: dict[str, Any] = {
+            "viewport": VIEWPORT,
+            "service_workers": "block",
+            **(context_options or {}),
+        }
+        context = browser.new_context(**options)
         stack.callback(context.close)
         yield SiteBrowser(context, base_url, stubs)
 

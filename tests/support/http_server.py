@@ -15,8 +15,11 @@ the server never waits for a slow route to finish.
 from __future__ import annotations
 
 import contextlib
+import gzip
 import json
+import struct
 import threading
+import zlib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -46,6 +49,8 @@ class Route:
     """Seconds between streamed chunks (a server that trickles its answer)."""
     declare_length: bool = True
     """Send ``Content-Length`` (for streamed bodies too); otherwise the body ends when the connection does."""
+    header_drip: float = 0.0
+    """When set, the headers never end: one more header byte every this many seconds until the client hangs up."""
     require_header: tuple[str, str] | None = None
     """Answer 401 unless the request carries this header with this value."""
     bytes_written: int = 0
@@ -148,6 +153,12 @@ class _Handler(BaseHTTPRequestHandler):
                 route.done.set()
 
     def _serve(self, route: Route) -> None:
+        if route.header_drip:
+            self.wfile.write(b"HTTP/1.1 200 OK\r\nX-Drip: ")
+            while not self.server.owner.stopping.wait(route.header_drip):
+                self.wfile.write(b"a")
+                self.wfile.flush()
+            return
         if route.require_header is not None:
             name, value = route.require_header
             if self.headers.get(name) != value:
@@ -206,3 +217,22 @@ def serve() -> Iterator[TestServer]:
         yield server
     finally:
         server.stop()
+
+
+def gzip_bomb(size: int) -> bytes:
+    """``size`` zero bytes, gzipped twice (``Content-Encoding: gzip, gzip``): 1 GiB is about 2.5 KB.
+
+    Built without compressing ``size`` bytes: a fully flushed deflate segment of 1 MiB of zeros is the same
+    every time, so the inner stream is that segment repeated, then the gzip trailer.
+    """
+    chunk = b"\0" * (1 << 20)
+    deflate = zlib.compressobj(9, zlib.DEFLATED, -15)
+    segment = deflate.compress(chunk) + deflate.flush(zlib.Z_FULL_FLUSH)
+    count = max(1, size // len(chunk))
+    crc = 0
+    for _ in range(count):
+        crc = zlib.crc32(chunk, crc)
+    end = zlib.compressobj(9, zlib.DEFLATED, -15).flush(zlib.Z_FINISH)
+    header = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x02\xff"
+    inner = header + segment * count + end + struct.pack("<II", crc, (count * len(chunk)) & 0xFFFFFFFF)
+    return gzip.compress(inner, 9)

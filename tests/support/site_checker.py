@@ -113,14 +113,15 @@ CONTENT_FORBIDDEN = frozenset(
 
 MARKDOWN_ELEMENTS = frozenset(
     {
-        "a", "abbr", "aside", "b", "blockquote", "br", "caption", "cite", "code", "col", "colgroup", "dd",
-        "del", "details", "dfn", "div", "dl", "dt", "em", "figcaption", "figure", "h1", "h2", "h3", "h4", "h5",
-        "h6", "hr", "i", "img", "input", "ins", "kbd", "label", "li", "mark", "nav", "ol", "p", "path",
+        "a", "abbr", "aside", "b", "blockquote", "br", "button", "caption", "cite", "code", "col", "colgroup",
+        "dd", "del", "details", "dfn", "div", "dl", "dt", "em", "figcaption", "figure", "h1", "h2", "h3", "h4",
+        "h5", "h6", "hr", "i", "img", "input", "ins", "kbd", "label", "li", "mark", "nav", "ol", "p", "path",
         "pre", "q", "s", "samp", "section", "small", "span", "strong", "sub", "summary", "sup", "svg",
         "table", "tbody", "td", "tfoot", "th", "thead", "time", "tr", "u", "ul", "var", "wbr",
     }
 )  # fmt: skip
-"""What Python-Markdown, its usual extensions and the themes put inside the content (``strict`` mode)."""
+"""What Python-Markdown, its usual extensions and the themes put inside the content (``strict`` mode), and
+our copy button (any other button is a ``content-element``)."""
 
 VOID_ELEMENTS = frozenset(
     {
@@ -413,8 +414,20 @@ class _PageChecker(HTMLParser):
         return any(pattern.fullmatch(normalised) for pattern in self.options.signatures)
 
 
+COPY_BUTTON_ATTRIBUTES = frozenset({"class", "type", "title", "aria-label", "data-clipboard-text"})
+"""The attributes of the copy button a2a-docgen writes after a URL (``a2a_docgen.html``), and no others."""
+
+
 def _markdown_input(tag: str, attrs: dict[str, str]) -> bool:
-    """Inputs that Markdown extensions emit: disabled task-list checkboxes and pymdownx.tabbed radios."""
+    """Inputs that Markdown extensions emit: disabled task-list checkboxes and pymdownx.tabbed radios (ours
+    too), and a2a-docgen's copy button: a plain button, no form, no action but the theme's clipboard."""
+    if tag == "button":
+        return (
+            set(attrs) == COPY_BUTTON_ATTRIBUTES
+            and attrs["class"] == "a2a-copy md-icon"
+            and attrs["type"] == "button"
+            and url_scheme(attrs["data-clipboard-text"]) in {"http", "https"}
+        )
     if tag != "input":
         return False
     kind = attrs.get("type", "").lower()

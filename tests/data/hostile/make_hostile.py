@@ -552,6 +552,15 @@ def benign_outputs() -> dict[str, bytes]:
                 "outputModes": ["application/json"],
                 "securityRequirements": [{"schemes": {"oauth": {"list": ["forecast:read"]}}}],
             },
+            {
+                "id": "stations",
+                "name": "Station data",
+                "description": "Readings of one weather station.",
+                "tags": ["weather"],
+                # A text example for a JSON-only skill: the page notes that the agent may refuse it.
+                "examples": ["Readings at Brest", '{"station": "07110"}'],
+                "inputModes": ["application/json"],
+            },
         ],
     }
     return {

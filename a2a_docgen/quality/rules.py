@@ -1,0 +1,283 @@
+"""The discoverability rules of the grade: what makes a valid card easy to find, understand and call.
+
+Each rule is a function ``(card, report) -> None`` that adds ``hint`` findings; ``QUALITY_RULES`` lists them.
+They never fail ``check`` (the spec requires none of this); the grade counts them with the weights of
+``a2a_docgen.quality.grade``, and docs/grading.md explains each with its fix. Like the spec rules, they read
+the normalised model, and the raw JSON only to name the member the card really uses.
+"""
+
+from __future__ import annotations
+
+import difflib
+import ipaddress
+import itertools
+import re
+from collections.abc import Callable
+from urllib.parse import urlsplit
+
+from a2a_docgen.diagnostics import (
+    INTERFACE_LOCAL,
+    LEGACY_CARD_PATH,
+    NO_DOCUMENTATION_URL,
+    NO_ICON,
+    NO_PROVIDER,
+    SKILL_DESCRIPTION_DUPLICATE,
+    SKILL_DESCRIPTION_THIN,
+    SKILL_FEW_TAGS,
+    SKILL_NO_EXAMPLES,
+)
+from a2a_docgen.load.reader import quote, snake_case
+from a2a_docgen.load.report import Report
+from a2a_docgen.load.source import join_pointer, resolve_pointer
+from a2a_docgen.model import AgentCard, AgentSkill
+from a2a_docgen.text.urls import is_local_host
+
+__all__ = [
+    "MIN_DESCRIPTION_LETTERS",
+    "MIN_TAGS",
+    "NEAR_DUPLICATE_RATIO",
+    "QUALITY_RULES",
+    "QualityRule",
+    "local_host",
+]
+
+QualityRule = Callable[[AgentCard, Report], None]
+
+MIN_DESCRIPTION_LETTERS = 30
+"""A skill description with fewer letters and digits is thin (a CJK or Hangul character counts as two: those
+scripts say in one character what Latin letters say in two or three)."""
+MIN_TAGS = 2
+NEAR_DUPLICATE_RATIO = 0.9
+"""Two skill descriptions this similar (``difflib`` ratio of their words) are near-duplicates."""
+_PAIRS_IN_COMMON = 0.5
+_MAX_PAIRWISE = 100
+"""Each skill is compared with the first this many skills of its card (a bound on the work per card)."""
+
+
+def _member(card: AgentCard, base: str, name: str) -> str:
+    """Pointer of member ``name`` (or its snake_case alias) of the object at ``base``."""
+    obj = resolve_pointer(card.source.raw, base)
+    if isinstance(obj, dict) and name not in obj and snake_case(name) in obj:
+        return join_pointer(base, snake_case(name))
+    return join_pointer(base, name)
+
+
+def _absent(card: AgentCard, name: str) -> bool:
+    """The card does not write the member at all (a wrong type or an empty value is a check finding)."""
+    raw = card.source.raw
+    return name not in raw and snake_case(name) not in raw
+
+
+def _label(skill: AgentSkill, index: int) -> str:
+    if skill.id and skill.id.strip():
+        return quote(skill.id)
+    if skill.name and skill.name.strip():
+        return quote(skill.name)
+    return f"#{index + 1}"
+
+
+# -- skills -------------------------------------------------------------------------------------------------------
+
+
+def skill_examples(card: AgentCard, report: Report) -> None:
+    """A skill without examples leaves readers, and agents that choose skills, guessing how to call it."""
+    for index, skill in enumerate(card.skills):
+        if not skill.examples:
+            report.add(
+                SKILL_NO_EXAMPLES,
+                skill.pointer,
+                f'skill {_label(skill, index)} has no examples; add one to three "examples": requests a user '
+                "would really send (a JSON document when the skill takes one), so readers see how to call it",
+            )
+
+
+_WORD = re.compile(r"\w+")
+_NOT_WORD = re.compile(r"\W+")
+_WIDE = re.compile("[\u1100-\u11ff\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f]")
+"""Hangul, CJK ideographs, kana and their compatibility forms."""
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(text.casefold())
+
+
+def _bare(text: str) -> str:
+    """Only the letters and digits of ``text``, case-folded."""
+    return _NOT_WORD.sub("", text).casefold()
+
+
+def skill_descriptions(card: AgentCard, report: Report) -> None:
+    """A description of a few words, or one that repeats the name, tells nothing the name does not."""
+    for index, skill in enumerate(card.skills):
+        description = (skill.description or "").strip()
+        if not description:
+            continue  # required-missing or required-empty already said so
+        bare = _bare(description)
+        letters = len(bare) + (0 if description.isascii() else len(_WIDE.findall(description)))
+        repeats = any(
+            other and len(other) + 8 >= len(description) and _bare(other) == bare
+            for other in (skill.name, skill.id)
+        )
+        if not repeats and letters >= MIN_DESCRIPTION_LETTERS:
+            continue
+        why = "repeats the skill's name" if repeats else "is a few words"
+        report.add(
+            SKILL_DESCRIPTION_THIN,
+            _member(card, skill.pointer, "description"),
+            f"the description of skill {_label(skill, index)} {why}; say in a sentence or two what the skill does, "
+            "what it needs and what it returns",
+        )
+
+
+def duplicate_descriptions(card: AgentCard, report: Report) -> None:
+    """Skills whose descriptions are (nearly) the same cannot be told apart by a reader or a client."""
+    earlier: list[tuple[int, list[str], frozenset[tuple[str, str]]]] = []
+    for index, skill in enumerate(card.skills):
+        words = _words(skill.description or "")
+        if len(words) < 3:
+            continue  # thin, not duplicate
+        pairs = frozenset(itertools.pairwise(words))
+        twin = next((i for i, seq, other in earlier if _similar(words, pairs, seq, other)), None)
+        if twin is not None:
+            report.add(
+                SKILL_DESCRIPTION_DUPLICATE,
+                _member(card, skill.pointer, "description"),
+                f"the description of skill {_label(skill, index)} is (nearly) the same as that of skill "
+                f"{_label(card.skills[twin], twin)}; say what sets each skill apart",
+            )
+        if len(earlier) < _MAX_PAIRWISE:
+            earlier.append((index, words, pairs))
+
+
+def _similar(
+    a: list[str], a_pairs: frozenset[tuple[str, str]], b: list[str], b_pairs: frozenset[tuple[str, str]]
+) -> bool:
+    """The same words in (nearly) the same order: a ``difflib`` ratio of ``NEAR_DUPLICATE_RATIO`` or more.
+
+    Cheap tests come first: the lengths bound the ratio, and texts that (nearly) agree word for word share
+    most of their pairs of neighbouring words (at least half, by the Dice coefficient)."""
+    if a == b:
+        return True
+    if 2 * min(len(a), len(b)) < NEAR_DUPLICATE_RATIO * (len(a) + len(b)):
+        return False
+    if 2 * len(a_pairs & b_pairs) < _PAIRS_IN_COMMON * (len(a_pairs) + len(b_pairs)):
+        return False
+    return difflib.SequenceMatcher(None, a, b, autojunk=False).ratio() >= NEAR_DUPLICATE_RATIO
+
+
+def skill_tags(card: AgentCard, report: Report) -> None:
+    """One tag groups a skill with few others on the tag pages and in search; no tag is an error of check."""
+    for index, skill in enumerate(card.skills):
+        if 0 < len(skill.tags) < MIN_TAGS:
+            report.add(
+                SKILL_FEW_TAGS,
+                _member(card, skill.pointer, "tags"),
+                f"skill {_label(skill, index)} has a single tag; add two or three more keywords a reader would "
+                "search for (tag pages and catalogue search group skills by them)",
+            )
+
+
+# -- the card -------------------------------------------------------------------------------------------------------
+
+
+def card_members(card: AgentCard, report: Report) -> None:
+    """Who runs the agent, where its documentation is, and an icon to recognise it by."""
+    if card.provider is None and _absent(card, "provider"):
+        report.add(
+            NO_PROVIDER,
+            "",
+            'the card names no provider; add "provider": {"organization": "...", "url": "https://..."} so '
+            "readers know who runs the agent",
+        )
+    if card.documentation_url is None and _absent(card, "documentationUrl"):
+        report.add(
+            NO_DOCUMENTATION_URL,
+            "",
+            'the card links to no documentation; add "documentationUrl" with the page that explains the agent '
+            "(what it does, limits, terms, contact)",
+        )
+    if card.icon_url is None and _absent(card, "iconUrl"):
+        report.add(
+            NO_ICON,
+            "",
+            'the card has no icon; add "iconUrl" with a square PNG or SVG so the agent is recognised in '
+            "catalogues and clients",
+        )
+
+
+_HOST_PORT = re.compile(r"^\[?(?P<host>[^\[\]/@]+?)\]?:\d{1,5}$")
+
+
+def local_host(url: str) -> str | None:
+    """The host of an interface URL (``https://host/...`` or ``host:port``) when it is local: ``localhost``,
+    a loopback, private or link-local address, ``0.0.0.0``, a ``.local`` or ``.internal`` name; else None."""
+    value = url.strip()
+    match = _HOST_PORT.match(value)
+    if match is not None and "://" not in value:
+        host = match.group("host")
+    else:
+        try:
+            parts = urlsplit(value)
+        except ValueError:
+            return None
+        if parts.scheme.lower() not in ("http", "https"):
+            return None
+        host = parts.hostname or ""
+    host = host.lower().rstrip(".")
+    if not host:
+        return None
+    if is_local_host(host) or host.endswith((".local", ".internal", ".lan")):
+        return host
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return None
+    return host if address.is_private or address.is_link_local or address.is_unspecified else None
+
+
+def interfaces_reachable(card: AgentCard, report: Report) -> None:
+    """An interface on a local address: only clients on the same machine or network can reach it."""
+    for interface in card.interfaces:
+        host = local_host(interface.url) if interface.url else None
+        if host is None:
+            continue
+        pointer = "/url" if interface.pointer == "/url" else _member(card, interface.pointer, "url")
+        report.add(
+            INTERFACE_LOCAL,
+            pointer,
+            f"the interface {quote(interface.url)} is a local address ({host}); only clients on the same machine "
+            "or network can reach it: publish the card with the URL clients will use",
+        )
+
+
+_LEGACY_PATH = "/.well-known/agent.json"
+
+
+def card_location(card: AgentCard, report: Report) -> None:
+    """``fetch`` fell back to the legacy path: clients of v0.3 and v1.0 look at ``agent-card.json`` only."""
+    fetched = card.source.fetched
+    if fetched is None:
+        return
+    try:
+        final, requested = urlsplit(fetched.url).path, urlsplit(fetched.requested).path
+    except ValueError:
+        return
+    if final.endswith(_LEGACY_PATH) and not requested.endswith(".json"):
+        report.add(
+            LEGACY_CARD_PATH,
+            "",
+            f"fetch found this card only at the legacy path {quote(fetched.url)}, as "
+            "/.well-known/agent-card.json was not there; v0.3 and v1.0 clients look only at that one: serve the "
+            "card at /.well-known/agent-card.json",
+        )
+
+
+QUALITY_RULES: tuple[QualityRule, ...] = (
+    card_members,
+    interfaces_reachable,
+    card_location,
+    skill_examples,
+    skill_descriptions,
+    duplicate_descriptions,
+    skill_tags,
+)

@@ -1,0 +1,131 @@
+"""What each piece of speed code saves on a whole plugin build (issue: keep only what saves 3% or more).
+
+    python benchmarks/speed_code.py [--agents 1000] [--skills 10] [--repeat 3] [--json]
+
+Builds the synthetic catalogue with the repository's mkdocs.yml (Material, its search plugin and the
+a2a-docgen plugin; Pagefind off, as it runs after the pages and is the same either way) once as shipped and
+once with each piece of speed code turned off, each build in a fresh Python process, interleaved, the fastest
+of ``--repeat`` runs counting. A variant turns its piece off from the outside (the driver below patches the
+module before MkDocs starts), so the product carries no switch for the benchmark:
+
+- ``gc-pause``: ``render.gc.collector_paused`` (the collector off while pages are rendered and converted);
+- ``gc-freeze``: the plugin's ``gc.freeze()`` of what lives for the whole build;
+- ``workers``: forked render workers (the plugin's ``jobs: 1``);
+- ``pretty-json``: the hand-written ``pretty_json`` (``json.dumps`` writes the same bytes);
+- ``taint-bypass``: ``_taint_fields`` making copies without the dataclass ``__init__``;
+- ``ascii-paths``: the ASCII fast paths of ``clean_text`` and of the deceptive-text rule.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from builds import _config  # noqa: E402
+from synthetic import write_catalogue  # noqa: E402
+
+VARIANTS = ("shipped", "gc-pause", "gc-freeze", "workers", "pretty-json", "taint-bypass", "ascii-paths")
+
+DRIVER = r"""
+import contextlib, json, re, sys, time
+
+variant, config_file, site_dir = sys.argv[1:4]
+
+if variant == "gc-pause":
+    import a2a_docgen.render as render, a2a_docgen.site.plugin as plugin
+    render.collector_paused = plugin.collector_paused = contextlib.nullcontext
+elif variant == "gc-freeze":
+    from a2a_docgen.site.plugin import A2ADocgenPlugin
+    A2ADocgenPlugin._freeze = lambda self: None
+elif variant == "pretty-json":
+    import json as _json
+    import a2a_docgen.render.escape as escape, a2a_docgen.text.jsonio as jsonio
+    def dumps(value, indent):
+        return _json.dumps(value, indent=indent, ensure_ascii=False, allow_nan=False)
+    escape.pretty_json = jsonio.pretty_json = dumps
+elif variant == "taint-bypass":
+    import a2a_docgen.render.pages as pages
+    def through_init(value, kind, fields, memo):
+        return kind(**{name: pages._taint(getattr(value, name), memo) if card else getattr(value, name)
+                       for name, card in fields})
+    pages._taint_fields = through_init
+elif variant == "ascii-paths":
+    import a2a_docgen.text.unicode as unicode, a2a_docgen.validate.rules as rules
+    unicode._ASCII_NEEDS_CLEANING = re.compile("")  # always "needs cleaning": the general path
+    rules.plain_ascii = lambda values: False
+
+from mkdocs.commands.build import build
+from mkdocs.config import load_config
+
+config = load_config(config_file=config_file, site_dir=site_dir)
+if variant == "workers":
+    config.plugins["a2a-docgen"].config.jobs = 1
+config.plugins.on_startup(command="build", dirty=False)
+start = time.perf_counter()
+try:
+    build(config)
+finally:
+    config.plugins.on_shutdown()
+print(json.dumps({"seconds": time.perf_counter() - start}))
+"""
+
+
+def measure(agents: int, skills: int, repeat: int) -> dict[str, float]:
+    """The fastest build time of each variant, in seconds."""
+    with tempfile.TemporaryDirectory(prefix="a2a-docgen-speed-") as tmp:
+        work = Path(tmp)
+        cards = work / "cards"
+        write_catalogue(cards, agents, skills)
+        docs = work / "docs"
+        docs.mkdir()
+        config = work / "mkdocs.yml"
+        config.write_text(_config(cards, docs, search_index="off"), encoding="utf-8")
+        times: dict[str, list[float]] = {v: [] for v in VARIANTS}
+        env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+        for n in range(repeat):
+            for variant in VARIANTS:
+                done = subprocess.run(
+                    [sys.executable, "-c", DRIVER, variant, str(config), str(work / f"site-{variant}-{n}")],
+                    check=False,
+                    capture_output=True,
+                    text=True,
+                    env=env,
+                )
+                if done.returncode != 0:
+                    raise SystemExit(f"{variant}: the build failed:\n{done.stderr[-3000:]}")
+                times[variant].append(json.loads(done.stdout.strip().splitlines()[-1])["seconds"])
+    return {variant: min(runs) for variant, runs in times.items()}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--agents", type=int, default=1000)
+    parser.add_argument("--skills", type=int, default=10)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--json", action="store_true", help="print the numbers as JSON")
+    args = parser.parse_args(argv)
+    best = measure(args.agents, args.skills, args.repeat)
+    if args.json:
+        print(json.dumps(best, indent=2))
+        return 0
+    shipped = best["shipped"]
+    print(f"{args.agents} agents x {args.skills} skills, fastest of {args.repeat}")
+    print(f"{'variant':<14} {'seconds':>8} {'saves':>7}")
+    for variant, seconds in best.items():
+        saves = (seconds - shipped) / seconds * 100 if variant != "shipped" else 0.0
+        print(f"{variant:<14} {seconds:>8.2f} {saves:>6.1f}%")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
