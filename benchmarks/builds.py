@@ -125,7 +125,8 @@ def measure(agents: int, skills: int, repeat: int) -> dict[str, float]:
         empty = work / "empty-docs"
         empty.mkdir()
         plugin_config = work / "plugin.yml"
-        plugin_config.write_text(_config(cards, empty), encoding="utf-8")
+        # Pagefind off: it indexes the built site afterwards, the same work with or without the plugin
+        plugin_config.write_text(_config(cards, empty, search_index="off"), encoding="utf-8")
         plain_config = work / "plain.yml"
         plain_config.write_text(_config(None, plain_docs), encoding="utf-8")
         plugin: list[float] = []
@@ -138,7 +139,7 @@ def measure(agents: int, skills: int, repeat: int) -> dict[str, float]:
             copy = work / f"serve-cards-{n}"
             shutil.copytree(cards, copy)
             config = work / f"serve-{n}.yml"
-            config.write_text(_config(copy, empty), encoding="utf-8")
+            config.write_text(_config(copy, empty, search_index="off"), encoding="utf-8")
             card = sorted(copy.glob("*.json"))[agents // 2]
             done = subprocess.run(
                 [sys.executable, "-c", _SERVE, str(config), str(work / f"serve-site-{n}"), str(card)],

@@ -32,7 +32,16 @@ sys.path.insert(0, str(HERE))
 from builds import _config  # noqa: E402
 from synthetic import write_catalogue  # noqa: E402
 
-VARIANTS = ("shipped", "gc-pause", "gc-freeze", "workers", "pretty-json", "taint-bypass", "ascii-paths")
+DESCRIPTIONS = {
+    "gc-pause": "the garbage collector paused while pages are rendered and converted (`render/gc.py`)",
+    "gc-freeze": "`gc.freeze()` of what lives for the whole build (the plugin's `on_config`)",
+    "workers": "forked render workers (`render/parallel.py`; plugin option `jobs: 1`)",
+    "pretty-json": "the hand-written `pretty_json` (`text/jsonio.py`; `json.dumps` writes the same bytes)",
+    "taint-bypass": "`_taint_fields` copying model objects without their dataclass `__init__` (`render/pages.py`)",
+    "ascii-paths": "the ASCII fast paths of `clean_text` and of the deceptive-text rule",
+}
+"""What each variant turns off."""
+VARIANTS = ("shipped", *DESCRIPTIONS)
 
 DRIVER = r"""
 import contextlib, json, re, sys, time

@@ -46,7 +46,7 @@ def test_quick_start_has_exactly_two_one_line_commands() -> None:
     commands = quick_start_commands()
     assert len(commands) == 2
     assert all("\n" not in c for c in commands)
-    assert "mkdocs build" in commands[0]
+    assert "mkdocs serve" in commands[0]
     assert "pytest" in commands[1]
 
 

@@ -15,6 +15,7 @@ from markdown_it.token import Token
 
 from a2a_docgen.catalog import load_catalog
 from a2a_docgen.render import render_catalog
+from a2a_docgen.render.assets import ASSET_DIR
 from a2a_docgen.render.exports import agent_paths
 from a2a_docgen.render.site import RenderedSite
 from tests.support.markdown_tokens import fences, headings, html_tokens, parse
@@ -35,9 +36,18 @@ def read_tree(root: Path) -> dict[str, bytes]:
     return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
 
+ASSETS = ASSET_DIR + "/"
+"""The catalogue's stylesheet and script: copies of ``a2a_docgen/assets/`` in every site, checked as such
+rather than kept three more times in the golden trees."""
+
+
 @pytest.mark.parametrize("case", CASES)
 def test_golden_tree(case: str, monkeypatch: pytest.MonkeyPatch, update_golden: bool) -> None:
-    rendered = render_case(case, monkeypatch).all_files()
+    everything = render_case(case, monkeypatch).all_files()
+    rendered = {path: data for path, data in everything.items() if not path.startswith(ASSETS)}
+    packaged = Path(__file__).parents[1] / "a2a_docgen" / "assets"
+    assets = {path.removeprefix(ASSETS): data for path, data in everything.items() if path.startswith(ASSETS)}
+    assert assets == {p.name: p.read_bytes() for p in packaged.iterdir() if p.suffix in (".css", ".js")}
     expected_dir = GOLDEN / case / "expected"
     if update_golden:
         shutil.rmtree(expected_dir, ignore_errors=True)

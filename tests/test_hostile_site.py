@@ -9,6 +9,7 @@ excluded page. The builds are shared with the browser tests (the session fixture
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -18,12 +19,12 @@ from tests.support.hostile_sites import (
     ALL_CONFIGS,
     CONFIGS,
     HOSTILE,
+    LEAK_MARKERS,
     PLAIN_CONFIGS,
     Sites,
     generator,
     html_pages,
     html_path,
-    leaks,
     template_markers,
 )
 from tests.support.mkdocs_build import Shape, content_shapes, page_text
@@ -72,14 +73,36 @@ def test_plain_markdown_heading_ids_do_not_clobber_the_theme(sites: Sites, confi
     assert clobbered == []
 
 
+def _template_markers(site: Path) -> dict[str, list[str]]:
+    """Where the output of an evaluated Jinja payload appears: page text and search-index entries."""
+    markers = template_markers()
+    texts = {relpath: page_text(text) for relpath, text in html_pages(site).items()}
+    index = site / "search" / "search_index.json"
+    if index.is_file():
+        for n, doc in enumerate(json.loads(index.read_text(encoding="utf-8"))["docs"]):
+            texts[f"search index docs[{n}]"] = f"{doc['title']} {doc['text']}"
+    return {where: markers.findall(text) for where, text in texts.items() if markers.search(text)}
+
+
+def _leaks(site: Path) -> list[str]:
+    """Files of the site that hold a canary."""
+    return sorted(
+        f"{path.relative_to(site)}: {marker}"
+        for path in site.rglob("*")
+        if path.is_file()
+        for marker in LEAK_MARKERS
+        if marker.encode() in path.read_bytes()
+    )
+
+
 @pytest.mark.parametrize("config", ALL_CONFIGS)
 def test_no_file_or_environment_content_is_published(sites: Sites, config: str) -> None:
-    assert leaks(sites.site(config)) == []
+    assert _leaks(sites.site(config)) == []
 
 
 @pytest.mark.parametrize("config", ALL_CONFIGS)
 def test_no_template_expression_is_evaluated(sites: Sites, config: str) -> None:
-    assert template_markers(sites.site(config)) == {}
+    assert _template_markers(sites.site(config)) == {}
 
 
 @pytest.mark.parametrize("config", list(PLAIN_CONFIGS))
@@ -94,8 +117,8 @@ def test_the_checks_catch_raw_payloads(sites: Sites) -> None:
     site = sites.site("control")
     rules = {v.rule for v in check_site(site, strict=True)}
     assert {"event-handler", "url-scheme"} <= rules
-    assert any(gen.CANARY in leak for leak in leaks(site))
-    found = template_markers(site)
+    assert any(gen.CANARY in leak for leak in _leaks(site))
+    found = _template_markers(site)
     assert any(
         "raw/index.html" in where and {"7777", "LOOPLOOP"} <= set(words) for where, words in found.items()
     )
@@ -105,7 +128,7 @@ def test_the_checks_catch_raw_preprocessor_payloads(sites: Sites) -> None:
     """Control: critic, includes, macros with [[ ]] delimiters and the site hook all act on a page of the site
     itself, so the checks below could see them act on ours."""
     site = sites.site("control-preprocessors")
-    assert any(gen.CANARY in leak for leak in leaks(site))  # the hook's @@include@@ and {!.env!}
+    assert any(gen.CANARY in leak for leak in _leaks(site))  # the hook's @@include@@ and {!.env!}
     raw = (site / "raw" / "index.html").read_text(encoding="utf-8")
     assert "7777" in raw
     assert "LOOPLOOP" in raw

@@ -173,6 +173,7 @@ def test_a_card_change_rewrites_only_its_pages_and_ctrl_c_exits_0(watch: Callabl
     running.wait_for(1, BUILT)
     running.wait_for(1, "for changes (Ctrl-C to stop)")
     before = mtimes(running.out)
+    directories = {d: d.stat().st_ino for d in (running.out, running.out / "agents", running.out / "tags")}
     card_path = running.cards / "unit-converter.json"
     card = json.loads(card_path.read_text(encoding="utf-8"))
     card["description"] += " Now with furlongs."
@@ -185,6 +186,8 @@ def test_a_card_change_rewrites_only_its_pages_and_ctrl_c_exits_0(watch: Callabl
         p.startswith(("agents/unit-converter-", "tags/", "media-types/")) or "/" not in p for p in changed
     ), changed
     assert any(p.startswith("agents/unit-converter-") and p.endswith("index.md") for p in changed)
+    # the same directories, files replaced inside them: an engine's watcher (zensical serve) keeps seeing them
+    assert {d: d.stat().st_ino for d in directories} == directories
     assert not any(p.startswith("agents/") and "unit-converter" not in p for p in changed), changed
     assert "Now with furlongs." in next(
         (running.out / p).read_text(encoding="utf-8") for p in changed if p.endswith("/index.md")

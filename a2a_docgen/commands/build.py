@@ -178,7 +178,8 @@ def build_once(
     site = render_catalog(
         catalog, templates_dir=templates, site_url=site_url, jobs=jobs, markdown_sources=False
     )
-    result = write_site(site, args.out_dir)
+    # Watching: files replaced in place, so the engine's own watcher (zensical serve) keeps seeing the directory.
+    result = write_site(site, args.out_dir, in_place=args.watch)
     try:  # the output is complete: a late Ctrl-C no longer makes the build fail
         note = "; Ctrl-C came once the output was complete" if result.interrupted else ""
         print(

@@ -14,6 +14,10 @@
   directory's parent at a time (an advisory lock on the parent); another waits, then fails with a clear
   message.
 * Ctrl-C during the switch is held back until the output is complete, and then does not make the run fail.
+* ``in_place=True`` (``build --watch``) keeps the directories and replaces each changed file on its own, with
+  one atomic rename per file: a file watcher that follows directories (``zensical serve``) sees every
+  rebuild, where a switched directory would leave it watching the old one. A run killed then leaves every
+  file whole, some old and some new, and the next run completes the output.
 * Paths are checked before anything is written: no absolute paths, ``..``, backslashes, or locations that
   resolve outside ``out_dir`` (through a symbolic link, say).
 * A failure of the file system (read-only directory, full disk) is a ``SiteWriteError`` that says so; the
@@ -39,7 +43,7 @@ from pathlib import Path
 from types import FrameType
 
 from a2a_docgen.errors import A2ADocgenError
-from a2a_docgen.files import same_bytes
+from a2a_docgen.files import same_bytes, write_atomic
 from a2a_docgen.render.site import RenderedSite
 
 try:
@@ -94,6 +98,7 @@ class WriteResult:
     interrupted: bool = False
     """Ctrl-C came during the switch: it was held back, and the output is complete all the same."""
 
+
 def check_relative_path(path: str) -> str:
     """Return ``path`` if it is a safe, normalised POSIX path below a directory, else raise SiteWriteError."""
     problem = _path_problem(path)
@@ -121,14 +126,16 @@ def _path_problem(path: str) -> str | None:
     return None
 
 
+def write_site(site: RenderedSite, out_dir: str | os.PathLike[str], *, in_place: bool = False) -> WriteResult:
+    """Write every page and file of ``site`` below ``out_dir`` (created if needed); see ``write_files``."""
+    return write_files(site.all_files(), out_dir, in_place=in_place)
 
-def write_site(site: RenderedSite, out_dir: str | os.PathLike[str]) -> WriteResult:
-    """Write every page and file of ``site`` below ``out_dir`` (created if needed)."""
-    return write_files(site.all_files(), out_dir)
 
-
-def write_files(files: Mapping[str, bytes], out_dir: str | os.PathLike[str]) -> WriteResult:
-    """Make ``out_dir`` hold exactly ``files`` among the files a2a-docgen generates there."""
+def write_files(
+    files: Mapping[str, bytes], out_dir: str | os.PathLike[str], *, in_place: bool = False
+) -> WriteResult:
+    """Make ``out_dir`` hold exactly ``files`` among the files a2a-docgen generates there: switched in whole,
+    or, with ``in_place``, one file at a time in the directories that are there (see the module docstring)."""
     for path in files:
         check_relative_path(path)
     _check_no_prefix_conflicts(files)
@@ -139,7 +146,7 @@ def write_files(files: Mapping[str, bytes], out_dir: str | os.PathLike[str]) -> 
         out.parent.mkdir(parents=True, exist_ok=True)
         with locked(out):
             _clean_leftovers(out)
-            return _write(files, out)
+            return _write(files, out, in_place=in_place)
     except OSError as exc:
         where = f" ({exc.filename})" if exc.filename else ""
         raise SiteWriteError(
@@ -147,7 +154,7 @@ def write_files(files: Mapping[str, bytes], out_dir: str | os.PathLike[str]) -> 
         ) from None
 
 
-def _write(files: Mapping[str, bytes], out: Path) -> WriteResult:
+def _write(files: Mapping[str, bytes], out: Path, *, in_place: bool) -> WriteResult:
     previous = set(read_manifest(out))
     new_paths = sorted(files)
     stale = sorted(previous - set(files))
@@ -175,6 +182,11 @@ def _write(files: Mapping[str, bytes], out: Path) -> WriteResult:
         return WriteResult(written=[], unchanged=unchanged, removed=[])
     if out.exists() and not os.access(out, os.W_OK):
         raise SiteWriteError(f"{out} is not writable; nothing was changed")
+    if in_place:
+        _write_in_place(
+            out, {path: files[path] for path in changed}, removable, manifest if manifest_changed else None
+        )
+        return WriteResult(written=changed, unchanged=unchanged, removed=removable)
 
     work = Path(tempfile.mkdtemp(prefix=_work_prefix(out), dir=out.parent))
     try:
@@ -197,6 +209,23 @@ def _write(files: Mapping[str, bytes], out: Path) -> WriteResult:
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return WriteResult(written=changed, unchanged=unchanged, removed=removable, interrupted=bool(held))
+
+
+def _write_in_place(
+    out: Path, changed: Mapping[str, bytes], removable: list[str], manifest: bytes | None
+) -> None:
+    """Each changed file replaced atomically where it is, the stale ones removed, the manifest last (so a run
+    that dies before it leaves the previous manifest, and the next run finds every file it may replace)."""
+    out.mkdir(exist_ok=True)
+    made: set[Path] = set()
+    for path, data in changed.items():
+        _make_parents(out, path, made)
+        write_atomic(out / path, data)
+    for path in removable:
+        (out / path).unlink(missing_ok=True)
+        _remove_empty_parents(out, (out / path).parent)
+    if manifest is not None:
+        write_atomic(out / MANIFEST_NAME, manifest)
 
 
 def _check_no_prefix_conflicts(files: Mapping[str, bytes]) -> None:
@@ -257,6 +286,13 @@ def _stage_file(root: Path, path: str, data: bytes, made: set[Path] | None = Non
 
     ``made`` holds the directories already checked (or created) in earlier calls of one write.
     """
+    _make_parents(root, path, made)
+    with (root / path).open("xb") as handle:
+        handle.write(data)
+
+
+def _make_parents(root: Path, path: str, made: set[Path] | None = None) -> None:
+    """The directories of ``root/path``, created where missing; none may be a symbolic link."""
     directory = root
     for part in path.split("/")[:-1]:
         directory = directory / part
@@ -268,8 +304,6 @@ def _stage_file(root: Path, path: str, data: bytes, made: set[Path] | None = Non
             directory.mkdir()
         if made is not None:
             made.add(directory)
-    with (root / path).open("xb") as handle:
-        handle.write(data)
 
 
 def _carry_over(out: Path, new: Path, replaced: set[str], rel: str = "") -> None:

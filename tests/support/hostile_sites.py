@@ -9,7 +9,6 @@ mkdocs.yml) and ``material-macros`` (the same plus the mkdocs-macros plugin). Ea
 from __future__ import annotations
 
 import importlib.util
-import json
 import re
 import shutil
 import subprocess
@@ -17,7 +16,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-from tests.support.mkdocs_build import Build, build_projects, page_text, snapshot
+from tests.support.mkdocs_build import Build, build_projects, snapshot
 
 __all__ = [
     "ALL_CONFIGS",
@@ -34,9 +33,7 @@ __all__ = [
     "generator",
     "html_pages",
     "html_path",
-    "leaks",
     "make_project",
-    "template_markers",
 ]
 
 REPO = Path(__file__).resolve().parents[2]
@@ -59,6 +56,17 @@ def generator() -> ModuleType:
     sys.modules["make_hostile"] = module
     spec.loader.exec_module(module)
     return module
+
+
+def template_markers() -> re.Pattern[str]:
+    """What an evaluated Jinja payload of the corpus prints (``7777``, ``LOOPLOOP`` ...). A number counts only as
+    a word of its own: slugs end in hex digits, which may hold "7777" by chance."""
+    return re.compile(
+        "|".join(
+            rf"(?<![0-9A-Za-z]){re.escape(m)}(?![0-9A-Za-z])" if m.isdigit() else re.escape(m)
+            for m in generator().JINJA_MARKERS
+        )
+    )
 
 
 MATERIAL_EXTENSIONS = f"""
@@ -311,32 +319,3 @@ def html_pages(site: Path) -> dict[str, str]:
     return {
         p.relative_to(site).as_posix(): p.read_text(encoding="utf-8") for p in sorted(site.rglob("*.html"))
     }
-
-
-def leaks(site: Path) -> list[str]:
-    """Files of the site that hold a canary."""
-    return sorted(
-        f"{path.relative_to(site)}: {marker}"
-        for path in site.rglob("*")
-        if path.is_file()
-        for marker in LEAK_MARKERS
-        if marker.encode() in path.read_bytes()
-    )
-
-
-def template_markers(site: Path) -> dict[str, list[str]]:
-    """Where the output of an evaluated Jinja payload appears: page text and search-index entries (MkDocs'
-    and Material's ``search/search_index.json``, Zensical's ``search.json``)."""
-    # a number counts only as a word of its own: slugs end in hex digits, which may hold "7777" by chance
-    markers = re.compile(
-        "|".join(
-            rf"(?<![0-9A-Za-z]){re.escape(m)}(?![0-9A-Za-z])" if m.isdigit() else re.escape(m)
-            for m in generator().JINJA_MARKERS
-        )
-    )
-    texts = {relpath: page_text(text) for relpath, text in html_pages(site).items()}
-    for index, key in ((site / "search" / "search_index.json", "docs"), (site / "search.json", "items")):
-        if index.is_file():
-            for n, doc in enumerate(json.loads(index.read_text(encoding="utf-8"))[key]):
-                texts[f"{index.relative_to(site)} {key}[{n}]"] = f"{doc['title']} {doc['text']}"
-    return {where: markers.findall(text) for where, text in texts.items() if markers.search(text)}
