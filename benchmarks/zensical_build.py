@@ -1,7 +1,7 @@
 """The synthetic catalogue built by Zensical from the project ``a2a-docgen init`` writes (run.py --zensical).
 
-    .venv/bin/python benchmarks/run.py --zensical-only          # 1,000 agents x 10 skills, Zensical only
-    .venv/bin/python benchmarks/zensical_build.py 1000 10       # the same, as JSON on stdout
+    .venv/bin/python benchmarks/zensical_build.py 1000 10       # 1,000 agents x 10 skills, as JSON on stdout
+    .venv/bin/python benchmarks/run.py --zensical               # the report's section, with the other measures
 
 Steps, each in a new process and timed: ``a2a-docgen init --engine zensical``, ``a2a-docgen build CARDS -o
 docs`` (the pages), ``zensical build`` with an empty cache (cold), then ``zensical build`` again with its cache
