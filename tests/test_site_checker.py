@@ -261,7 +261,12 @@ def test_search_index_fragments(tmp_path: Path) -> None:
         },
         {"location": "agents/a/", "title": "A <img src=x onerror=alert(1)>", "text": "<p>fine</p>"},
         {"location": "agents/b/", "title": "B", "text": '<p class="x">t</p>'},
-        {"location": "agents/c/", "title": "C", "text": "t", "tags": ["&lt;ok&gt;", "<img src=x onerror=alert(1)>"]},
+        {
+            "location": "agents/c/",
+            "title": "C",
+            "text": "t",
+            "tags": ["&lt;ok&gt;", "<img src=x onerror=alert(1)>"],
+        },
     ]
     index.write_text(json.dumps({"config": {}, "docs": docs}, indent=1), encoding="utf-8")
     violations = check_search_index(index, display="search/search_index.json")

@@ -237,7 +237,8 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         clashes = sorted(
             path
             for path in ours
-            if path not in written and (existing := files.get_file_from_path(path)) is not None
+            if path not in written
+            and (existing := files.get_file_from_path(path)) is not None
             and not existing.generated_by
         )
         if clashes:
@@ -277,7 +278,11 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         converted = done if isinstance(done, HtmlPage) else self._convert(page.file.src_uri, markdown)
         # A title from the nav is kept. Ours is set in ``render``, as MkDocs sets a title found in the Markdown:
         # after ``on_page_markdown``, where a plugin such as mkdocs-macros evaluates the title it finds.
-        title = _html_title(converted.title) if converted.title is not None and "title" not in vars(page) else None
+        title = (
+            _html_title(converted.title)
+            if converted.title is not None and "title" not in vars(page)
+            else None
+        )
 
         facets = self.site.facets.get(page.file.src_uri) if self.site is not None else None
         indexed = self.site is not None and page.file.src_uri not in self.site.unindexed
@@ -287,7 +292,10 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
                 page.title = title
             content, links_to_anchors = _with_links(converted, page, files, config)
             page.content = _wrapped(
-                content, facets, search_body=facets is not None and indexed, search_index=self.pagefind is not None
+                content,
+                facets,
+                search_body=facets is not None and indexed,
+                search_index=self.pagefind is not None,
             )
             page.toc = get_toc([_toc_token(h) for h in converted.toc])
             page.present_anchor_ids = set(converted.ids)

@@ -26,10 +26,10 @@ import json
 import re
 import sys
 from collections.abc import Iterable, Sequence
-from typing import Any
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 __all__ = [
     "DEFAULT_SCRIPT_SRC_ALLOW",
