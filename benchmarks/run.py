@@ -13,6 +13,7 @@ Measures, on the synthetic catalogue (benchmarks/synthetic.py), each build in a 
   (c) plugin builds at N/10, N and 5 N agents: time, peak memory, page weight, search index;
   (d) the largest page of a 5,000-agent catalogue, as the plugin makes it (benchmarks/page_sizes.py);
   (e) `a2a-docgen build` again with nothing changed, and after one card changed: the files rewritten;
+  (e') every page of the N x 10 catalogue through each candidate converter (benchmarks/converters.py);
   (f) with --search: the catalogue search and filter in headless Chromium at 1,000 agents (benchmarks/search.py);
   (g) with --speed-code: what each piece of speed code saves on the 1,000-agent build (benchmarks/speed_code.py);
   (h) with --zensical: the 1,000-agent catalogue built by Zensical (benchmarks/zensical_build.py).
@@ -38,6 +39,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import builds
+import converters
 import page_sizes
 import speed_code
 from synthetic import write_catalogue
@@ -198,6 +200,7 @@ def main(argv: list[str] | None = None) -> int:
         pages = page_sizes.measure(huge, skills)
         write_catalogue(work / "rebuild-cards", agents, skills)
         again = rebuilds(work / "rebuild-cards", work / "rebuild-out")
+        converted = converters.measure(agents, skills)
         found = search(large, skills) if args.search else None
         speed = speed_code.measure(large, skills, repeat) if args.speed_code else None
         zensical = None
@@ -208,7 +211,16 @@ def main(argv: list[str] | None = None) -> int:
     load_after = os.getloadavg()[0]
 
     report = render_report(
-        args, compared, scale, pages, again, found, speed, zensical, (load_before, load_after, minutes)
+        args,
+        compared,
+        scale,
+        pages,
+        again,
+        converted,
+        found,
+        speed,
+        zensical,
+        (load_before, load_after, minutes),
     )
     print(report)
     output = args.output or (None if args.quick else REPO / "docs" / "performance.md")
@@ -294,6 +306,7 @@ def render_report(
     scale: list[SiteBuild],
     pages: dict[str, Any],
     again: Rebuilds,
+    converted: dict[str, Any],
     found: dict[str, Any] | None,
     speed: dict[str, float] | None,
     zensical: ZensicalBuild | None,
@@ -341,6 +354,7 @@ def render_report(
         *_scale_section(scale),
         *_pages_section(pages),
         *_rebuild_section(again),
+        *converters.report(converted),
     ]
     if found is not None:
         lines += _search_section(found)
