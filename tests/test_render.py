@@ -643,9 +643,11 @@ def test_rendering_pauses_the_cyclic_collector_and_restores_it(
 ) -> None:
     seen: list[bool] = []
 
-    def build_views(catalog: Catalog, *, site_url: str | None = None) -> page_views.SiteViews:
+    def build_views(
+        catalog: Catalog, *, site_url: str | None = None, reuse: page_views.ViewReuse | None = None
+    ) -> page_views.SiteViews:
         seen.append(gc.isenabled())
-        return page_views.build_views(catalog, site_url=site_url)
+        return page_views.build_views(catalog, site_url=site_url, reuse=reuse)
 
     expected = site_of("route-planner")
     monkeypatch.setattr(render, "build_views", build_views)

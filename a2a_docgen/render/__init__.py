@@ -30,11 +30,12 @@ from a2a_docgen.render.gc import collector_paused
 from a2a_docgen.render.layout import site_layout
 from a2a_docgen.render.pages import AgentPage, SiteViews, build_views
 from a2a_docgen.render.parallel import PageWorkers
+from a2a_docgen.render.reuse import RenderReuse
 from a2a_docgen.render.search import SearchEntry, agent_entries, page_entry
 from a2a_docgen.render.site import NavEntry, RenderedSite
 from a2a_docgen.text.urls import safe_url
 
-__all__ = ["NAV", "RenderedSite", "UnescapedOutputError", "render_catalog"]
+__all__ = ["NAV", "RenderReuse", "RenderedSite", "UnescapedOutputError", "render_catalog"]
 
 NAV: tuple[NavEntry, ...] = (
     NavEntry("Home", "index.md"),
@@ -55,6 +56,7 @@ def render_catalog(
     jobs: int = 1,
     convert: Callable[[str, str], object] | None = None,
     markdown_sources: bool = True,
+    reuse: RenderReuse | None = None,
 ) -> RenderedSite:
     """Every page and file of the site for ``catalog``.
 
@@ -67,20 +69,26 @@ def render_catalog(
     the pages into HTML this way converts them on every core). ``markdown_sources`` says whether the site
     publishes each page's Markdown next to its HTML (the MkDocs plugin does): ``llms.txt`` links to the sources
     then, to the HTML pages otherwise (``a2a-docgen build``, whose pages an engine turns into HTML only).
+    ``reuse``, kept by the caller from one render to the next (``mkdocs serve``), lets agents whose cards did
+    not change keep their views and pages (``render.reuse``); the result is the same.
     Raises ``UsageError`` for a bad ``site_url``, a broken template or a template that prints card text
     without an encoding filter (``UnescapedOutputError``).
     """
     if site_url is not None and safe_url(site_url) is None:
         raise UsageError(f"site URL {site_url!r} is not an absolute http(s) URL")
     with collector_paused():
+        env = shared_env(templates_dir)
+        if reuse is not None:
+            reuse.start(env, overrides=templates_dir is not None)
         return _render_site(
-            shared_env(templates_dir),
+            env,
             catalog,
             site_url=site_url,
             site_name=site_name,
             jobs=jobs,
             convert=convert,
             markdown_sources=markdown_sources,
+            reuse=reuse,
         )
 
 
@@ -93,13 +101,16 @@ def _render_site(
     jobs: int,
     convert: Callable[[str, str], object] | None,
     markdown_sources: bool,
+    reuse: RenderReuse | None,
 ) -> RenderedSite:
-    views = build_views(catalog, site_url=site_url)
+    views = build_views(catalog, site_url=site_url, reuse=reuse.views if reuse is not None else None)
     agents = views.agents
 
     def agent_page(index: int) -> tuple[str, object]:
         agent = agents[index]
-        text = _render(env, "agent.md.jinja", agent.path, site=views, agent=agent, search_exclude=False)
+        text = reuse.page(agent) if reuse is not None else None
+        if text is None:
+            text = _render(env, "agent.md.jinja", agent.path, site=views, agent=agent, search_exclude=False)
         return text, convert(agent.path, text) if convert is not None else None
 
     layout = site_layout(views)
@@ -121,10 +132,13 @@ def _render_site(
         files.update(export_files(catalog, site_name=site_name, markdown_sources=markdown_sources))
         files[FILTER_INDEX] = filter_index(views)
         files.update(asset_files())
-        for agent, (text, html) in zip(agents, workers.results(), strict=True):
+        rendered = workers.results()
+        for agent, (text, html) in zip(agents, rendered, strict=True):
             pages[agent.path] = text
             if convert is not None:
                 converted[agent.path] = html
+        if reuse is not None:
+            reuse.keep(agents, [text for text, _ in rendered])
     unindexed = frozenset(pages) - indexed - {agent.path for agent in agents}
     search: dict[str, tuple[SearchEntry, ...]] = {
         entry.path: page_entry(entry.title) for entry in NAV if entry.path not in unindexed

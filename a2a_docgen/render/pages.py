@@ -868,33 +868,65 @@ def _binding_groups(agents: Sequence[AgentPage]) -> tuple[BindingGroup, ...]:
     )
 
 
-def build_views(catalog: Catalog, *, site_url: str | None = None) -> SiteViews:
-    """Every view the site needs, from a catalogue (tainted here, so callers pass the model as loaded)."""
+ViewReuse = dict[str, tuple[tuple[object, ...], "AgentPage"]]
+"""A card's source path -> (everything its view is made from, the view): what a rebuild may reuse."""
+
+
+def build_views(
+    catalog: Catalog, *, site_url: str | None = None, reuse: ViewReuse | None = None
+) -> SiteViews:
+    """Every view the site needs, from a catalogue (tainted here, so callers pass the model as loaded).
+
+    With ``reuse`` (kept by the caller from one build to the next, as ``mkdocs serve`` rebuilds), an agent
+    whose card, slug, diagnostics, verification and grade are all as last time keeps its view, and ``reuse``
+    is left holding this build's views."""
     memo: dict[object, Any] = {}  # one for the whole catalogue: media types, tags and scheme names repeat
-    cards: list[AgentCard] = [_taint(card, memo) for card in sorted(catalog.cards, key=card_order)]
-    diagnostics: tuple[Diagnostic, ...] = _taint(
-        tuple(sorted(catalog.diagnostics, key=Diagnostic.sort_key)), memo
-    )
+    cards = sorted(catalog.cards, key=card_order)
+    ordered = tuple(sorted(catalog.diagnostics, key=Diagnostic.sort_key))
+    raw_by_file: dict[str, list[Diagnostic]] = {}
+    for diagnostic in ordered:
+        raw_by_file.setdefault(diagnostic.file, []).append(diagnostic)
+    diagnostics: tuple[Diagnostic, ...] = _taint(ordered, memo)
     by_file: dict[str, list[Diagnostic]] = {}
     for diagnostic in diagnostics:
         by_file.setdefault(diagnostic.file, []).append(diagnostic)
     from a2a_docgen.quality import grade_catalog  # here: render.escape (this package) stays free of load
 
-    grades = {
-        path: dataclasses.replace(grade, file=CardText(grade.file), hints=_taint(grade.hints, memo))
-        for path, grade in grade_catalog(catalog).items()
-    }
-    agents = tuple(
-        agent_page(
-            card,
+    raw_grades = grade_catalog(catalog)
+    kept: ViewReuse = {}
+    made = []
+    for card, agent_slug in zip(cards, agent_slugs(cards), strict=True):
+        path = card.source.path
+        verification = catalog.verifications.get(path)
+        inputs = (
+            card.source.text,
             agent_slug,
-            by_file.get(card.source.path, []),
+            tuple(raw_by_file.get(path, ())),
+            verification,
+            raw_grades.get(path),
             site_url,
-            _taint(catalog.verifications.get(card.source.path), memo),
-            grades.get(card.source.path),
         )
-        for card, agent_slug in zip(cards, agent_slugs(cards), strict=True)
-    )
+        previous = reuse.get(path) if reuse is not None else None
+        if previous is not None and previous[0] == inputs:
+            agent = previous[1]
+        else:
+            grade = raw_grades.get(path)
+            agent = agent_page(
+                _taint(card, memo),
+                agent_slug,
+                by_file.get(path, []),
+                site_url,
+                _taint(verification, memo),
+                dataclasses.replace(grade, file=CardText(grade.file), hints=_taint(grade.hints, memo))
+                if grade is not None
+                else None,
+            )
+        kept[path] = (inputs, agent)
+        made.append(agent)
+    if reuse is not None:
+        reuse.clear()
+        reuse.update(kept)
+    agents = tuple(made)
     refs = [
         SkillRef(agent, skill, summary(skill.skill.description)) for agent in agents for skill in agent.skills
     ]

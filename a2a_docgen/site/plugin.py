@@ -45,6 +45,7 @@ from a2a_docgen.errors import A2ADocgenError
 from a2a_docgen.html import Flavour, Heading, HtmlPage, Theme, front_matter, to_html
 from a2a_docgen.model import Catalog
 from a2a_docgen.render.gc import collector_paused
+from a2a_docgen.render.reuse import RenderReuse
 from a2a_docgen.render.search import SearchEntry
 from a2a_docgen.render.site import RenderedSite
 from a2a_docgen.report_formats import format_line
@@ -124,6 +125,8 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         self.converted: dict[str, tuple[str, Theme, HtmlPage]] = {}
         """Page path -> (its Markdown, the theme settings, its HTML): kept across ``mkdocs serve`` rebuilds, so
         a rebuild converts only the pages whose Markdown changed."""
+        self.reuse = RenderReuse()
+        """The last render's agent views and pages: a rebuild renders again only the agents whose cards changed."""
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         """Defined so that MkDocs keeps this instance, and its converted pages, across ``serve`` rebuilds."""
@@ -198,6 +201,7 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
                 site_name=config.site_name,
                 jobs=jobs or default_jobs(),
                 convert=self._convert,
+                reuse=self.reuse,
             )
         except A2ADocgenError as exc:
             raise PluginError(f"a2a-docgen: {exc}") from exc
