@@ -9,11 +9,11 @@ of ``--repeat`` runs counting. A variant turns its piece off from the outside (t
 module before MkDocs starts), so the product carries no switch for the benchmark:
 
 - ``gc-pause``: ``render.gc.collector_paused`` (the collector off while pages are rendered and converted);
-- ``workers``: forked render workers (the plugin's ``jobs: 1``).
-
-Pieces that saved less than 3% at 1,000 agents were removed from the code (a ``gc.freeze()`` of the build's
-long-lived objects, a hand-written JSON printer, dataclass copies that bypassed ``__init__``, ASCII fast paths
-of text cleaning and of the deceptive-text rule): docs/performance.md and the CHANGELOG keep their numbers.
+- ``gc-freeze``: the plugin's ``gc.freeze()`` of what lives for the whole build;
+- ``workers``: forked render workers (the plugin's ``jobs: 1``);
+- ``pretty-json``: the hand-written ``pretty_json`` (``json.dumps`` writes the same bytes);
+- ``taint-bypass``: ``_taint_fields`` making copies without the dataclass ``__init__``;
+- ``ascii-paths``: the ASCII fast paths of ``clean_text`` and of the deceptive-text rule.
 """
 
 from __future__ import annotations
@@ -34,7 +34,11 @@ from synthetic import write_catalogue  # noqa: E402
 
 DESCRIPTIONS = {
     "gc-pause": "the garbage collector paused while pages are rendered and converted (`render/gc.py`)",
+    "gc-freeze": "`gc.freeze()` of what lives for the whole build (the plugin's `on_config`)",
     "workers": "forked render workers (`render/parallel.py`; plugin option `jobs: 1`)",
+    "pretty-json": "the hand-written `pretty_json` (`text/jsonio.py`; `json.dumps` writes the same bytes)",
+    "taint-bypass": "`_taint_fields` copying model objects without their dataclass `__init__` (`render/pages.py`)",
+    "ascii-paths": "the ASCII fast paths of `clean_text` and of the deceptive-text rule",
 }
 """What each variant turns off."""
 VARIANTS = ("shipped", *DESCRIPTIONS)
@@ -47,6 +51,25 @@ variant, config_file, site_dir = sys.argv[1:4]
 if variant == "gc-pause":
     import a2a_docgen.render as render, a2a_docgen.site.plugin as plugin
     render.collector_paused = plugin.collector_paused = contextlib.nullcontext
+elif variant == "gc-freeze":
+    from a2a_docgen.site.plugin import A2ADocgenPlugin
+    A2ADocgenPlugin._freeze = lambda self: None
+elif variant == "pretty-json":
+    import json as _json
+    import a2a_docgen.render.escape as escape, a2a_docgen.text.jsonio as jsonio
+    def dumps(value, indent):
+        return _json.dumps(value, indent=indent, ensure_ascii=False, allow_nan=False)
+    escape.pretty_json = jsonio.pretty_json = dumps
+elif variant == "taint-bypass":
+    import a2a_docgen.render.pages as pages
+    def through_init(value, kind, fields, memo):
+        return kind(**{name: pages._taint(getattr(value, name), memo) if card else getattr(value, name)
+                       for name, card in fields})
+    pages._taint_fields = through_init
+elif variant == "ascii-paths":
+    import a2a_docgen.text.unicode as unicode, a2a_docgen.validate.rules as rules
+    unicode._ASCII_NEEDS_CLEANING = re.compile("")  # always "needs cleaning": the general path
+    rules.plain_ascii = lambda values: False
 
 from mkdocs.commands.build import build
 from mkdocs.config import load_config

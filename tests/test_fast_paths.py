@@ -32,7 +32,7 @@ from a2a_docgen.load.source import (
 from a2a_docgen.model import AgentCard, Diagnostic
 from a2a_docgen.text import unicode, urls
 from a2a_docgen.validate import rules
-from a2a_docgen.validate.text import invisible_characters
+from a2a_docgen.validate.text import invisible_characters, plain_ascii, suspicious_phrases
 
 MINIMAL = json.loads(
     (Path(__file__).parent / "data" / "cards" / "minimal-v1.json").read_text(encoding="utf-8")
@@ -96,6 +96,7 @@ texts = st.lists(st.sampled_from(TRICKY_CHARACTERS) | st.sampled_from(PHRASE_PAR
 def _exact_only() -> ExitStack:
     """A context in which every shortcut of the rules is off."""
     stack = ExitStack()
+    stack.enter_context(mock.patch.object(rules, "plain_ascii", return_value=False))
     stack.enter_context(mock.patch.object(rules, "_SURROGATE_ESCAPE", re.compile("")))
     stack.enter_context(mock.patch.object(rules, "_valid_and_distinct", return_value=False))
     return stack
@@ -169,8 +170,19 @@ def test_media_type_rule_finds_the_same_with_and_without_shortcuts(modes: tuple[
     assert fast == exact
 
 
+@settings(max_examples=500, deadline=None)
+@given(values=st.lists(texts, max_size=6))
+def test_plain_ascii_only_vouches_for_texts_without_findings(values: list[str]) -> None:
+    if plain_ascii(values):
+        for value in values:
+            assert invisible_characters(value) == []
+            assert suspicious_phrases(value) == []
+    if all(v.isascii() and v.isprintable() for v in values) and not suspicious_phrases(" ".join(values)):
+        assert plain_ascii(values)  # the shortcut is taken for ordinary text
+
+
 def test_no_ascii_character_is_invisible() -> None:
-    """In ASCII text only controls are reported, or removed for identity."""
+    """``plain_ascii`` relies on it: only controls are reported, or removed for identity, in ASCII text."""
     every = "".join(map(chr, range(128)))
     assert unicode.strip_invisible(every) == every
     assert [i for i, _ in invisible_characters(every)] == [*range(9), 11, 12, *range(14, 32), 127]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import unicodedata
 from urllib.parse import urlsplit
 
@@ -10,10 +11,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from a2a_docgen.limits import DEFAULT_LIMITS
+from a2a_docgen.model import JSONValue
 from a2a_docgen.text.jsonio import pretty_json
 from a2a_docgen.text.unicode import clean_text, invisible_characters, strip_invisible
 from a2a_docgen.text.urls import safe_url
-from tests.support.payloads import HOSTILE
+from tests.support.payloads import HOSTILE, JSON_VALUES
 
 SAFE_SCHEMES = frozenset({"http", "https", "mailto"})
 PROPERTY = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -95,10 +97,22 @@ def test_safe_url_results_revalidate_and_hold_nothing_dangerous(url: str) -> Non
             assert "@" not in parts.netloc
 
 
-def test_pretty_json_keeps_order_and_characters_and_refuses_nan() -> None:
-    assert pretty_json({"z": "é", "a": [1, {}]}, 2) == '{\n  "z": "é",\n  "a": [\n    1,\n    {}\n  ]\n}'
+@PROPERTY
+@given(JSON_VALUES, st.integers(min_value=0, max_value=4))
+def test_pretty_json_is_json_dumps_byte_for_byte(value: JSONValue, indent: int) -> None:
+    assert pretty_json(value, indent) == json.dumps(value, indent=indent, ensure_ascii=False, allow_nan=False)
+
+
+def test_pretty_json_leaves_what_is_not_plain_json_to_json_dumps() -> None:
+    value = {"t": ("a", (), [(1.5, None)]), "e": {}, "n": [True, False, -0.0, 10**30]}
+    assert pretty_json(value, 2) == json.dumps(value, indent=2, ensure_ascii=False)  # tuples are arrays
+    assert (
+        pretty_json({1: {"k": 2}}, 1) == '{\n "1": {\n  "k": 2\n }\n}'
+    )  # json.dumps turns the key into text
     with pytest.raises(ValueError, match="Out of range float"):
         pretty_json([1, {"x": float("inf")}], 2)
+    with pytest.raises(TypeError, match="not JSON serializable"):
+        pretty_json({"x": {1, 2}}, 2)
 
 
 @PROPERTY

@@ -101,6 +101,8 @@ def taint(value: T) -> T:
 
 _SCALARS = (bool, int, float, type(None))
 _TAINTED_FIELDS: dict[type, tuple[tuple[str, bool], ...]] = {}
+_new_object = object.__new__
+_set_field = object.__setattr__  # what a frozen dataclass's own __init__ uses
 
 
 def _tainted_fields(kind: type) -> tuple[tuple[str, bool], ...]:
@@ -151,13 +153,14 @@ def _taint(value: Any, memo: dict[object, Any]) -> Any:
 def _taint_fields(
     value: Any, kind: type, fields: tuple[tuple[str, bool], ...], memo: dict[object, Any]
 ) -> Any:
-    """A dataclass copied field by field, the fields that hold card text tainted."""
-    return kind(
-        **{
-            name: _taint(getattr(value, name), memo) if card else getattr(value, name)
-            for name, card in fields
-        }
-    )
+    """A dataclass copied field by field as its own ``__init__`` would, without the keyword handling."""
+    copy: Any = _new_object(kind)
+    for name, card in fields:
+        field_value = getattr(value, name)
+        if card:
+            field_value = _taint(field_value, memo)
+        _set_field(copy, name, field_value)
+    return copy
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\u00c0-\uffff])")

@@ -28,6 +28,9 @@ _LINE_BREAKS = re.compile("\r\n|[\r\x0b\x0c\x85\u2028\u2029]")
 # C0 except TAB/LF (CR and VT/FF are line breaks, handled first), DEL, C1 except NEL, surrogates, U+FFFE/FFFF.
 _DROPPED = re.compile("[\x00-\x08\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff\ufffe\uffff]")
 
+# In ASCII text, everything step 0 changes besides \n (which only ``keep_newlines`` decides about).
+_ASCII_NEEDS_CLEANING = re.compile("[\x00-\x09\x0b-\x1f\x7f]")
+
 # Invisible and direction-changing characters. They are shown as a marker, never deleted silently: a reader must
 # see that "Safe\u202egnp.exe" is not "Safeexe.png". The set is derived from Unicode properties, not listed by
 # hand: every default-ignorable code point and every format character (see ``derive_invisible_ranges``).
@@ -208,6 +211,10 @@ def clean_text(s: str, *, keep_newlines: bool = False, max_len: int | None = Non
       between emoji, presentation selectors right after an emoji and subdivision-flag tag sequences are kept);
     - at most ``max_len`` characters, the last one an ellipsis when text was cut.
     """
+    if isinstance(s, str) and s.isascii() and not _ASCII_NEEDS_CLEANING.search(s):
+        # Printable ASCII and \n only: no line break to unify, nothing to drop, NFC is the identity and no
+        # character is invisible.
+        return truncate(str(s) if keep_newlines else s.replace("\n", " "), max_len)
     text = _LINE_BREAKS.sub("\n", require_str(s))
     text = _DROPPED.sub("", text).replace("\t", " ")
     text = unicodedata.normalize("NFC", text)

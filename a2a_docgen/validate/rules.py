@@ -72,7 +72,7 @@ from a2a_docgen.validate.formats import (
     check_uri,
     check_url,
 )
-from a2a_docgen.validate.text import identity, invisible_characters, suspicious_phrases
+from a2a_docgen.validate.text import identity, invisible_characters, plain_ascii, suspicious_phrases
 
 __all__ = ["CARD_RULES", "Rule", "catalog_rules", "extra_members"]
 
@@ -704,7 +704,12 @@ def _text_fields(card: AgentCard) -> Iterator[tuple[Callable[[], str], str, str,
 
 def deceptive_text(card: AgentCard, report: Report, limits: Limits) -> None:
     """Invisible or bidi characters, and sentences addressed to a model reading the card."""
-    for locate, label, value, at_key in _text_fields(card):
+    fields = list(_text_fields(card))
+    # Most texts are plain ASCII: one scan of them all proves that none has a finding.
+    skip_ascii = plain_ascii([value for _, _, value, _ in fields if value.isascii()])
+    for locate, label, value, at_key in fields:
+        if skip_ascii and value.isascii():
+            continue
         found = invisible_characters(value)
         if found:
             names = list(dict.fromkeys(name for _, name in found))

@@ -13,7 +13,7 @@ import unicodedata
 
 from a2a_docgen.text import unicode
 
-__all__ = ["identity", "invisible_characters", "suspicious_phrases"]
+__all__ = ["identity", "invisible_characters", "plain_ascii", "suspicious_phrases"]
 
 # Category Cc is exactly U+0000-U+001F and U+007F-U+009F.
 _CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f]")
@@ -66,3 +66,28 @@ def suspicious_phrases(text: str) -> list[str]:
     for match in _PHRASES.finditer(folded):
         seen.setdefault(" ".join(match.group().lower().split()), None)
     return list(seen)
+
+
+_PHRASE_WORDS = ("ignore", "disregard", "forget", "override", "user", "prompt", "now", "instructions")
+"""One of these is in the lower-cased text of every match of ``_PHRASES`` (on ASCII text)."""
+
+
+def plain_ascii(texts: list[str]) -> bool:
+    """True when no text of ``texts`` has a character ``invisible_characters`` reports or a phrase
+    ``suspicious_phrases`` finds, for ASCII texts: one scan of them all instead of one per text.
+
+    False proves nothing (a phrase may span two texts, or a text is not ASCII): look at each text then. The
+    texts are joined by a space, which ends a word and which ``identity`` keeps, so a phrase in one text is
+    also a phrase in the join; no ASCII character is invisible, so ``identity`` only removes controls.
+    """
+    joined = " ".join(texts)
+    if not joined.isascii():
+        return False
+    if not joined.isprintable():
+        if _REPORTED_CONTROLS.search(joined):
+            return False
+        joined = _CONTROLS.sub("", joined)  # tabs and line breaks, as ``identity`` does
+    lowered = joined.lower()
+    if not any(word in lowered for word in _PHRASE_WORDS):
+        return True
+    return _PHRASES.search(joined) is None
