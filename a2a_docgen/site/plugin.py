@@ -22,7 +22,6 @@ plugins:
 
 from __future__ import annotations
 
-import gc
 import html
 import os
 import re
@@ -58,8 +57,6 @@ log = get_plugin_logger(__name__)
 AUTO_PREFIX = "catalogue/"
 """Where the catalogue goes when the docs directory has a home page of its own and no prefix is set."""
 
-GC_FREEZE = os.environ.get("A2A_DOCGEN_GC_FREEZE", "1") != "0"
-"""Whether builds freeze the long-lived objects (``A2ADocgenPlugin._freeze``); off only to measure it."""
 
 _ENTITY = re.compile(r"&(?!(?:#[0-9]+|#[xX][0-9a-fA-F]+|[0-9a-zA-Z]+);)")
 
@@ -121,7 +118,6 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         self.theme = Theme()
         self.pagefind: Path | None = None
         """The Pagefind program that indexes the catalogue after the build, when it is indexed."""
-        self.frozen = False
         self.converted: dict[str, tuple[str, Theme, HtmlPage]] = {}
         """Page path -> (its Markdown, the theme settings, its HTML): kept across ``mkdocs serve`` rebuilds, so
         a rebuild converts only the pages whose Markdown changed."""
@@ -132,33 +128,7 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         """Defined so that MkDocs keeps this instance, and its converted pages, across ``serve`` rebuilds."""
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
-        try:
-            config = self._configure(config)
-        except BaseException:
-            self._thaw()
-            raise
-        self._freeze()
-        return config
-
-    def _freeze(self) -> None:
-        """Leave what lives for the whole build out of Python's cyclic garbage collections.
-
-        The catalogue, its views and the rendered site (and MkDocs' configuration) stay in memory until the
-        build ends, while converting the pages makes many short-lived objects: each full collection walked
-        the whole heap again. ``gc.freeze`` moves the objects made so far to a generation the collector never
-        scans; they are given back after the build (``_thaw``), so nothing is kept longer than before.
-        """
-        if GC_FREEZE and not self.frozen:
-            gc.freeze()
-            self.frozen = True
-
-    def _thaw(self) -> None:
-        if self.frozen:
-            gc.unfreeze()
-            self.frozen = False
-
-    def on_build_error(self, *, error: Exception) -> None:
-        self._thaw()
+        return self._configure(config)
 
     def _configure(self, config: MkDocsConfig) -> MkDocsConfig:
         from a2a_docgen.catalog import load_catalog
@@ -350,7 +320,6 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         """Publish each catalogue page's Markdown next to its HTML (``llms.txt`` links to it)."""
-        self._thaw()
         if self.site is None:
             return
         site_dir = Path(config.site_dir)
