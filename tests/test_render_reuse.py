@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -103,3 +104,51 @@ def test_a_template_changed_on_disk_forgets_the_pages(tmp_path: Path) -> None:
     os.utime(tmp_path / "page.jinja", (later, later))
     reuse.start(env, overrides=False)
     assert not reuse.pages
+
+
+def _site_files(site: Path) -> dict[str, bytes]:
+    """Every file of a built site; the theme's build date (a comment of MkDocs' home page) left out."""
+    return {
+        str(p.relative_to(site)): re.sub(rb"Build Date UTC : [^\n]*", b"", p.read_bytes())
+        for p in sorted(site.rglob("*"))
+        if p.is_file()
+    }
+
+
+def test_a_serve_rebuild_builds_the_site_a_fresh_build_builds(tmp_path: Path) -> None:
+    """As under ``mkdocs serve``: one plugin instance, a card edited, the site built again with a fresh
+    configuration: every file equals what a build from nothing writes."""
+    import yaml
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    cards = _cards(tmp_path)
+    (tmp_path / "docs").mkdir()
+    config_file = tmp_path / "mkdocs.yml"
+    config_file.write_text(
+        yaml.safe_dump(
+            {
+                "site_name": "T",
+                "docs_dir": "docs",
+                "plugins": [{"a2a-docgen": {"cards": "cards", "search_index": "off"}}],
+            }
+        ),
+        encoding="utf-8",
+    )
+
+    def build_into(site: Path, plugin: object | None = None) -> object:
+        config = load_config(config_file=str(config_file), site_dir=str(site))
+        if plugin is not None:  # MkDocs keeps a plugin that defines on_startup across serve rebuilds
+            config.plugins["a2a-docgen"] = plugin  # type: ignore[assignment]
+        config.plugins.on_startup(command="serve", dirty=False)
+        build(config)
+        return config.plugins["a2a-docgen"]
+
+    plugin = build_into(tmp_path / "served")
+    _edit(cards / "unit-converter.json", description="Converts units; edited while serving.")
+    build_into(tmp_path / "served", plugin)
+    build_into(tmp_path / "fresh")
+    served, fresh = _site_files(tmp_path / "served"), _site_files(tmp_path / "fresh")
+    assert served.keys() == fresh.keys()
+    assert [path for path in served if served[path] != fresh[path]] == []
+    assert any(b"edited while serving" in data for data in served.values())
