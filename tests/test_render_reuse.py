@@ -7,6 +7,8 @@ import json
 import os
 import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import jinja2
@@ -136,18 +138,32 @@ def test_a_serve_rebuild_builds_the_site_a_fresh_build_builds(tmp_path: Path) ->
         encoding="utf-8",
     )
 
-    def build_into(site: Path, plugin: object | None = None) -> object:
+    def serve_build(site: Path) -> object:
         config = load_config(config_file=str(config_file), site_dir=str(site))
-        if plugin is not None:  # MkDocs keeps a plugin that defines on_startup across serve rebuilds
-            config.plugins["a2a-docgen"] = plugin  # type: ignore[assignment]
         config.plugins.on_startup(command="serve", dirty=False)
         build(config)
         return config.plugins["a2a-docgen"]
 
-    plugin = build_into(tmp_path / "served")
+    first = serve_build(tmp_path / "served")
     _edit(cards / "unit-converter.json", description="Converts units; edited while serving.")
-    build_into(tmp_path / "served", plugin)
-    build_into(tmp_path / "fresh")
+    # MkDocs keeps a plugin that defines on_startup for the configurations loaded after it, as serve does
+    assert serve_build(tmp_path / "served") is first
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mkdocs",
+            "build",
+            "-q",
+            "-f",
+            str(config_file),
+            "-d",
+            str(tmp_path / "fresh"),
+        ],
+        check=True,
+        capture_output=True,
+        cwd=tmp_path,
+    )
     served, fresh = _site_files(tmp_path / "served"), _site_files(tmp_path / "fresh")
     assert served.keys() == fresh.keys()
     assert [path for path in served if served[path] != fresh[path]] == []
