@@ -29,12 +29,14 @@ from synthetic import card
 
 REPO = Path(__file__).resolve().parents[1]
 SIZES = (64 << 10, 256 << 10, 1000 << 10)
-_CHILD = """
-import resource, sys, time
+_CHILD = f"""
+import sys, time
+sys.path.insert(0, {str(Path(__file__).resolve().parent)!r})
+from peak import peak_kib
 from a2a_docgen.cli import main
 start = time.perf_counter()
 code = main(sys.argv[1:])
-print(time.perf_counter() - start, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, code)
+print(time.perf_counter() - start, peak_kib() / 1024, code)
 """
 
 

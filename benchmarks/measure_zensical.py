@@ -13,6 +13,9 @@ from pathlib import Path
 
 from zensical.main import cli
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from peak import peak_kib
+
 
 def main() -> None:
     out = Path(sys.argv[1])
@@ -21,7 +24,8 @@ def main() -> None:
     finally:
         own = resource.getrusage(resource.RUSAGE_SELF)
         children = resource.getrusage(resource.RUSAGE_CHILDREN)
-        peak = max(own.ru_maxrss, children.ru_maxrss)  # KiB on Linux
+        # a child's ru_maxrss includes what it inherited from this process, which is within our own peak
+        peak = max(peak_kib(), children.ru_maxrss)  # KiB on Linux
         cpu = own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
         out.write_text(json.dumps({"max_rss_kib": peak, "cpu_seconds": cpu}), encoding="utf-8")
 
