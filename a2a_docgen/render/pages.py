@@ -883,13 +883,12 @@ def build_views(
     memo: dict[object, Any] = {}  # one for the whole catalogue: media types, tags and scheme names repeat
     cards = sorted(catalog.cards, key=card_order)
     ordered = tuple(sorted(catalog.diagnostics, key=Diagnostic.sort_key))
-    raw_by_file: dict[str, list[Diagnostic]] = {}
-    for diagnostic in ordered:
-        raw_by_file.setdefault(diagnostic.file, []).append(diagnostic)
     diagnostics: tuple[Diagnostic, ...] = _taint(ordered, memo)
+    raw_by_file: dict[str, list[Diagnostic]] = {}  # as loaded: what a reused view is compared on
     by_file: dict[str, list[Diagnostic]] = {}
-    for diagnostic in diagnostics:
-        by_file.setdefault(diagnostic.file, []).append(diagnostic)
+    for raw, diagnostic in zip(ordered, diagnostics, strict=True):
+        raw_by_file.setdefault(raw.file, []).append(raw)
+        by_file.setdefault(raw.file, []).append(diagnostic)
     from a2a_docgen.quality import grade_catalog  # here: render.escape (this package) stays free of load
 
     raw_grades = grade_catalog(catalog)
@@ -898,19 +897,19 @@ def build_views(
     for card, agent_slug in zip(cards, agent_slugs(cards), strict=True):
         path = card.source.path
         verification = catalog.verifications.get(path)
+        grade = raw_grades.get(path)
         inputs = (
             card.source.text,
             agent_slug,
             tuple(raw_by_file.get(path, ())),
             verification,
-            raw_grades.get(path),
+            grade,
             site_url,
         )
         previous = reuse.get(path) if reuse is not None else None
         if previous is not None and previous[0] == inputs:
             agent = previous[1]
         else:
-            grade = raw_grades.get(path)
             agent = agent_page(
                 _taint(card, memo),
                 agent_slug,
