@@ -552,9 +552,9 @@ def test_pre_commit_hook_selects_card_files(path: str, checked: bool) -> None:
         assert selected is checked
 
 
-def test_pre_push_hook_diffs_against_the_upstream_branch() -> None:
+def test_pre_push_hook_diffs_against_where_the_branch_left_the_default_branch() -> None:
     hook = _hooks()["a2a-docgen-diff"]
-    assert hook["entry"] == "a2a-docgen diff --base-ref @{upstream}"
+    assert hook["entry"] == "a2a-docgen diff --since-default-branch"
     assert hook["stages"] == ["pre-push"]
     assert hook["pass_filenames"] is False
     assert re.search(hook["files"], ".a2a-docgen.toml")
@@ -567,9 +567,43 @@ def test_the_upstream_revision_resolves_and_says_when_there_is_none(
     assert code == 2
     assert "no upstream configured" in err
     assert "--base-ref origin/main" in err
+    assert "--set-upstream" not in err  # the hook would block that push too
     git(repo, "branch", "-q", "base")
     git(repo, "branch", "-q", "--set-upstream-to", "base")
     assert run(capsys, "--base-ref", "@{upstream}", "cards")[0] == 0
+
+
+def test_a_first_push_is_reviewed_against_the_default_branch(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    git(repo, "branch", "-q", "-M", "main")
+    git(repo, "checkout", "-q", "-b", "feature")  # no upstream: its first push
+    card = weather()
+    card["skills"].pop(0)
+    write(repo / "cards" / "weather.json", card)
+    git(repo, "commit", "-q", "-am", "drop a skill")
+    code, out, _ = run(capsys, "--since-default-branch", "cards", "--format", "json", "--no-config")
+    assert code == 1
+    assert "skill-removed" in {c["code"] for c in json.loads(out)["changes"]}
+    # main moving on does not change the base: it is where the branch left main
+    git(repo, "checkout", "-q", "main")
+    (repo / "cards" / "fax.json").unlink()
+    git(repo, "commit", "-q", "-am", "retire fax")
+    git(repo, "checkout", "-q", "feature")
+    _, out, _ = run(capsys, "--since-default-branch", "cards", "--format", "json", "--no-config")
+    assert "agent-removed" not in {c["code"] for c in json.loads(out)["changes"]}
+    # --base-ref wins
+    _, out, _ = run(capsys, "--since-default-branch", "--base-ref", "main", "cards", "--format", "json")
+    assert "agent-added" in {c["code"] for c in json.loads(out)["changes"]}
+
+
+def test_since_default_branch_without_one_is_a_usage_error(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    git(repo, "branch", "-q", "-M", "trunk")
+    code, _, err = run(capsys, "--since-default-branch", "cards")
+    assert code == 2
+    assert "no default branch found" in err
 
 
 def test_json_escapes_invisible_characters_and_round_trips(

@@ -16,11 +16,12 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from a2a_docgen.catalog import load_catalog
 from a2a_docgen.commands.check import add_limit_options, limits_from_args
 from a2a_docgen.errors import UsageError
+from a2a_docgen.limits import Limits
 from a2a_docgen.model import Catalog
 from a2a_docgen.report_formats import format_text
 from a2a_docgen.review.config import CONFIG_NAME, ConfigWarning, ReviewConfig, find_config, load_config
@@ -37,6 +38,9 @@ from a2a_docgen.review.formats import (
 )
 from a2a_docgen.review.git import GitRevision
 from a2a_docgen.text.urls import safe_url
+
+if TYPE_CHECKING:
+    from a2a_docgen.signing import Trust
 
 __all__ = ["FAIL_ON", "exit_code", "register", "run"]
 
@@ -94,6 +98,13 @@ def register(subparsers: Any) -> None:
         "--base-ref",
         metavar="REV",
         help="compare HEAD in the working tree with the same paths at this git revision (e.g. origin/main)",
+    )
+    parser.add_argument(
+        "--since-default-branch",
+        action="store_true",
+        help="compare HEAD in the working tree with where the branch left the default branch (git merge-base "
+        "of origin/HEAD, else origin/main ..., and HEAD): what its pull request will be reviewed against. "
+        "--base-ref wins when both are given (the pre-commit hook uses this)",
     )
     parser.add_argument(
         "--config",
@@ -193,6 +204,10 @@ def _sides(args: argparse.Namespace) -> _Sides:
     limits = limits_from_args(args)
     trust = load_trust(args.jwks, args.keys)
     paths: list[str] = list(args.paths)
+    if args.base_ref is None and args.since_default_branch:
+        if not paths:
+            raise UsageError("--since-default-branch needs HEAD: the card files or directories to compare")
+        return _revision_sides(args, GitRevision.default_branch_merge_base(), limits, trust)
     if args.base_ref is None:
         if len(paths) != 2:
             raise UsageError("give BASE and HEAD (two card files or directories), or --base-ref REV and HEAD")
@@ -208,11 +223,18 @@ def _sides(args: argparse.Namespace) -> _Sides:
         )
     if not paths:
         raise UsageError("--base-ref needs HEAD: the card files or directories to compare, e.g. cards/")
-    revision = GitRevision(args.base_ref)
+    return _revision_sides(args, GitRevision(args.base_ref), limits, trust)
+
+
+def _revision_sides(
+    args: argparse.Namespace, revision: GitRevision, limits: Limits, trust: Trust | None
+) -> _Sides:
+    """The base read at ``revision``, the head from the working tree, both under the same paths."""
+    paths: list[str] = list(args.paths)
     files = revision.files(paths)
     for path in paths:
         if not os.path.exists(path) and not any(f.argument == path for f in files):
-            raise UsageError(f"{path}: no such file or directory, here or at {args.base_ref}")
+            raise UsageError(f"{path}: no such file or directory, here or at {revision.revision}")
     base = revision.load(files, limits=limits, trust=trust)
     present = [p for p in paths if os.path.exists(p)]
     head = (
@@ -223,7 +245,7 @@ def _sides(args: argparse.Namespace) -> _Sides:
     return _Sides(
         base=base,
         head=head,
-        base_label=f"base ({args.base_ref})",
+        base_label=f"base ({revision.revision})",
         base_roots=paths,
         head_roots=paths,
         revision=revision,
@@ -272,12 +294,12 @@ def _links(args: argparse.Namespace, revision: GitRevision | None) -> SourceLink
 def _require_cards(sides: _Sides, args: argparse.Namespace) -> None:
     """A side without a single card file is a mistyped path (as ``check`` says), unless it is meant."""
     if not (sides.base.cards or sides.base.excluded) and not args.allow_empty_base:
-        where = f"at {args.base_ref}" if args.base_ref is not None else f"in {args.paths[0]}"
+        where = f"at {sides.revision.revision}" if sides.revision is not None else f"in {args.paths[0]}"
         raise UsageError(
             f"no card files (*.json) {where}: is the path right? (--allow-empty-base if every agent is new)"
         )
     if not (sides.head.cards or sides.head.excluded) and not args.allow_empty_head:
-        where = ", ".join(args.paths) if args.base_ref is not None else args.paths[1]
+        where = ", ".join(args.paths) if sides.revision is not None else args.paths[1]
         raise UsageError(
             f"no card files (*.json) in {where}: is the path right? (--allow-empty-head if every agent is removed)"
         )
