@@ -540,7 +540,7 @@ SKILL_ID_CHANGED = _code(
     "skill-id-changed",
     B,
     "skills",
-    "a skill's id changed (matched by its name and definition); clients call skills by id",
+    "a skill's id changed (matched by its name, else its description); clients call skills by id",
     'the skill\'s id changed from "forecast" to "forecast-v2"; clients that call "forecast" fail',
 )
 SKILL_ADDED = _code(
