@@ -697,6 +697,31 @@ def test_base_ref_annotations_of_removals_land_on_the_surviving_parent(
     assert anchors["skill-removed"]["pointer"] == "/skills"
 
 
+def test_base_ref_text_shows_removals_at_their_working_tree_place(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    head = weather()
+    head["skills"].pop()  # "observations", line 31 of the base file
+    write(repo / "cards" / "weather.json", head)
+    _, out, _ = run(capsys, "--base-ref", "HEAD", "cards", "--no-config")
+    [line] = [line for line in out.splitlines() if "skill-removed" in line]
+    text = (repo / "cards" / "weather.json").read_text(encoding="utf-8").splitlines()
+    shown = int(line.split(":")[1])
+    assert line.startswith(f"{Path('cards', 'weather.json')}:{shown}: breaking: ")
+    assert text[shown - 1].strip() == '"skills": ['  # the working-tree line, not base line 31
+    assert line.endswith("(line 31 of the base card)")
+
+
+def test_an_invalid_head_card_does_not_ask_for_a_version_bump(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    head = weather()
+    head["skills"][0]["examples"] = "What is the weather?"  # a string: the SDK refuses the card
+    b, h = write(tmp_path / "b" / "w.json", weather()), write(tmp_path / "h" / "w.json", head)
+    _, out, _ = run(capsys, b, h, "--format", "json", "--no-config")
+    assert [c["code"] for c in json.loads(out)["changes"]] == ["card-error-added"]
+
+
 def test_base_ref_annotation_of_a_card_that_no_longer_loads_is_on_its_first_line(
     repo: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -119,8 +119,8 @@ AGENT_REMOVED = _code(
     "agent-removed",
     B,
     "agents",
-    "an agent's card disappeared (or no longer loads)",
-    "Fax Gateway: the agent is gone (its file no longer loads as a card)",
+    "an agent's card disappeared (a file that no longer loads is card-unreadable)",
+    "Fax Gateway: the agent is gone",
 )
 AGENT_RENAMED = _code(
     "agent-renamed",

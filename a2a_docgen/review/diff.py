@@ -424,7 +424,9 @@ class _Reviewer:
 
     def version_policy(self, old: AgentCard, new: AgentCard, changes: Sequence[Change]) -> None:
         """One policy finding when breaking changes that are not accepted ship without a major bump."""
-        if not any(c.severity == "breaking" and c.accepted is None for c in changes):
+        # A card that became invalid needs fixing, not a new version: only contract changes count.
+        contract = [c for c in changes if REGISTRY[c.code].family != "cards"]
+        if not any(c.severity == "breaking" and c.accepted is None for c in contract):
             return
         finding = version_finding(old.version, new.version)
         if finding is not None:
