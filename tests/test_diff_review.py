@@ -144,6 +144,15 @@ def test_an_error_that_was_there_before_is_not_new(
     assert codes(json_report(capsys, b, h)) == {("description-changed", None, "info")}
 
 
+def test_an_error_whose_index_moved_is_not_new(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    base = weather()
+    _set("skills/0/examples", "What is the weather?")(base)
+    head = copy.deepcopy(base)
+    head["skills"].insert(0, {**copy.deepcopy(base["skills"][1]), "id": "first", "name": "First"})
+    found = codes(json_report(capsys, *sides(tmp_path, base, head)))
+    assert {code for code, _, _ in found} == {"skill-added"}
+
+
 def test_a_new_card_file_that_does_not_load_is_breaking(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Literal
@@ -40,7 +40,7 @@ from a2a_docgen.review.codes import (
 )
 from a2a_docgen.review.compare import Draft, compare_agent
 from a2a_docgen.review.config import Acceptance, ConfigWarning, ReviewConfig
-from a2a_docgen.review.match import HeadFiles, pair_agents
+from a2a_docgen.review.match import HeadFiles, pair_agents, pair_passes
 from a2a_docgen.review.policy import parse_version, version_finding
 from a2a_docgen.review.settle import Settlement
 
@@ -381,19 +381,19 @@ class _Reviewer:
     ) -> list[Change | None]:
         """``card-error-added`` for each error of the head card that the base card did not have.
 
-        Errors are told apart by code and pointer, so an error that only moved to another line is not new;
-        across eras (``by_pointer`` false: a v0.3 card rewritten as v1.0 has other pointers) by code alone.
+        A base error is the same error when it has the same code and the same pointer, else the same
+        code and message (an error whose array index moved, a skill inserted before it), else, across eras
+        (``by_pointer`` false: a v0.3 card rewritten as v1.0 has other pointers), the same code.
         """
-        known: dict[tuple[str, str], int] = {}
-        for diagnostic in _errors(before):
-            key = (diagnostic.code, diagnostic.pointer if by_pointer else "")
-            known[key] = known.get(key, 0) + 1
+        keys: list[Callable[[Diagnostic], object]] = [
+            lambda d: (d.code, d.pointer),
+            lambda d: (d.code, d.message),
+        ]
+        if not by_pointer:
+            keys.append(lambda d: d.code)
+        _, _, new = pair_passes(_errors(before), _errors(after), keys)
         found: list[Change | None] = []
-        for diagnostic in _errors(after):
-            key = (diagnostic.code, diagnostic.pointer if by_pointer else "")
-            if known.get(key, 0):
-                known[key] -= 1
-                continue
+        for diagnostic in new:
             found.append(
                 self.add(
                     Draft(
