@@ -1,10 +1,12 @@
 """The review as a pull-request comment in GitHub-flavoured Markdown.
 
-Sections, each only when it has something: the breaking changes (a table, or one folded table per agent
-when there are many), the version policy, the card files that fail to load, the other changes per agent,
+Sections, each only when it has something: the breaking changes (a table, or one open table per agent
+when there are many: breaking changes are never folded), the version policy (folded below many breaking
+changes), the card files that fail to load, the other changes per agent,
 the accepted changes with their reasons, and the configuration warnings. Card text is encoded with the
-``render.escape`` encoders, so it cannot start Markdown or HTML syntax, and the comment stays under
-GitHub's size limit (what does not fit is counted, with a pointer to the job log).
+``render.escape`` encoders, so it cannot start Markdown or HTML syntax, and ``review.markdown`` keeps
+GitHub from turning it into mentions, issue references or emoji. The comment stays under GitHub's size
+limit (what does not fit is counted, with a link to the full report).
 """
 
 from __future__ import annotations
@@ -268,7 +270,8 @@ class _Comment:
         if not rest:
             return []
         out = ["#### Other changes", ""]
-        fold = len(rest) > DETAILS_AFTER
+        breaking = sum(1 for c in self.open if c.severity == "breaking" and not c.policy)
+        fold = len(rest) > DETAILS_AFTER or breaking > GROUP_BREAKING_AFTER  # many breaking: they come first
         shown = 0
         for agent, mine in _by_agent(rest):
             block = self.agent_block(agent, mine, fold=fold)
