@@ -328,6 +328,24 @@ def test_security_and_mode_findings_are_shown_on_the_element_that_changed(
     )
 
 
+def test_scheme_and_skill_field_findings_are_shown_on_the_field(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    base = weather()
+    base["skills"][0]["tags"] = ["a", "b", "c", "d", "e", "f"]
+    head = copy.deepcopy(base)
+    flow = "/securitySchemes/oauth/oauth2SecurityScheme/flows/clientCredentials"
+    head["securitySchemes"]["oauth"]["oauth2SecurityScheme"]["flows"]["clientCredentials"]["tokenUrl"] = (
+        "https://auth2.weather.example.net/token"
+    )
+    head["skills"][0]["tags"][4] = "E"
+    b, h = sides(tmp_path, base, head)
+    by_code = {c["code"]: c for c in json_report(capsys, b, h)["changes"]}
+    assert by_code["oauth-url-changed"]["pointer"] == flow  # what the finding is about, for acceptances
+    assert by_code["oauth-url-changed"]["line"] == _line_of(h / "agent.json", flow + "/tokenUrl")
+    assert by_code["tags-changed"]["line"] == _line_of(h / "agent.json", "/skills/0/tags/4")
+
+
 # -- the comment on big changes, as GitHub renders it -----------------------------------------------------
 
 

@@ -8,11 +8,21 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from a2a_docgen.load.source import join_pointer
+from a2a_docgen.load.source import MISSING, join_pointer, resolve_pointer
 from a2a_docgen.model import AgentCard, AgentSkill, CardVerification, JSONValue
 from a2a_docgen.review.codes import ChangeSeverity, ReviewCode
 
-__all__ = ["AgentPair", "Draft", "Side", "element_at", "inherit_note", "q", "quoted_list", "strings"]
+__all__ = [
+    "AgentPair",
+    "Draft",
+    "Side",
+    "element_at",
+    "first_difference",
+    "inherit_note",
+    "q",
+    "quoted_list",
+    "strings",
+]
 
 Side = Literal["base", "head"]
 
@@ -94,6 +104,15 @@ class AgentPair:
             verb = "was added" if old is None else "was removed" if new is None else "changed"
             self.add(code, f"the {what} {verb}", pointer, skill=skill, before=old, after=new)
 
+    def member(self, pointer: str, *names: str) -> str:
+        """The first member of the head object at ``pointer`` that the head card has (``name``, or the v0.3
+        spelling given after it), else ``pointer``: where a changed field is shown."""
+        for name in names:
+            candidate = join_pointer(pointer, name)
+            if resolve_pointer(self.new.source.raw, candidate) is not MISSING:
+                return candidate
+        return pointer
+
     def inheriting(self, origin: Callable[[AgentSkill], str]) -> list[str]:
         """Ids of the skills that take a card default on both sides (their changes are the card's)."""
         old_skills = {s.id: s for s in self.old.skills if s.id is not None}
@@ -110,6 +129,14 @@ class AgentPair:
 def element_at(array: str, index: int, length: int) -> str:
     """The pointer of element ``index`` of ``array`` (of its last element when the array is shorter now)."""
     return join_pointer(array, str(min(index, length - 1))) if length else array
+
+
+def first_difference(old: Sequence[object], new: Sequence[object]) -> int:
+    """The index of the first element where two lists differ (the shorter one's length if one extends the other)."""
+    for index, (a, b) in enumerate(zip(old, new, strict=False)):
+        if a != b:
+            return index
+    return min(len(old), len(new))
 
 
 def q(value: object) -> str:

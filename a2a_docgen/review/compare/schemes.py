@@ -52,11 +52,11 @@ from a2a_docgen.review.match import pair
 
 __all__ = ["compare_schemes", "scheme_renames"]
 
-_OAUTH_URLS: tuple[tuple[str, str], ...] = (
-    ("authorization_url", "authorization URL"),
-    ("token_url", "token URL"),
-    ("refresh_url", "refresh URL"),
-    ("device_authorization_url", "device authorization URL"),
+_OAUTH_URLS: tuple[tuple[str, str, str], ...] = (
+    ("authorization_url", "authorization URL", "authorizationUrl"),
+    ("token_url", "token URL", "tokenUrl"),
+    ("refresh_url", "refresh URL", "refreshUrl"),
+    ("device_authorization_url", "device authorization URL", "deviceAuthorizationUrl"),
 )
 
 
@@ -195,6 +195,7 @@ def _scheme(pair_: AgentPair, name: str, old: SecurityScheme, new: SecuritySchem
             new.pointer,
             before=old.description,
             after=new.description,
+            at=pair_.member(new.pointer, "description"),
         )
     if isinstance(old, APIKeySecurityScheme) and isinstance(new, APIKeySecurityScheme):
         if old.name != new.name:
@@ -204,6 +205,7 @@ def _scheme(pair_: AgentPair, name: str, old: SecurityScheme, new: SecuritySchem
                 new.pointer,
                 before=old.name,
                 after=new.name,
+                at=pair_.member(new.pointer, "name"),
             )
         if (old.location or "").lower() != (new.location or "").lower():
             pair_.add(
@@ -213,6 +215,7 @@ def _scheme(pair_: AgentPair, name: str, old: SecurityScheme, new: SecuritySchem
                 new.pointer,
                 before=old.location,
                 after=new.location,
+                at=pair_.member(new.pointer, "location", "in"),
             )
     elif isinstance(old, HTTPAuthSecurityScheme) and isinstance(new, HTTPAuthSecurityScheme):
         if (old.scheme or "").lower() != (new.scheme or "").lower():  # auth schemes are case-insensitive
@@ -222,6 +225,7 @@ def _scheme(pair_: AgentPair, name: str, old: SecurityScheme, new: SecuritySchem
                 new.pointer,
                 before=old.scheme,
                 after=new.scheme,
+                at=pair_.member(new.pointer, "scheme"),
             )
         if old.bearer_format != new.bearer_format:
             pair_.add(
@@ -230,6 +234,7 @@ def _scheme(pair_: AgentPair, name: str, old: SecurityScheme, new: SecuritySchem
                 new.pointer,
                 before=old.bearer_format,
                 after=new.bearer_format,
+                at=pair_.member(new.pointer, "bearerFormat"),
             )
     elif isinstance(old, OpenIdConnectSecurityScheme) and isinstance(new, OpenIdConnectSecurityScheme):
         if old.open_id_connect_url != new.open_id_connect_url and old.open_id_connect_url is not None:
@@ -239,6 +244,7 @@ def _scheme(pair_: AgentPair, name: str, old: SecurityScheme, new: SecuritySchem
                 new.pointer,
                 before=old.open_id_connect_url,
                 after=new.open_id_connect_url,
+                at=pair_.member(new.pointer, "openIdConnectUrl"),
             )
     elif isinstance(old, OAuth2SecurityScheme) and isinstance(new, OAuth2SecurityScheme):
         _oauth(pair_, name, old, new)
@@ -260,6 +266,7 @@ def _oauth(pair_: AgentPair, name: str, old: OAuth2SecurityScheme, new: OAuth2Se
                 new.pointer,
                 before=old.oauth2_metadata_url,
                 after=new.oauth2_metadata_url,
+                at=pair_.member(new.pointer, "oauth2MetadataUrl"),
             )
     pairs, removed, added = pair(list(old.flows), list(new.flows), lambda f: f.kind)
     for flow in removed:
@@ -283,7 +290,7 @@ def _oauth(pair_: AgentPair, name: str, old: OAuth2SecurityScheme, new: OAuth2Se
 
 def _flow(pair_: AgentPair, name: str, old: OAuthFlow, new: OAuthFlow) -> None:
     where = f"the {new.kind} flow of {q(name)}"
-    for attr, label in _OAUTH_URLS:
+    for attr, label, member in _OAUTH_URLS:
         before, after = getattr(old, attr), getattr(new, attr)
         if before is not None and before != after:
             pair_.add(
@@ -292,6 +299,7 @@ def _flow(pair_: AgentPair, name: str, old: OAuthFlow, new: OAuthFlow) -> None:
                 new.pointer,
                 before=before,
                 after=after,
+                at=pair_.member(new.pointer, member),
             )
     if (old.pkce_required is True) != (new.pkce_required is True):
         if new.pkce_required:

@@ -18,7 +18,7 @@ from a2a_docgen.review.codes import (
     SKILL_REMOVED,
     TAGS_CHANGED,
 )
-from a2a_docgen.review.compare.base import AgentPair, q, strings
+from a2a_docgen.review.compare.base import AgentPair, element_at, first_difference, q, strings
 from a2a_docgen.review.compare.modes import compare_skill_modes
 from a2a_docgen.review.compare.security import compare_security
 from a2a_docgen.review.match import pair, pair_passes
@@ -81,6 +81,9 @@ def _skill(pair_: AgentPair, old: AgentSkill, new: AgentSkill) -> None:
             skill=sid,
             before=strings(old.tags),
             after=strings(new.tags),
+            at=element_at(
+                join_pointer(new.pointer, "tags"), first_difference(old.tags, new.tags), len(new.tags)
+            ),
         )
     if [e.text for e in old.examples] != [e.text for e in new.examples]:
         pair_.add(
@@ -90,6 +93,11 @@ def _skill(pair_: AgentPair, old: AgentSkill, new: AgentSkill) -> None:
             skill=sid,
             before=strings(e.text for e in old.examples),
             after=strings(e.text for e in new.examples),
+            at=element_at(
+                join_pointer(new.pointer, "examples"),
+                first_difference([e.text for e in old.examples], [e.text for e in new.examples]),
+                len(new.examples),
+            ),
         )
     compare_skill_modes(pair_, "input", sid, old.effective_input_modes, new.effective_input_modes)
     compare_skill_modes(pair_, "output", sid, old.effective_output_modes, new.effective_output_modes)
