@@ -133,6 +133,15 @@ def test_a_head_the_sdk_cannot_parse_is_breaking_in_every_format(
     assert "No breaking changes" not in out
 
 
+def test_a_version_that_is_no_string_is_an_error_not_a_removal(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    head = weather()
+    head["version"] = 1
+    found = codes(json_report(capsys, *sides(tmp_path, weather(), head)))
+    assert found == {("card-error-added", None, "breaking")}
+
+
 def test_an_error_that_was_there_before_is_not_new(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

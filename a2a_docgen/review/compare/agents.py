@@ -58,6 +58,12 @@ def compare_identity(pair: AgentPair) -> None:
 
 def compare_version(pair: AgentPair) -> None:
     old, new = pair.old.version, pair.new.version
+    if (
+        new is None
+        and isinstance(pair.new.source.raw, dict)
+        and pair.new.source.raw.get("version") is not None
+    ):
+        return  # still there, but not a string (``"version": 1``): card-error-added says so, not "removed"
     if old != new:
         pair.add(
             VERSION_CHANGED,
