@@ -1,9 +1,16 @@
-"""Blob contents read on demand through one ``git cat-file --batch`` process for a whole history."""
+"""Blob contents through one ``git cat-file --batch`` process for a whole history.
+
+The walk knows, from the log alone, every blob it will read and in which order (``history.walk.read_order``):
+a thread writes all the requests while the walk reads the answers in that order, so git never waits for a
+round trip (one request, one answer, one flush per blob took a third of the time).
+"""
 
 from __future__ import annotations
 
 import contextlib
 import subprocess
+import threading
+from collections.abc import Sequence
 from types import TracebackType
 from typing import IO
 
@@ -14,13 +21,14 @@ __all__ = ["BlobReader"]
 
 class BlobReader:
     """``read(oid)`` -> the blob's bytes, ``None`` when it is missing or larger than ``max_bytes`` (then it is
-    skipped unread). One process serves every read; use it as a context manager."""
+    skipped unread). ``order``: every blob that will be read, in the order of the reads. Use it as a context
+    manager."""
 
-    def __init__(self, top: str, *, max_bytes: int) -> None:
+    def __init__(self, top: str, order: Sequence[str], *, max_bytes: int) -> None:
         self.max_bytes = max_bytes
         try:
             self._process = subprocess.Popen(
-                ["git", "cat-file", "--batch"],
+                ["git", "cat-file", "--batch", "--buffer"],
                 cwd=top,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
@@ -28,38 +36,36 @@ class BlobReader:
             )
         except OSError as exc:
             raise UsageError(f"cannot read the card versions: {exc}") from exc
-        assert self._process.stdin is not None
-        assert self._process.stdout is not None
-        self._in: IO[bytes] = self._process.stdin
-        self._out: IO[bytes] = self._process.stdout
+        stdin, stdout = self._process.stdin, self._process.stdout
+        if stdin is None or stdout is None:  # pragma: no cover - both are pipes
+            raise UsageError("cannot read the card versions: no pipe to git")
+        self._out: IO[bytes] = stdout
+        self._writer = threading.Thread(target=_write_requests, args=(stdin, list(order)), daemon=True)
+        self._writer.start()
 
-    def read(self, oid: str) -> tuple[bytes | None, int]:
-        """(the contents or ``None``, the size git reports; -1 when the object is missing)."""
-        try:
-            self._in.write(oid.encode("ascii") + b"\n")
-            self._in.flush()
-            header = self._out.readline().split()
-        except OSError as exc:
-            raise UsageError(f"cannot read the card versions: {exc}") from exc
+    def read(self, oid: str) -> bytes | None:
+        """The next blob of the order, which must be ``oid``."""
+        header = self._out.readline().split()
+        if not header or header[0].decode("ascii", "replace") != oid:
+            raise UsageError(f"cannot read the card versions: git answered {header[:1]!r} for {oid}")
         if len(header) < 3 or header[1] != b"blob":
-            return None, -1
+            return None
         size = int(header[2])
         if size > self.max_bytes:
             remaining = size + 1
             while remaining:
-                remaining -= len(self._out.read(min(remaining, 1 << 20)) or b"\0" * remaining)
-            return None, size
+                chunk = self._out.read(min(remaining, 1 << 20))
+                if not chunk:
+                    break
+                remaining -= len(chunk)
+            return None
         data = self._out.read(size + 1)
-        return data[:size], size
+        return data[:size]
 
     def close(self) -> None:
-        with contextlib.suppress(OSError):
-            self._in.close()
-        try:
-            self._process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self._process.kill()
-            self._process.wait()
+        self._process.kill()
+        self._process.wait()
+        self._writer.join(timeout=10)
         self._out.close()
 
     def __enter__(self) -> BlobReader:
@@ -69,3 +75,11 @@ class BlobReader:
         self, kind: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.close()
+
+
+def _write_requests(stdin: IO[bytes], order: list[str]) -> None:
+    """Every request, then end of input (git then answers the buffered ones and exits)."""
+    with contextlib.suppress(OSError):  # git was stopped early: the walk failed or is done
+        for start in range(0, len(order), 512):
+            stdin.write("".join(f"{oid}\n" for oid in order[start : start + 512]).encode("ascii"))
+        stdin.close()

@@ -18,7 +18,7 @@ from a2a_docgen.errors import UsageError
 from a2a_docgen.history.blobs import BlobReader
 from a2a_docgen.history.entries import AgentHistory, CatalogHistory, RecentEntry
 from a2a_docgen.history.log import MIN_GIT, git_version, head_commit, read_log, repository_top
-from a2a_docgen.history.walk import DiffCache, HistoryTimeout, Walk, place
+from a2a_docgen.history.walk import DiffCache, HistoryTimeout, Walk, place, read_order
 from a2a_docgen.limits import DEFAULT_LIMITS, Limits
 from a2a_docgen.review.git import repository_path
 
@@ -130,7 +130,7 @@ def _read(
     where = place(arguments)
     if len(_DIFFS) > _KEPT_DIFFS:
         _DIFFS.clear()
-    with BlobReader(top, max_bytes=limits.max_file_bytes) as blobs:
+    with BlobReader(top, read_order(log.commits, where), max_bytes=limits.max_file_bytes) as blobs:
         walk = Walk(blobs, where, limits, _DIFFS, deadline=started + seconds)
         boundary = log.commits[0].id if log.shallow and log.commits and not log.truncated else None
         walk.run(log.commits, boundary=boundary)

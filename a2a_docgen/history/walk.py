@@ -16,18 +16,19 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
-from a2a_docgen.catalog import assemble_catalog, load_card_bytes
 from a2a_docgen.errors import A2ADocgenError
 from a2a_docgen.history.blobs import BlobReader
 from a2a_docgen.history.entries import EntryKind, HistoryEntry, HistoryFinding
 from a2a_docgen.history.log import Commit, FileChange
 from a2a_docgen.limits import Limits
-from a2a_docgen.model import AgentCard, Catalog
+from a2a_docgen.load import read_card_bytes
+from a2a_docgen.model import AgentCard, Catalog, Diagnostic
 from a2a_docgen.review import diff_catalogs
 from a2a_docgen.review.codes import severity_rank
 from a2a_docgen.review.match import pair_agents
+from a2a_docgen.signing import Trust, verify_catalog
 
-__all__ = ["DiffCache", "HistoryTimeout", "Lineage", "Walk", "place"]
+__all__ = ["DiffCache", "HistoryTimeout", "Lineage", "Walk", "place", "read_order"]
 
 Place = tuple[str, str, str]
 """(display path, argument, path below the argument) of a card file, as ``discover`` names it."""
@@ -89,14 +90,20 @@ class Walk:
         """Every entry, in the order made (oldest commit first)."""
 
     def load(self, oid: str, where: Place) -> Catalog | None:
-        data, _ = self.blobs.read(oid)
+        """The card of a blob as a one-card catalogue, ``None`` when it does not load. Read, normalised and its
+        signatures verified as ``diff`` needs it; not validated (the history shows no diagnostics)."""
+        data = self.blobs.read(oid)
         if data is None:
             return None
         display, argument, below = where
-        card, found = load_card_bytes(data, display=display, root=argument, relpath=below, limits=self.limits)
+        read = read_card_bytes(data, display=display, root=argument, relpath=below, limits=self.limits)
+        if isinstance(read, Diagnostic):
+            return None
+        card, _ = read.finish()
         if card is None:
             return None
-        return assemble_catalog([(card, found, display)])
+        verifications = verify_catalog([card], Trust())[0] if card.signatures else {}
+        return Catalog(cards=(card,), diagnostics=(), excluded=(), verifications=verifications)
 
     def run(self, commits: Sequence[Commit], *, boundary: str | None) -> None:
         """Walk ``commits`` (oldest first); ``boundary``: a shallow clone's oldest commit, whose files are
@@ -223,6 +230,25 @@ class Walk:
         )
         lineage.entries.append(entry)
         self.timeline.append(entry)
+
+
+def read_order(commits: Sequence[Commit], where: Callable[[str], Place | None]) -> list[str]:
+    """Every blob ``Walk.run`` reads, in order: per commit and changed file, the old blob of a file the walk
+    has not met yet (the first commit read that touches it), then the new blob."""
+    present: set[str] = set()
+    order: list[str] = []
+    for commit in commits:
+        for change in commit.changes:
+            if change.old_path and where(change.old_path) is not None:
+                if change.old_path not in present and change.old_oid:
+                    order.append(change.old_oid)
+                present.discard(change.old_path)
+            if change.new_path and change.new_oid and where(change.new_path) is not None:
+                order.append(change.new_oid)
+        for change in commit.changes:
+            if change.new_path and change.new_oid and where(change.new_path) is not None:
+                present.add(change.new_path)
+    return order
 
 
 def _lineage(catalog: Catalog | None, key: tuple[str, str]) -> Lineage:
