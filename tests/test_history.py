@@ -440,3 +440,95 @@ def test_build_writes_the_history_and_no_history_leaves_it_out(
     assert "## Changes" not in page
     capsys.readouterr()
     assert main(["build", "cards", "-o", "bad", "--repo-url", "javascript:alert(1)"]) == 2
+
+
+def test_a_repository_without_commits_has_an_empty_history(tmp_path: Path) -> None:
+    repo = CardRepo(tmp_path / "repo")
+    repo.write("maps.json", maps_card())
+    history = history_of(repo)
+    assert history.agents == {}
+    site = render(repo, history)
+    assert "No change to any card" in text_of(site.pages["whats-new.md"])
+    assert atom_problems(site.files["whats-new.xml"]) == []
+    assert "No recorded change" in text_of(section(agent_page(site, "maps-agent"), "Changes"))
+
+
+def test_merges_are_told_along_the_first_parent(tmp_path: Path) -> None:
+    repo = CardRepo(tmp_path / "repo")
+    repo.write("maps.json", maps_card())
+    repo.commit("Maps")
+    repo.git("checkout", "-q", "-b", "topic")
+    card = maps_card()
+    card["skills"].append({"id": "route", "name": "Route", "description": "Routes.", "tags": ["maps"]})
+    repo.write("maps.json", card)
+    repo.commit("Topic: a route skill")
+    repo.git("checkout", "-q", "main")
+    repo.write("weather.json", weather_card())
+    repo.commit("Weather")
+    repo.git("merge", "-q", "--no-ff", "-m", "Merge topic", "topic")
+    repo.count += 1
+    maps = history_of(repo).of(os.path.join("cards", "maps.json"))
+    assert maps is not None
+    assert [e.subject for e in maps.entries] == ["Merge topic", "Maps"]
+    assert "skill-added" in codes(maps.entries[0])
+
+
+def test_cards_at_the_top_a_file_argument_and_odd_names(tmp_path: Path) -> None:
+    repo = CardRepo(tmp_path / "repo")
+    repo.write("söme card.json", maps_card())
+    (repo.root / "top.json").write_text(
+        str(weather_card()).replace("'", '"').replace("True", "true"), "utf-8"
+    )
+    repo.commit("Cards")
+    card = maps_card()
+    card["version"] = "2.1.0"
+    repo.write("söme card.json", card)
+    repo.commit("Bump")
+    read = read_history(["."], base=str(repo.root))
+    assert read.history is not None
+    assert {os.path.normpath(path) for path in read.history.agents} == {
+        os.path.join("cards", "söme card.json"),
+        "top.json",
+    }
+    single = read_history([os.path.join("cards", "söme card.json")], base=str(repo.root))
+    assert single.history is not None
+    assert list(single.history.agents) == [os.path.join("cards", "söme card.json")]
+    (entry, _) = single.history.agents[os.path.join("cards", "söme card.json")].entries
+    assert (entry.version_before, entry.version_after) == ("2.0.0", "2.1.0")
+
+
+@pytest.mark.slow
+def test_the_plugin_builds_the_history_and_links_the_feeds(story: tuple[CardRepo, list[str]]) -> None:
+    from tests.support.mkdocs_build import build_projects
+
+    repo, commits = story
+    (repo.root / "docs").mkdir()
+    for name, option in (("with", "true"), ("without", "false")):
+        (repo.root / f"{name}.yml").write_text(
+            "site_name: Cards\nrepo_url: https://git.example.com/team/cards\ndocs_dir: docs\n"
+            "theme:\n  name: material\n  font: false\n"
+            f"plugins:\n  - search\n  - a2a-docgen:\n      cards: cards\n      search_index: off\n      history: {option}\n",
+            encoding="utf-8",
+        )
+    built = build_projects(
+        {name: (repo.root / f"{name}.yml", repo.root / f"site-{name}") for name in ("with", "without")}
+    )
+    for build in built.values():
+        assert build.returncode == 0, build.output
+    site = repo.root / "site-with"
+    agent = next(site.glob("agents/weather-agent-*/index.html")).read_text(encoding="utf-8")
+    assert (
+        '<link rel="alternate" type="application/atom+xml" title="Changes (Atom)" href="changes.xml">'
+        in agent
+    )
+    assert f"https://git.example.com/team/cards/commit/{commits[-1]}" in agent
+    history_page = next(site.glob("agents/weather-agent-*/history/index.html")).read_text(encoding="utf-8")
+    assert 'href="../changes.xml"' in history_page
+    home = (site / "index.html").read_text(encoding="utf-8")
+    assert 'href="whats-new.xml"' in home
+    assert "whats-new/" in home  # in the navigation
+    for feed in [site / "whats-new.xml", *site.glob("agents/*/changes.xml")]:
+        assert atom_problems(feed.read_bytes()) == [], feed
+    bare = repo.root / "site-without"
+    assert not (bare / "whats-new.xml").exists()
+    assert "application/atom+xml" not in (bare / "index.html").read_text(encoding="utf-8")
