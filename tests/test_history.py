@@ -532,3 +532,25 @@ def test_the_plugin_builds_the_history_and_links_the_feeds(story: tuple[CardRepo
     bare = repo.root / "site-without"
     assert not (bare / "whats-new.xml").exists()
     assert "application/atom+xml" not in (bare / "index.html").read_text(encoding="utf-8")
+
+
+def test_an_entry_shows_a_bounded_number_of_findings(tmp_path: Path) -> None:
+    repo = CardRepo(tmp_path / "repo")
+    card = maps_card()
+    repo.write("maps.json", card)
+    repo.commit("Maps")
+    card = copy.deepcopy(card)
+    card["skills"] += [
+        {"id": f"s{n}", "name": f"Skill {n}", "description": "More.", "tags": ["maps"]} for n in range(40)
+    ]
+    repo.write("maps.json", card)
+    repo.commit("Forty skills")
+    site = render(repo, history_of(repo))
+    changes = text_of(section(agent_page(site, "maps-agent"), "Changes"))
+    assert changes.count("a new skill") == 10
+    assert "and 30 more findings" in changes
+    whats_new = text_of(site.pages["whats-new.md"])
+    assert whats_new.count("a new skill") == 25
+    assert "and 15 more findings" in whats_new
+    feed = entries(site.files["whats-new.xml"])[0]
+    assert feed["content"].count("a new skill") == 40  # a feed entry is complete
