@@ -142,6 +142,37 @@ def measure(agents: int, skills: int, commits: int, repeat: int) -> dict[str, fl
     }
 
 
+def target_row(h: dict[str, float]) -> tuple[str, str, str, bool]:
+    """The row of docs/performance.md's targets."""
+    return (
+        f"change history, {h['agents']} agents x {h['commits']} commits (plugin build)",
+        f"+{h['added'] * 100:.0f}% ({h['plugin_build_without']:.1f} s without, {h['plugin_build_with']:.1f} s with)",
+        f"<= +{TARGET * 100:.0f}%",
+        h["added"] <= TARGET,
+    )
+
+
+def report(h: dict[str, float]) -> list[str]:
+    """The section of docs/performance.md."""
+    steps = h["entries"]
+    return [
+        f"## Change history: {h['agents']} agents x {h['skills']} skills, {h['commits']} commits",
+        "",
+        f"`python benchmarks/history.py --agents {h['agents']} --commits {h['commits']}`: a git repository of the",
+        "synthetic catalogue, the first commit adding every card and each later one changing an equal share of the",
+        f"agents ({steps:.0f} entries in all), built by the plugin with `history: false` and with `history: true`.",
+        "",
+        "| measure | seconds |",
+        "| --- | --- |",
+        f"| plugin build, `history: false` | {h['plugin_build_without']:.1f} |",
+        f"| plugin build, `history: true` | {h['plugin_build_with']:.1f} (+{h['added'] * 100:.0f}%) |",
+        f"| `read_history` alone, from nothing | {h['read_cold']:.1f} |",
+        f"| `read_history` again, `HEAD` unchanged (a `mkdocs serve` rebuild after a card edit) | "
+        f"{h['read_same_head']:.3f} |",
+        "",
+    ]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter

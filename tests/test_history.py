@@ -554,3 +554,30 @@ def test_an_entry_shows_a_bounded_number_of_findings(tmp_path: Path) -> None:
     assert "and 15 more findings" in whats_new
     feed = entries(site.files["whats-new.xml"])[0]
     assert feed["content"].count("a new skill") == 40  # a feed entry is complete
+
+
+def test_the_real_cards_through_a_history_never_raise(shared_dir: Path, tmp_path: Path) -> None:
+    """The real cards (many invalid), committed, then each truncated to half its bytes, then restored."""
+    real = sorted((shared_dir / "cards" / "real").glob("*.json"))
+    assert real
+    repo = CardRepo(tmp_path / "repo")
+    for path in real:
+        (repo.cards / path.name).write_bytes(path.read_bytes())
+    repo.commit("The real cards")
+    for path in real:
+        data = path.read_bytes()
+        (repo.cards / path.name).write_bytes(data[: len(data) // 2])
+    repo.commit("Every card cut in half")
+    for path in real:
+        (repo.cards / path.name).write_bytes(path.read_bytes())
+    repo.commit("Restored")
+    history = history_of(repo)
+    site = render(repo, history)
+    for path, data in site.files.items():
+        if path.endswith(".xml"):
+            assert atom_problems(data) == [], path
+    loaded = [agent for agent in history.agents.values() if agent.entries[-1].kind == "added"]
+    assert len(loaded) >= 10
+    for agent in loaded:
+        # Half a JSON document never loads; the restored card equals the last version that did: no entry.
+        assert [e.kind for e in agent.entries] == ["unreadable", "added"]
