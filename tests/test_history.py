@@ -581,3 +581,14 @@ def test_the_real_cards_through_a_history_never_raise(shared_dir: Path, tmp_path
     for agent in loaded:
         # Half a JSON document never loads; the restored card equals the last version that did: no entry.
         assert [e.kind for e in agent.entries] == ["unreadable", "added"]
+
+
+def test_the_repository_s_own_git_settings_do_not_change_the_history(
+    story: tuple[CardRepo, list[str]],
+) -> None:
+    repo, _ = story
+    plain = history_of(repo)
+    for key, value in (("log.showRoot", "false"), ("log.showSignature", "true"), ("diff.renames", "false")):
+        repo.git("config", key, value)
+    history_read.clear_cache()
+    assert history_of(repo) == plain

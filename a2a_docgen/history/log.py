@@ -128,6 +128,9 @@ def read_log(
             "--no-abbrev",
             "-z",
             "-M",
+            "--root",  # the first commit (or a shallow clone's oldest) adds its files, whatever log.showRoot says
+            "--no-show-signature",
+            "--no-relative",
             "--no-color",
             "--no-ext-diff",
             f"--max-count={max_commits + 1}",
