@@ -592,3 +592,13 @@ def test_the_repository_s_own_git_settings_do_not_change_the_history(
         repo.git("config", key, value)
     history_read.clear_cache()
     assert history_of(repo) == plain
+
+
+def test_the_home_page_links_whats_new_only_with_a_history(story: tuple[CardRepo, list[str]]) -> None:
+    repo, _ = story
+    assert {"whats-new.md", "whats-new.xml"} <= set(links(render(repo, history_of(repo)).pages["index.md"]))
+    bare = render(repo, None)
+    assert not {"whats-new.md", "whats-new.xml"} & set(links(bare.pages["index.md"]))
+    assert "whats-new.md" not in bare.pages
+    assert not any(path.endswith(".xml") for path in bare.files)
+    assert bare.feeds == {}

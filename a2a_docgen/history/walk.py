@@ -114,6 +114,7 @@ class Walk:
             self.step(commit, first_seen=commit.id == boundary)
 
     def step(self, commit: Commit, *, first_seen: bool) -> None:
+        """One commit: the lineages of its old files (base), the cards it wrote (head), paired and recorded."""
         olds: dict[int, Lineage] = {}  # index of the change -> the lineage of its old file
         heads: list[_Head] = []
         for number, change in enumerate(commit.changes):

@@ -7,9 +7,8 @@ links are the repository's URL (checked by ``safe_url``) and the commit id.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from a2a_docgen.history.entries import AgentHistory, CatalogHistory, HistoryEntry
 from a2a_docgen.text.urls import safe_url
@@ -87,8 +86,12 @@ def _commit_link(history: CatalogHistory, commit: str) -> str | None:
     return link if link is not None and safe_url(link) is not None else None
 
 
+Taint = Callable[[HistoryEntry], HistoryEntry]
+"""``render.pages``' taint: the entry with every string as card text."""
+
+
 def agent_changes(
-    history: CatalogHistory, own: AgentHistory | None, agent_slug: str, taint: Any
+    history: CatalogHistory, own: AgentHistory | None, agent_slug: str, taint: Taint
 ) -> AgentChanges:
     """One agent's section and pages; ``taint`` makes the entries card text."""
     entries = own.entries if own is not None else ()
@@ -102,7 +105,7 @@ def agent_changes(
     )
 
 
-def history_views(history: CatalogHistory, pages: Mapping[str, str], taint: Any) -> HistoryViews:
+def history_views(history: CatalogHistory, pages: Mapping[str, str], taint: Taint) -> HistoryViews:
     """The catalogue's "What's new"; ``pages``: each card file's agent page."""
     recent = tuple(
         ChangeView(
