@@ -602,3 +602,23 @@ def test_the_home_page_links_whats_new_only_with_a_history(story: tuple[CardRepo
     assert "whats-new.md" not in bare.pages
     assert not any(path.endswith(".xml") for path in bare.files)
     assert bare.feeds == {}
+
+
+def test_a_serve_rebuild_with_history_is_a_fresh_render(story: tuple[CardRepo, list[str]]) -> None:
+    """``mkdocs serve``: the same HEAD after a card edit, a new commit after that; each rebuild reusing the last
+    render's views gives what a render from nothing gives."""
+    from a2a_docgen.render import RenderReuse
+
+    repo, _ = story
+    reuse = RenderReuse()
+    render(repo, history_of(repo), reuse=reuse)
+    card = maps_card()
+    card["description"] = "Finds places, edited in the work tree."
+    repo.write("maps.json", card)
+    again = render(repo, history_of(repo), reuse=reuse)
+    assert again.all_files() == render(repo, history_of(repo)).all_files()
+    repo.commit("Maps: a new description")
+    newer = render(repo, history_of(repo), reuse=reuse)
+    fresh = render(repo, history_of(repo))
+    assert newer.all_files() == fresh.all_files()
+    assert "description" in text_of(section(agent_page(newer, "maps-agent"), "Changes"))
