@@ -16,7 +16,9 @@ Measures, on the synthetic catalogue (benchmarks/synthetic.py), each build in a 
   (e') every page of the N x 10 catalogue through each candidate converter (benchmarks/converters.py);
   (f) with --search: the catalogue search and filter in headless Chromium at 1,000 agents (benchmarks/search.py);
   (g) with --speed-code: what each piece of speed code saves on the 1,000-agent build (benchmarks/speed_code.py);
-  (h) with --zensical: the 1,000-agent catalogue built by Zensical (benchmarks/zensical_build.py).
+  (h) with --zensical: the 1,000-agent catalogue built by Zensical (benchmarks/zensical_build.py);
+  (i) the change history: the plugin build of 5 N agents with 50 commits, with and without it
+      (benchmarks/history.py).
 
 Prints the report and writes it to docs/performance.md (--output to choose; --quick writes nothing unless
 --output is given). Every number is from this run, on this machine: nothing is carried over.
@@ -40,6 +42,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import builds
 import converters
+import history
 import page_sizes
 import speed_code
 from synthetic import write_catalogue
@@ -201,6 +204,7 @@ def main(argv: list[str] | None = None) -> int:
         write_catalogue(work / "rebuild-cards", agents, skills)
         again = rebuilds(work / "rebuild-cards", work / "rebuild-out")
         converted = converters.measure(agents, skills)
+        changes = history.measure(large, skills, 10 if args.quick else 50, repeat)
         found = search(large, skills) if args.search else None
         speed = speed_code.measure(large, skills, repeat) if args.speed_code else None
         zensical = None
@@ -221,6 +225,7 @@ def main(argv: list[str] | None = None) -> int:
         speed,
         zensical,
         (load_before, load_after, minutes),
+        changes,
     )
     print(report)
     output = args.output or (None if args.quick else REPO / "docs" / "performance.md")
@@ -311,11 +316,14 @@ def render_report(
     speed: dict[str, float] | None,
     zensical: ZensicalBuild | None,
     run: tuple[float, float, float],
+    changes: dict[str, float] | None = None,
 ) -> str:
     load_before, load_after, minutes = run
     flags = [f for f, on in (("--search", found), ("--speed-code", speed), ("--zensical", zensical)) if on]
     command = " ".join(["python benchmarks/run.py", *(["--quick"] if args.quick else []), *flags])
     rows = targets(compared, scale, pages, again, found)
+    if changes is not None:
+        rows.append(history.target_row(changes))
     if zensical is not None:
         rows.append(
             (
@@ -355,6 +363,7 @@ def render_report(
         *_pages_section(pages),
         *_rebuild_section(again),
         *converters.report(converted),
+        *(history.report(changes) if changes is not None else []),
     ]
     if found is not None:
         lines += _search_section(found)

@@ -121,6 +121,13 @@ def test_the_bottom_layer_imports_only_the_bottom_layer(module: str) -> None:
         ),
         ("a2a_docgen.fetch", ("a2a_docgen.render", "a2a_docgen.site", "a2a_docgen.review")),
         ("a2a_docgen.render.escape", ("a2a_docgen.load", "a2a_docgen.validate")),
+        # The renderer reads the history as plain data; reading it (git, the differ) is a layer beside review.
+        ("a2a_docgen.render", ("a2a_docgen.review", "a2a_docgen.history.read", "a2a_docgen.history.walk")),
+        (
+            "a2a_docgen.history.entries",
+            ("a2a_docgen.load", "a2a_docgen.catalog", "a2a_docgen.review", "a2a_docgen.render"),
+        ),
+        ("a2a_docgen.history.read", ("a2a_docgen.render", "a2a_docgen.site", "a2a_docgen.fetch")),
     ],
 )
 def test_layers_import_downward(module: str, never: tuple[str, ...]) -> None:

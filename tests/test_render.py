@@ -19,6 +19,7 @@ import pytest
 from a2a_docgen import render
 from a2a_docgen.catalog import load_card_bytes, load_catalog
 from a2a_docgen.errors import UsageError
+from a2a_docgen.history.entries import CatalogHistory
 from a2a_docgen.model import Catalog
 from a2a_docgen.render import NAV, _tidy, render_catalog
 from a2a_docgen.render import pages as page_views
@@ -644,10 +645,14 @@ def test_rendering_pauses_the_cyclic_collector_and_restores_it(
     seen: list[bool] = []
 
     def build_views(
-        catalog: Catalog, *, site_url: str | None = None, reuse: page_views.ViewReuse | None = None
+        catalog: Catalog,
+        *,
+        site_url: str | None = None,
+        reuse: page_views.ViewReuse | None = None,
+        history: CatalogHistory | None = None,
     ) -> page_views.SiteViews:
         seen.append(gc.isenabled())
-        return page_views.build_views(catalog, site_url=site_url, reuse=reuse)
+        return page_views.build_views(catalog, site_url=site_url, reuse=reuse, history=history)
 
     expected = site_of("route-planner")
     monkeypatch.setattr(render, "build_views", build_views)

@@ -12,7 +12,7 @@ import sys
 import textwrap
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from a2a_docgen.commands.check import (
     add_limit_options,
@@ -27,6 +27,10 @@ from a2a_docgen.model import Catalog, Diagnostic
 from a2a_docgen.report_formats import FORMATS, counts, counts_text, format_diagnostics
 from a2a_docgen.text.plural import plural
 from a2a_docgen.text.urls import safe_url
+
+if TYPE_CHECKING:
+    from a2a_docgen.history.entries import CatalogHistory
+    from a2a_docgen.limits import Limits
 
 DEFAULT_CARDS = "examples/cards"
 DEFAULT_OUT_DIR = "site_src"
@@ -111,6 +115,25 @@ def register(subparsers: Any) -> None:
     )
     add_signing_options(parser)
     parser.add_argument(
+        "--no-history",
+        dest="history",
+        action="store_false",
+        help="leave out the change history from git (the agent pages' Changes, What's new, the Atom feeds); "
+        "it is left out anyway when CARDS are not in a git work tree",
+    )
+    parser.add_argument(
+        "--repo-url",
+        metavar="URL",
+        help="the repository's web address (https://github.com/OWNER/REPO): history entries link to "
+        "URL/commit/ID",
+    )
+    parser.add_argument(
+        "--history-commits",
+        type=positive_int,
+        metavar="N",
+        help="read at most the latest N commits that changed the cards (default 500)",
+    )
+    parser.add_argument(
         "--watch",
         action="store_true",
         help="after building, watch CARDS and the templates and build again on every change (only changed "
@@ -174,9 +197,15 @@ def build_once(
         raise BuildFailed(f"{unverified}; nothing written")
 
     jobs = args.jobs or default_jobs()
+    history = _history(args, cards, limits)
     # The pages are built by an engine, which publishes HTML only: llms.txt links to the HTML pages.
     site = render_catalog(
-        catalog, templates_dir=templates, site_url=site_url, jobs=jobs, markdown_sources=False
+        catalog,
+        templates_dir=templates,
+        site_url=site_url,
+        jobs=jobs,
+        markdown_sources=False,
+        history=history,
     )
     # Watching: files replaced in place, so the engine's own watcher (zensical serve) keeps seeing the directory.
     result = write_site(site, args.out_dir, in_place=args.watch)
@@ -212,6 +241,23 @@ def _watch(args: argparse.Namespace, cards: list[str], templates: str | None, si
     except KeyboardInterrupt:
         print("a2a-docgen build: stopped watching", file=sys.stderr)
         return 0
+
+
+def _history(args: argparse.Namespace, cards: list[str], limits: Limits) -> CatalogHistory | None:
+    """The change history of ``cards`` (``--no-history``: none); what there is to say about it on stderr."""
+    from a2a_docgen.history.read import DEFAULT_MAX_COMMITS, history_for_build
+
+    repo_url = getattr(args, "repo_url", None)
+    if repo_url is not None and safe_url(repo_url) is None:
+        raise UsageError(f"--repo-url {repo_url}: not an http or https URL")
+    return history_for_build(
+        cards,
+        enabled=getattr(args, "history", True),
+        limits=limits,
+        max_commits=getattr(args, "history_commits", None) or DEFAULT_MAX_COMMITS,
+        repo_url=repo_url,
+        say=lambda message: print(f"a2a-docgen build: {message}", file=sys.stderr, flush=True),
+    )
 
 
 def _build_reporting_errors(

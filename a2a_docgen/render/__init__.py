@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jinja2
 
@@ -25,6 +25,7 @@ from a2a_docgen.model import Catalog, Example, JSONValue
 from a2a_docgen.render.assets import asset_files
 from a2a_docgen.render.env import UnescapedOutputError, shared_env
 from a2a_docgen.render.exports import DEFAULT_SITE_NAME, export_files
+from a2a_docgen.render.feeds import feed_files, feed_links
 from a2a_docgen.render.filter_index import FILTER_INDEX, agent_facets, filter_index
 from a2a_docgen.render.gc import collector_paused
 from a2a_docgen.render.layout import site_layout
@@ -34,6 +35,9 @@ from a2a_docgen.render.reuse import RenderReuse
 from a2a_docgen.render.search import SearchEntry, agent_entries, page_entry
 from a2a_docgen.render.site import NavEntry, RenderedSite
 from a2a_docgen.text.urls import safe_url
+
+if TYPE_CHECKING:
+    from a2a_docgen.history.entries import CatalogHistory
 
 __all__ = ["NAV", "RenderReuse", "RenderedSite", "UnescapedOutputError", "render_catalog"]
 
@@ -45,6 +49,8 @@ NAV: tuple[NavEntry, ...] = (
     NavEntry("Protocol bindings", "bindings.md"),
     NavEntry("Excluded cards", "excluded.md"),
 )
+WHATS_NEW_NAV = NavEntry("What's new", "whats-new.md")
+"""In the navigation after the home page when the site has a change history."""
 
 
 def render_catalog(
@@ -57,6 +63,7 @@ def render_catalog(
     convert: Callable[[str, str], object] | None = None,
     markdown_sources: bool = True,
     reuse: RenderReuse | None = None,
+    history: CatalogHistory | None = None,
 ) -> RenderedSite:
     """Every page and file of the site for ``catalog``.
 
@@ -70,7 +77,9 @@ def render_catalog(
     publishes each page's Markdown next to its HTML (the MkDocs plugin does): ``llms.txt`` links to the sources
     then, to the HTML pages otherwise (``a2a-docgen build``, whose pages an engine turns into HTML only).
     ``reuse``, kept by the caller from one render to the next (``mkdocs serve``), lets agents whose cards did
-    not change keep their views and pages (``render.reuse``); the result is the same.
+    not change keep their views and pages (``render.reuse``); the result is the same. ``history`` (read by
+    ``a2a_docgen.history.read``) adds a "Changes" section to each agent page, history pages, the "What's new"
+    pages and Atom feeds (``render.feeds``).
     Raises ``UsageError`` for a bad ``site_url``, a broken template or a template that prints card text
     without an encoding filter (``UnescapedOutputError``).
     """
@@ -89,6 +98,7 @@ def render_catalog(
             convert=convert,
             markdown_sources=markdown_sources,
             reuse=reuse,
+            history=history,
         )
 
 
@@ -102,8 +112,11 @@ def _render_site(
     convert: Callable[[str, str], object] | None,
     markdown_sources: bool,
     reuse: RenderReuse | None,
+    history: CatalogHistory | None = None,
 ) -> RenderedSite:
-    views = build_views(catalog, site_url=site_url, reuse=reuse.views if reuse is not None else None)
+    views = build_views(
+        catalog, site_url=site_url, reuse=reuse.views if reuse is not None else None, history=history
+    )
     agents = views.agents
 
     def agent_page(index: int) -> tuple[str, object]:
@@ -132,6 +145,8 @@ def _render_site(
         files.update(export_files(catalog, site_name=site_name, markdown_sources=markdown_sources))
         files[FILTER_INDEX] = filter_index(views)
         files.update(asset_files())
+        feeds = feed_files(views, site_url=site_url, site_name=site_name)
+        files.update(feeds)
         rendered = workers.results()
         for agent, (text, html) in zip(agents, rendered, strict=True):
             pages[agent.path] = text
@@ -144,14 +159,16 @@ def _render_site(
         entry.path: page_entry(entry.title) for entry in NAV if entry.path not in unindexed
     }
     search.update((agent.path, _agent_search(agent)) for agent in agents)
+    nav = NAV if views.history is None else (NAV[0], WHATS_NEW_NAV, *NAV[1:])
     return RenderedSite(
         pages=dict(sorted(pages.items())),
         files=dict(sorted(files.items())),
-        nav=NAV,
+        nav=nav,
         unindexed=unindexed,
         facets={agent.path: agent_facets(agent) for agent in agents},
         converted=converted,
         search=dict(sorted(search.items())),
+        feeds=feed_links(views, pages) if views.history is not None else {},
     )
 
 

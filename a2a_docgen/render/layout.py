@@ -12,6 +12,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from a2a_docgen.render.changes import WHATS_NEW, ChangeView
 from a2a_docgen.render.pages import (
     AgentPage,
     AgentSkills,
@@ -36,9 +37,11 @@ PER_PAGE = {
     "schemes": 200,
     "scopes": 300,
     "excluded": 100,
+    "changes": 50,
 }
 """Items per page of each kind of list: agents on the home page; agents on a tag, media-type or
-no-authentication page; tags on the tag index; schemes of a kind; scope rows; excluded files."""
+no-authentication page; tags on the tag index; schemes of a kind; scope rows; excluded files; entries of a
+change history (an agent's, or the catalogue's "What's new")."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +94,10 @@ class SiteLayout:
     unauthenticated: tuple[Page[AgentSkills], ...]
     bindings: tuple[BindingPages, ...]
     excluded: tuple[Page[ExcludedFile], ...]
+    whats_new: tuple[Page[ChangeView], ...] = ()
+    """The catalogue's recent changes (none without a history)."""
+    histories: tuple[tuple[AgentPage, tuple[Page[ChangeView], ...]], ...] = ()
+    """The history pages of the agents with more entries than their page shows."""
 
     def jobs(self) -> Iterator[PageJob]:
         """Every page but the agent pages, in a fixed order."""
@@ -110,6 +117,9 @@ class SiteLayout:
         for binding in self.bindings:
             yield from _list("binding.md.jinja", binding.pages, binding=binding)
         yield from _list("excluded.md.jinja", self.excluded, indexed=True)
+        yield from _list("whats-new.md.jinja", self.whats_new)
+        for agent, changes in self.histories:
+            yield from _list("history.md.jinja", changes, agent=agent)
 
 
 def _list(
@@ -164,4 +174,10 @@ def site_layout(views: SiteViews, per_page: dict[str, int] | None = None) -> Sit
         unauthenticated=paginate(views.unauthenticated, "security/no-authentication.md", size["facet"]),
         bindings=tuple(bindings),
         excluded=paginate(views.excluded, "excluded.md", size["excluded"]),
+        whats_new=paginate(views.history.recent, WHATS_NEW, size["changes"]) if views.history else (),
+        histories=tuple(
+            (agent, paginate(agent.changes.entries, agent.changes.history_path, size["changes"]))
+            for agent in views.agents
+            if agent.changes is not None and agent.changes.history_path is not None
+        ),
     )

@@ -41,6 +41,7 @@ from a2a_docgen.model import (
     card_order,
 )
 from a2a_docgen.protocol import canonical_binding
+from a2a_docgen.render.changes import AgentChanges, HistoryViews, agent_changes, history_views
 from a2a_docgen.render.credentials import credentials
 from a2a_docgen.render.env import CardText
 from a2a_docgen.render.escape import json_text
@@ -50,6 +51,7 @@ from a2a_docgen.render.snippets import curl_command, grpcurl_command, python_sni
 from a2a_docgen.text.slug import anchor, identity_key, slug, tag_key, tag_slug
 
 if TYPE_CHECKING:
+    from a2a_docgen.history.entries import CatalogHistory
     from a2a_docgen.quality import Grade
 
 __all__ = [
@@ -378,6 +380,8 @@ class AgentPage:
     ``deductions`` (what cost points, most first) and ``hints`` (the quality findings, card text tainted)."""
     badge_json: str = ""
     """``agents/<slug>/badge.json``: the grade as a shields.io endpoint, for a live badge in a README."""
+    changes: AgentChanges | None = None
+    """The agent's change history (``render.changes``), ``None`` when the site has no history."""
 
     @property
     def best_signature(self) -> SignatureView | None:
@@ -478,6 +482,8 @@ class SiteViews:
     skill_count: int
     scheme_count: int
     agents_with_errors: tuple[AgentPage, ...]
+    history: HistoryViews | None = None
+    """The catalogue's "What's new", ``None`` when the site has no history."""
 
 
 # -- builders --------------------------------------------------------------------------------------------------
@@ -670,6 +676,7 @@ def agent_page(
     site_url: str | None,
     verification: CardVerification | None = None,
     grade: Grade | None = None,
+    changes: AgentChanges | None = None,
 ) -> AgentPage:
     """The view of one (tainted) card, with its (tainted) signature verification when signatures were checked,
     and its (tainted) grade."""
@@ -745,6 +752,7 @@ def agent_page(
         signature_uncovered=verification.uncovered if verification else (),
         grade=grade,
         badge_json=agent_badge_path(agent_slug),
+        changes=changes,
     )
 
 
@@ -873,9 +881,14 @@ ViewReuse = dict[str, tuple[tuple[object, ...], "AgentPage"]]
 
 
 def build_views(
-    catalog: Catalog, *, site_url: str | None = None, reuse: ViewReuse | None = None
+    catalog: Catalog,
+    *,
+    site_url: str | None = None,
+    reuse: ViewReuse | None = None,
+    history: CatalogHistory | None = None,
 ) -> SiteViews:
-    """Every view the site needs, from a catalogue (tainted here, so callers pass the model as loaded).
+    """Every view the site needs, from a catalogue (tainted here, so callers pass the model as loaded), with the
+    change history of its cards when there is one.
 
     With ``reuse`` (kept by the caller from one build to the next, as ``mkdocs serve`` rebuilds), an agent
     whose card, slug, diagnostics, verification and grade are all as last time keeps its view, and ``reuse``
@@ -898,6 +911,7 @@ def build_views(
         path = card.source.path
         verification = catalog.verifications.get(path)
         grade = raw_grades.get(path)
+        own_history = history.of(path) if history is not None else None
         inputs = (
             card.source.text,
             agent_slug,
@@ -905,6 +919,7 @@ def build_views(
             verification,
             grade,
             site_url,
+            (own_history, history.commit_url, history.notices) if history is not None else None,
         )
         previous = reuse.get(path) if reuse is not None else None
         if previous is not None and previous[0] == inputs:
@@ -918,6 +933,9 @@ def build_views(
                 _taint(verification, memo),
                 dataclasses.replace(grade, file=CardText(grade.file), hints=_taint(grade.hints, memo))
                 if grade is not None
+                else None,
+                agent_changes(history, own_history, agent_slug, lambda v: _taint(v, memo))
+                if history is not None
                 else None,
             )
         kept[path] = (inputs, agent)
@@ -952,4 +970,9 @@ def build_views(
         skill_count=len(refs),
         scheme_count=sum(len(agent.schemes) for agent in agents),
         agents_with_errors=tuple(agent for agent in agents if agent.errors),
+        history=history_views(
+            history, {agent.card.source.path: agent.path for agent in agents}, lambda v: _taint(v, memo)
+        )
+        if history is not None
+        else None,
     )

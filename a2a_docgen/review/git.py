@@ -25,7 +25,15 @@ from a2a_docgen.load import SIDECAR_SUFFIX, SKIPPED_DIRS, file_too_large
 from a2a_docgen.model import AgentCard, Catalog, Diagnostic
 from a2a_docgen.signing import Trust
 
-__all__ = ["GitRevision", "RevisionFile", "load_catalog_at_revision"]
+__all__ = [
+    "GitRevision",
+    "RevisionFile",
+    "is_card_path",
+    "load_catalog_at_revision",
+    "read_blobs",
+    "repository_path",
+    "run_git",
+]
 
 _SYMLINK_MODE = "120000"
 
@@ -63,30 +71,7 @@ class GitRevision:
     def _git(
         self, argv: list[str], *, cwd: str | None = None, what: str, stdin: bytes | None = None
     ) -> bytes:
-        try:
-            result = subprocess.run(
-                ["git", "--literal-pathspecs", *argv],
-                cwd=cwd or self.top,
-                input=stdin,
-                capture_output=True,
-                check=False,
-                timeout=300,
-            )
-        except FileNotFoundError as exc:
-            raise UsageError("--base-ref needs git, which is not installed or not on PATH") from exc
-        except (OSError, subprocess.TimeoutExpired) as exc:
-            raise UsageError(f"cannot {what}: {exc}") from exc
-        if result.returncode != 0:
-            detail = result.stderr.decode("utf-8", "replace").strip().splitlines()
-            reason = detail[-1] if detail else f"git exited with {result.returncode}"
-            if "resolve" in what and not detail:
-                reason = "no such revision (fetch it first, e.g. git fetch origin main)"
-            elif "no upstream configured" in reason:
-                reason += (
-                    " (name the base instead, e.g. --base-ref origin/main, or use --since-default-branch)"
-                )
-            raise UsageError(f"cannot {what}: {reason}")
-        return result.stdout
+        return run_git(argv, cwd=cwd or self.top, what=what, stdin=stdin, needed_by="--base-ref")
 
     @classmethod
     def default_branch_merge_base(cls, *, cwd: str | os.PathLike[str] | None = None) -> GitRevision:
@@ -128,11 +113,10 @@ class GitRevision:
 
     def repo_path(self, path: str) -> str:
         """``path`` (relative to ``cwd``) as a path from the repository root, ``""`` for the root."""
-        absolute = os.path.realpath(os.path.join(self.cwd, path))
-        relative = os.path.relpath(absolute, self.top)
-        if relative == os.pardir or relative.startswith(os.pardir + os.sep):
+        found = repository_path(path, cwd=self.cwd, top=self.top)
+        if found is None:
             raise UsageError(f"{path}: outside the git repository {self.top}")
-        return "" if relative == os.curdir else PurePosixPath(*relative.split(os.sep)).as_posix()
+        return found
 
     def files(self, paths: Sequence[str]) -> list[RevisionFile]:
         """The card files under ``paths`` at this revision, in ``discover`` order (each argument, by path)."""
@@ -167,7 +151,7 @@ class GitRevision:
                 elif not prefix or path.startswith(prefix + "/"):
                     entries.append((path, path[len(prefix) + 1 :] if prefix else path, oid, size, False))
             for path, below, oid, size, is_argument in sorted(entries, key=lambda e: e[1]):
-                if not is_argument and not _is_card_path(below):
+                if not is_argument and not is_card_path(below):
                     continue
                 seen.add(path)
                 display = argument if is_argument else os.path.join(argument, *below.split("/"))
@@ -177,22 +161,7 @@ class GitRevision:
     def read(self, files: Sequence[RevisionFile], limits: Limits) -> dict[str, bytes]:
         """The contents of the files no larger than the limit, keyed by object id."""
         wanted = sorted({f.oid for f in files if f.size <= limits.max_file_bytes})
-        if not wanted:
-            return {}
-        output = self._git(
-            ["cat-file", "--batch"],
-            what=f"read the cards at {self.revision}",
-            stdin="".join(f"{oid}\n" for oid in wanted).encode("ascii"),
-        )
-        blobs: dict[str, bytes] = {}
-        position = 0
-        for oid in wanted:
-            end = output.index(b"\n", position)
-            header = output[position:end].decode("ascii").split()
-            size = int(header[2])
-            blobs[oid] = output[end + 1 : end + 1 + size]
-            position = end + 1 + size + 1
-        return blobs
+        return read_blobs(self.top, wanted, what=f"read the cards at {self.revision}", needed_by="--base-ref")
 
     def load(
         self, files: Sequence[RevisionFile], *, limits: Limits = DEFAULT_LIMITS, trust: Trust | None = None
@@ -216,7 +185,80 @@ class GitRevision:
         return assemble_catalog((load(file) for file in files), trust=trust)
 
 
-def _is_card_path(below: str) -> bool:
+def repository_path(path: str, *, cwd: str, top: str) -> str | None:
+    """``path`` (relative to ``cwd``) as a ``/``-separated path from the repository's top directory ``top``
+    (``""`` for the top itself), or ``None`` when it lies outside."""
+    relative = os.path.relpath(os.path.realpath(os.path.join(cwd, path)), top)
+    if relative == os.pardir or relative.startswith(os.pardir + os.sep):
+        return None
+    return "" if relative == os.curdir else PurePosixPath(*relative.split(os.sep)).as_posix()
+
+
+def run_git(
+    argv: Sequence[str],
+    *,
+    cwd: str,
+    what: str,
+    stdin: bytes | None = None,
+    needed_by: str,
+    timeout: float = 300,
+) -> bytes:
+    """The output of ``git --literal-pathspecs ARGV`` run in ``cwd`` (never through a shell).
+
+    Raises ``UsageError`` naming ``what`` could not be done: git missing (``needed_by`` says who needs it), a
+    timeout, or git's own last line of error output."""
+    try:
+        result = subprocess.run(
+            ["git", "--literal-pathspecs", *argv],
+            cwd=cwd,
+            input=stdin,
+            capture_output=True,
+            check=False,
+            timeout=timeout,
+        )
+    except FileNotFoundError as exc:
+        raise UsageError(f"{needed_by} needs git, which is not installed or not on PATH") from exc
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise UsageError(f"cannot {what}: {exc}") from exc
+    if result.returncode != 0:
+        detail = result.stderr.decode("utf-8", "replace").strip().splitlines()
+        reason = detail[-1] if detail else f"git exited with {result.returncode}"
+        if "resolve" in what and not detail:
+            reason = "no such revision (fetch it first, e.g. git fetch origin main)"
+        elif "no upstream configured" in reason:
+            reason += " (name the base instead, e.g. --base-ref origin/main, or use --since-default-branch)"
+        raise UsageError(f"cannot {what}: {reason}")
+    return result.stdout
+
+
+def read_blobs(top: str, oids: Sequence[str], *, what: str, needed_by: str) -> dict[str, bytes]:
+    """The contents of the blobs ``oids`` of the repository at ``top``, read by one ``git cat-file --batch``."""
+    wanted = sorted(set(oids))
+    if not wanted:
+        return {}
+    output = run_git(
+        ["cat-file", "--batch"],
+        cwd=top,
+        what=what,
+        stdin="".join(f"{oid}\n" for oid in wanted).encode("ascii"),
+        needed_by=needed_by,
+    )
+    blobs: dict[str, bytes] = {}
+    position = 0
+    for oid in wanted:
+        end = output.index(b"\n", position)
+        header = output[position:end].decode("ascii").split()
+        if len(header) < 3 or header[1] != "blob":  # "<oid> missing": not in this clone
+            position = end + 1
+            continue
+        size = int(header[2])
+        blobs[oid] = output[end + 1 : end + 1 + size]
+        position = end + 1 + size + 1
+    return blobs
+
+
+def is_card_path(below: str) -> bool:
+    """Whether a file at ``below`` (``/``-separated, below a directory argument) is a card ``discover`` reads."""
     parts = below.split("/")
     return (
         parts[-1].endswith(".json")

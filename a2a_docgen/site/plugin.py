@@ -100,6 +100,8 @@ class A2ADocgenPluginConfig(base.Config):  # type: ignore[no-untyped-call]
     ``keys()`` method of MkDocs' config mapping)."""
     require_signature = c.Type(bool, default=False)
     """Fail the build when a card has no signature that verifies with a trusted key."""
+    history = c.Type(bool, default=True)
+    """The change history from git on the agent pages, "What's new" and the feeds (off outside a git work tree)."""
 
 
 class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-untyped-call]
@@ -164,6 +166,11 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
             if unverified:
                 raise PluginError(f"a2a-docgen: {unverified}")
             self.theme = _theme(config)
+            from a2a_docgen.history.read import history_for_build
+
+            history = history_for_build(
+                configured, base=base_dir, enabled=self.config.history, repo_url=config.repo_url, say=log.info
+            )
             site = render_catalog(
                 catalog,
                 templates_dir=self.templates_dir,
@@ -172,6 +179,7 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
                 jobs=jobs or default_jobs(),
                 convert=self._convert,
                 reuse=self.reuse,
+                history=history,
             )
         except A2ADocgenError as exc:
             raise PluginError(f"a2a-docgen: {exc}") from exc
@@ -292,6 +300,11 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         if self.marked is not None:
             self.marked.active = False
             self.marked = None
+        feed = self.site.feeds.get(page.file.src_uri) if self.site is not None else None
+        if feed is not None:
+            from a2a_docgen.site.feed_links import with_feed_link
+
+            output = with_feed_link(output, page.url, feed)
         return output
 
     def _nav_owner(self, page: Page) -> Page | None:
@@ -574,4 +587,5 @@ def _with_prefix(site: RenderedSite, prefix: str) -> RenderedSite:
         unindexed=frozenset(prefix + path for path in site.unindexed),
         facets={prefix + path: values for path, values in site.facets.items()},
         search={prefix + path: entries for path, entries in site.search.items()},
+        feeds={prefix + path: prefix + feed for path, feed in site.feeds.items()},
     )

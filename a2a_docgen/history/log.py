@@ -1,0 +1,205 @@
+"""The commits that changed the card files, read with one ``git log`` for every path.
+
+``git log --raw --no-abbrev -z -M --first-parent`` gives, per commit, each changed file with its old and new
+blob ids and its status (renames detected, ``R<score>``), so each step is read from the blobs alone: no
+checkout, no process per commit or per file. The first-parent chain is the order the history is told in (a
+merge is the change it brought to the branch). The log is bounded to the latest ``max_commits``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+from a2a_docgen.errors import UsageError
+from a2a_docgen.review.git import run_git
+
+__all__ = ["MIN_GIT", "Commit", "FileChange", "GitLog", "git_version", "read_log"]
+
+MIN_GIT = (2, 20)
+"""The oldest git the history reads with (``rev-parse --is-shallow-repository`` came in 2.15)."""
+
+NEEDED_BY = "the change history"
+
+_FILE_MODES = frozenset({"100644", "100755"})
+_SEPARATOR = "\x1e"
+_FIELD = "\x1f"
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
+@dataclass(frozen=True, slots=True)
+class FileChange:
+    """One changed file of a commit; a side is ``None`` where the file did not exist (added, deleted)."""
+
+    status: str
+    """``A``, ``M``, ``D``, ``R`` (renamed), ``T`` (type changed)."""
+    old_path: str | None
+    old_oid: str | None
+    new_path: str | None
+    new_oid: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Commit:
+    id: str
+    date: str
+    """Committer date, UTC, RFC 3339."""
+    subject: str
+    changes: tuple[FileChange, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GitLog:
+    top: str
+    """The repository's top directory."""
+    head: str
+    """The commit id of ``HEAD`` ("" in a repository without commits)."""
+    commits: tuple[Commit, ...]
+    """Oldest first."""
+    shallow: bool
+    truncated: bool
+    """The bound on commits cut older ones off."""
+    head_date: str = "1970-01-01T00:00:00Z"
+    """``HEAD``'s committer date (RFC 3339, UTC)."""
+
+
+def git_version(cwd: str) -> tuple[int, ...]:
+    """git's version as numbers (``(2, 39, 5)``); ``UsageError`` when git is missing."""
+    out = run_git(["--version"], cwd=cwd, what="ask git its version", needed_by=NEEDED_BY, timeout=30)
+    found = re.search(rb"(\d+)\.(\d+)(?:\.(\d+))?", out)
+    if found is None:
+        raise UsageError(f"cannot read git's version from {out[:60]!r}")
+    return tuple(int(part) for part in found.groups() if part is not None)
+
+
+def repository_top(cwd: str) -> str | None:
+    """The top directory of the git work tree that contains ``cwd``, or ``None`` outside one."""
+    try:
+        out = run_git(
+            ["rev-parse", "--show-toplevel"], cwd=cwd, what="find the git repository", needed_by=NEEDED_BY
+        )
+    except UsageError as exc:
+        if "needs git" in str(exc):
+            raise
+        return None
+    return os.path.realpath(os.fsdecode(out.strip()))
+
+
+def head_commit(top: str) -> str:
+    """``HEAD``'s commit id, "" when the repository has no commit yet."""
+    try:
+        out = run_git(
+            ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"],
+            cwd=top,
+            what="read HEAD",
+            needed_by=NEEDED_BY,
+        )
+    except UsageError:
+        return ""
+    return out.decode("ascii").strip()
+
+
+def read_log(
+    top: str, pathspecs: Sequence[str], *, head: str, max_commits: int, timeout: float = 120
+) -> GitLog:
+    """The commits up to ``head`` that changed files under ``pathspecs`` (repository paths, "" for all)."""
+    shallow = (
+        run_git(
+            ["rev-parse", "--is-shallow-repository"],
+            cwd=top,
+            what="ask git about the clone",
+            needed_by=NEEDED_BY,
+        ).strip()
+        == b"true"
+    )
+    if not head:
+        return GitLog(top, head, (), shallow, truncated=False)
+    specs = [spec for spec in pathspecs if spec]
+    out = run_git(
+        [
+            "-c",
+            "core.quotepath=off",
+            "log",
+            "--first-parent",
+            "--raw",
+            "--no-abbrev",
+            "-z",
+            "-M",
+            "--root",  # the first commit (or a shallow clone's oldest) adds its files, whatever log.showRoot says
+            "--no-show-signature",
+            "--no-relative",
+            "--no-color",
+            "--no-ext-diff",
+            f"--max-count={max_commits + 1}",
+            f"--format={_SEPARATOR}%H{_FIELD}%ct{_FIELD}%s",
+            head,
+            "--",
+            *(specs if len(specs) == len(pathspecs) else []),
+        ],
+        cwd=top,
+        what="read the history of the cards",
+        needed_by=NEEDED_BY,
+        timeout=timeout,
+    )
+    commits = _parse(out)
+    truncated = len(commits) > max_commits
+    newest_first = commits[:max_commits]
+    stamp = run_git(
+        ["show", "-s", "--format=%ct", head], cwd=top, what="read HEAD's date", needed_by=NEEDED_BY
+    )
+    return GitLog(top, head, tuple(reversed(newest_first)), shallow, truncated, _date(stamp.decode().strip()))
+
+
+def _date(stamp: str) -> str:
+    """A commit's Unix time as RFC 3339, UTC."""
+    return datetime.fromtimestamp(int(stamp or 0), tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _parse(out: bytes) -> list[Commit]:
+    """Commits of ``git log -z --raw`` output, newest first, in the order git wrote them."""
+    tokens = out.split(b"\0")
+    commits: list[Commit] = []
+    header: tuple[str, str, str] | None = None
+    changes: list[FileChange] = []
+    position = 0
+
+    def finish() -> None:
+        if header is not None:
+            commits.append(Commit(header[0], header[1], header[2], tuple(changes)))
+
+    while position < len(tokens):
+        token = tokens[position].lstrip(b"\n")
+        position += 1
+        if token.startswith(_SEPARATOR.encode()):
+            finish()
+            changes = []
+            fields = token[1:].decode("utf-8", "replace").split(_FIELD, 2)
+            commit, stamp, subject = ([*fields, "", "", ""])[:3]
+            header = (commit, _date(stamp), _CONTROL.sub(" ", subject).strip())
+        elif token.startswith(b":"):
+            old_mode, new_mode, old_oid, new_oid, status = token[1:].decode("ascii").split()
+            first = os.fsdecode(tokens[position])
+            position += 1
+            second: str | None = None
+            if status[0] in "RC":
+                second = os.fsdecode(tokens[position])
+                position += 1
+            old_path, new_path = (first, second) if second is not None else (first, first)
+            old_side = old_mode in _FILE_MODES and status[0] != "A"
+            new_side = new_mode in _FILE_MODES and status[0] != "D"
+            if status[0] == "C":  # a copy leaves the old file where it was
+                old_side = False
+            changes.append(
+                FileChange(
+                    status=status[0],
+                    old_path=old_path if old_side else None,
+                    old_oid=old_oid if old_side else None,
+                    new_path=new_path if new_side else None,
+                    new_oid=new_oid if new_side else None,
+                )
+            )
+    finish()
+    return commits

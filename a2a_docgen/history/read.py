@@ -1,0 +1,182 @@
+"""``read_history``: the change history of the cards under some paths, or why there is none.
+
+The history is off, quietly, for cards outside a git work tree; a missing or too old git is said once and the
+site is built without history. Results are kept for the life of the process, keyed by the repository, the
+``HEAD`` commit id and the options: ``mkdocs serve`` rebuilding after a card edit (``HEAD`` unchanged) asks
+git one question (``rev-parse HEAD``) and reads nothing else again; after a new commit, the findings of the
+steps already classified are kept too (keyed by blob ids).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from a2a_docgen.errors import UsageError
+from a2a_docgen.history.blobs import BlobReader
+from a2a_docgen.history.entries import AgentHistory, CatalogHistory, RecentEntry
+from a2a_docgen.history.log import MIN_GIT, git_version, head_commit, read_log, repository_top
+from a2a_docgen.history.walk import DiffCache, HistoryTimeout, Walk, place, read_order
+from a2a_docgen.limits import DEFAULT_LIMITS, Limits
+from a2a_docgen.review.git import repository_path
+
+__all__ = [
+    "DEFAULT_MAX_COMMITS",
+    "DEFAULT_SECONDS",
+    "RECENT_MAX",
+    "HistoryRead",
+    "clear_cache",
+    "history_for_build",
+    "read_history",
+]
+
+DEFAULT_MAX_COMMITS = 500
+"""Commits read at most (the latest that changed the cards): bounds the time a long history takes."""
+DEFAULT_SECONDS = 300.0
+"""Seconds the history may take before the build goes on without it."""
+RECENT_MAX = 1000
+"""Entries on the catalogue's "What's new" pages, latest first."""
+
+_RESULTS: dict[tuple[object, ...], CatalogHistory] = {}
+_DIFFS: DiffCache = {}
+_KEPT_RESULTS = 4
+_KEPT_DIFFS = 200_000
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryRead:
+    history: CatalogHistory | None
+    """``None``: no history (not a git repository, no git, or it failed)."""
+    message: str | None = None
+    """Why there is no history, or what is missing from it, for the build log (``None``: nothing to say)."""
+    cached: bool = False
+    """The history was kept from an earlier build of this process (``HEAD`` did not move)."""
+
+
+def read_history(
+    paths: Sequence[str],
+    *,
+    base: str | None = None,
+    limits: Limits = DEFAULT_LIMITS,
+    max_commits: int = DEFAULT_MAX_COMMITS,
+    seconds: float = DEFAULT_SECONDS,
+    repo_url: str | None = None,
+) -> HistoryRead:
+    """The history of the cards ``load_catalog(paths, base=base)`` reads, keyed by their display paths."""
+    cwd = os.path.realpath(base if base is not None else os.getcwd())
+    try:
+        top = repository_top(cwd)
+        if top is None:
+            return HistoryRead(None)
+        version = git_version(top)
+        if version[:2] < MIN_GIT:
+            shown = ".".join(str(part) for part in version)
+            wanted = ".".join(str(part) for part in MIN_GIT)
+            return HistoryRead(
+                None, f"the change history needs git {wanted} or newer (found {shown}): built without it"
+            )
+        arguments = _arguments(paths, cwd, top)
+        if not arguments:
+            return HistoryRead(None)
+        head = head_commit(top)
+        key = (top, head, tuple(arguments), max_commits, limits, repo_url)
+        kept = _RESULTS.get(key)
+        if kept is not None:
+            return HistoryRead(kept, _message(kept), cached=True)
+        history = _read(top, head, arguments, limits, max_commits, seconds, repo_url)
+    except (UsageError, HistoryTimeout) as exc:
+        return HistoryRead(None, f"no change history: {exc}")
+    if len(_RESULTS) >= _KEPT_RESULTS:
+        _RESULTS.clear()
+    _RESULTS[key] = history
+    return HistoryRead(history, _message(history))
+
+
+def clear_cache() -> None:
+    """Forget the histories and findings kept by earlier builds of this process."""
+    _RESULTS.clear()
+    _DIFFS.clear()
+
+
+def _message(history: CatalogHistory) -> str | None:
+    return " ".join(history.notices) or None
+
+
+def _arguments(paths: Sequence[str], cwd: str, top: str) -> list[tuple[str, str, bool]]:
+    """(argument, its path in the repository, whether it is a file) for each path inside the repository."""
+    found = []
+    for argument in paths:
+        prefix = repository_path(str(argument), cwd=cwd, top=top)
+        if prefix is not None:
+            found.append((str(argument), prefix, os.path.isfile(os.path.join(cwd, argument))))
+    return found
+
+
+def _read(
+    top: str,
+    head: str,
+    arguments: list[tuple[str, str, bool]],
+    limits: Limits,
+    max_commits: int,
+    seconds: float,
+    repo_url: str | None,
+) -> CatalogHistory:
+    started = time.monotonic()
+    log = read_log(
+        top, [prefix for _, prefix, _ in arguments], head=head, max_commits=max_commits, timeout=seconds
+    )
+    where = place(arguments)
+    if len(_DIFFS) > _KEPT_DIFFS:
+        _DIFFS.clear()
+    with BlobReader(top, read_order(log.commits, where), max_bytes=limits.max_file_bytes) as blobs:
+        walk = Walk(blobs, where, limits, _DIFFS, deadline=started + seconds)
+        boundary = log.commits[0].id if log.shallow and log.commits and not log.truncated else None
+        walk.run(log.commits, boundary=boundary)
+    agents: dict[str, AgentHistory] = {}
+    current: dict[int, str] = {}  # id of an entry -> its agent's card file today
+    for path, lineage in sorted(walk.state.items()):
+        located = where(path)
+        if located is not None and lineage.entries:
+            agents[located[0]] = AgentHistory(tuple(reversed(lineage.entries)))
+            current.update((id(entry), located[0]) for entry in lineage.entries)
+    notices = []
+    if boundary is not None:
+        first = log.commits[0]
+        notices.append(
+            f"This history comes from a shallow clone: it starts at commit {first.id[:10]} of {first.date[:10]}, "
+            "and earlier changes are not shown (fetch the whole history, fetch-depth: 0, to show them)."
+        )
+    elif log.shallow and log.truncated:
+        notices.append("This history comes from a shallow clone; earlier changes may be missing.")
+    if log.truncated:
+        notices.append(f"Only the latest {max_commits} commits that changed the cards are read.")
+    return CatalogHistory(
+        agents=agents,
+        recent=tuple(RecentEntry(e, current.get(id(e))) for e in reversed(walk.timeline[-RECENT_MAX:])),
+        notices=tuple(notices),
+        commit_url=repo_url,
+        head=head,
+        head_date=log.head_date,
+    )
+
+
+def history_for_build(
+    paths: Sequence[str],
+    *,
+    base: str | None = None,
+    enabled: bool = True,
+    limits: Limits = DEFAULT_LIMITS,
+    max_commits: int = DEFAULT_MAX_COMMITS,
+    repo_url: str | None = None,
+    say: Callable[[str], None],
+) -> CatalogHistory | None:
+    """What ``build`` and the plugin call: the history (``None`` when off or unavailable), with what there is to
+    say about it passed to ``say`` (a missing git, a shallow clone)."""
+    if not enabled:
+        return None
+    read = read_history(paths, base=base, limits=limits, max_commits=max_commits, repo_url=repo_url)
+    if read.message and not read.cached:
+        say(read.message)
+    return read.history

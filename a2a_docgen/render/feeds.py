@@ -1,0 +1,175 @@
+"""Atom feeds (RFC 4287) of the change history: one for the catalogue, one per agent.
+
+Written by our code, never through Markdown or a template: every string from a card or a commit is XML-escaped
+here (and, inside the HTML of an entry's content, HTML-escaped first), and characters XML 1.0 cannot carry are
+dropped. Dates come from the commits, entry ids from the commit and the card file (``entries.entry_id``), so the
+same repository state gives the same bytes and an entry keeps its id from one build to the next.
+"""
+
+from __future__ import annotations
+
+import html
+import posixpath
+import re
+import uuid
+from collections.abc import Mapping, Sequence
+
+from a2a_docgen.history.entries import HistoryEntry
+from a2a_docgen.render.changes import FEED_ENTRIES, ChangeView, entry_summary
+from a2a_docgen.render.pages import SiteViews
+
+__all__ = ["ATOM_TYPE", "atom_feed", "feed_files", "feed_links", "page_url", "xml_text"]
+
+ATOM_TYPE = "application/atom+xml"
+_NOT_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+_FEED_NAMESPACE = uuid.UUID("0c2f8e8a-2d1e-4a8f-9a7e-a2a0d0c9e025")
+
+
+def xml_text(value: str) -> str:
+    """Text for an XML element or attribute value: escaped, without the characters XML 1.0 forbids."""
+    return html.escape(_NOT_XML.sub("", str(value)), quote=True)
+
+
+def page_url(page: str) -> str:
+    """A page's HTML address, directory style (``agents/x/index.md`` -> ``agents/x/``, ``a.md`` -> ``a/``)."""
+    if page == "index.md" or page.endswith("/index.md"):
+        return page.removesuffix("index.md")
+    return page.removesuffix(".md") + "/"
+
+
+def _href(target: str, feed_path: str, site_url: str | None) -> str:
+    """``target`` (a site path) absolute under ``site_url``, else relative to the feed's directory."""
+    if site_url:
+        return site_url.rstrip("/") + "/" + target
+    here = posixpath.dirname(feed_path)
+    relative = posixpath.relpath(target or ".", here or ".")
+    return relative + "/" if target.endswith("/") and not relative.endswith("/") else relative
+
+
+def _content(entry: HistoryEntry, commit_link: str | None) -> str:
+    """The entry as HTML (escaped once here, and once more as the element's text)."""
+    e = html.escape
+    parts = [f"<p>{e(entry_summary(entry))}. Commit {e(entry.short)}: {e(entry.subject)}</p>"]
+    if entry.findings:
+        items = "".join(
+            f"<li><strong>{e(f.severity)}</strong>: {e(f.message)}"
+            + (f" (skill <code>{e(f.skill)}</code>)" if f.skill else "")
+            + "</li>"
+            for f in entry.findings
+        )
+        parts.append(f"<ul>{items}</ul>")
+    if entry.moved_from:
+        parts.append(
+            f"<p>File <code>{e(entry.moved_from)}</code> renamed to <code>{e(entry.path)}</code>.</p>"
+        )
+    if entry.version_after is not None and entry.version_before is not None:
+        parts.append(
+            f"<p>Version <code>{e(entry.version_before)}</code> to <code>{e(entry.version_after)}</code>.</p>"
+        )
+    if commit_link:
+        parts.append(f'<p><a href="{e(commit_link)}">The commit</a></p>')
+    return "".join(parts)
+
+
+def atom_feed(
+    *,
+    title: str,
+    feed_path: str,
+    page_path: str,
+    changes: Sequence[ChangeView],
+    updated: str,
+    site_url: str | None,
+    site_name: str,
+    own_page: str | None = None,
+) -> bytes:
+    """The feed at ``feed_path`` for the page ``page_path`` (a Markdown path), of ``changes`` (latest first).
+
+    ``updated``: the feed's date when it has no entry (the history's ``HEAD``). ``own_page``: every entry's page
+    (an agent's feed), else each entry's agent page (``ChangeView.agent_path``), or ``page_path`` for an agent
+    that is gone."""
+    feed_id = (
+        _href(feed_path, feed_path, site_url)
+        if site_url
+        else f"urn:uuid:{uuid.uuid5(_FEED_NAMESPACE, f'{site_name}:{feed_path}')}"
+    )
+    newest = changes[0].entry.date if changes else updated
+    out = [
+        '<?xml version="1.0" encoding="utf-8"?>\n',
+        '<feed xmlns="http://www.w3.org/2005/Atom">\n',
+        f"  <id>{xml_text(feed_id)}</id>\n",
+        f'  <title type="text">{xml_text(title)}</title>\n',
+        f"  <updated>{xml_text(newest)}</updated>\n",
+        f"  <author><name>{xml_text(site_name)}</name></author>\n",
+        f'  <link rel="self" type="{ATOM_TYPE}" href="{xml_text(_href(feed_path, feed_path, site_url))}"/>\n',
+        f'  <link rel="alternate" type="text/html" '
+        f'href="{xml_text(_href(page_url(page_path), feed_path, site_url))}"/>\n',
+        "  <generator>a2a-docgen</generator>\n",
+    ]
+    for view in changes:
+        entry = view.entry
+        page = own_page or view.agent_path or page_path
+        breaking = " (breaking)" if entry.breaking else ""
+        out += [
+            "  <entry>\n",
+            f"    <id>{xml_text(entry.id)}</id>\n",
+            f'    <title type="text">{xml_text(f"{entry.agent}: {entry_summary(entry)}{breaking}")}</title>\n',
+            f"    <updated>{xml_text(entry.date)}</updated>\n",
+            f'    <link rel="alternate" type="text/html" '
+            f'href="{xml_text(_href(page_url(page), feed_path, site_url))}"/>\n',
+        ]
+        if view.commit_link:
+            out.append(f'    <link rel="related" type="text/html" href="{xml_text(view.commit_link)}"/>\n')
+        out += [
+            f'    <category term="{xml_text(entry.severity)}" label="{xml_text(entry.severity)}"/>\n',
+            f'    <content type="html">{xml_text(_content(entry, view.commit_link))}</content>\n',
+            "  </entry>\n",
+        ]
+    out.append("</feed>\n")
+    return "".join(out).encode("utf-8")
+
+
+def feed_files(views: SiteViews, *, site_url: str | None, site_name: str) -> dict[str, bytes]:
+    """The catalogue's feed and each agent's, by path (none without a history)."""
+    history = views.history
+    if history is None:
+        return {}
+    files = {
+        history.feed_path: atom_feed(
+            title=f"{site_name}: what's new",
+            feed_path=history.feed_path,
+            page_path=history.page_path,
+            changes=history.recent[:FEED_ENTRIES],
+            updated=history.source.head_date,
+            site_url=site_url,
+            site_name=site_name,
+        )
+    }
+    for agent in views.agents:
+        changes = agent.changes
+        if changes is None:
+            continue
+        files[changes.feed_path] = atom_feed(
+            title=f"{agent.card.name or 'Unnamed agent'}: changes",
+            feed_path=changes.feed_path,
+            page_path=agent.path,
+            changes=changes.entries[:FEED_ENTRIES],
+            updated=history.source.head_date,
+            site_url=site_url,
+            site_name=site_name,
+            own_page=agent.path,
+        )
+    return files
+
+
+def feed_links(views: SiteViews, pages: Mapping[str, str]) -> dict[str, str]:
+    """The feed each page links to in its head: an agent's pages (in its directory) their agent's, every other
+    page the catalogue's."""
+    if views.history is None:
+        return {}
+    by_directory = {
+        posixpath.dirname(agent.changes.feed_path): agent.changes.feed_path
+        for agent in views.agents
+        if agent.changes is not None
+    }
+    catalogue = views.history.feed_path
+    return {path: by_directory.get(posixpath.dirname(path), catalogue) for path in sorted(pages)}
