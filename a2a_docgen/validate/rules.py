@@ -7,7 +7,6 @@ snake_case alias, a v0.3 name, an array index after skipped elements), the raw J
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Callable, Iterator, Sequence
 from functools import partial
@@ -63,6 +62,7 @@ from a2a_docgen.model import (
     UnknownSecurityScheme,
 )
 from a2a_docgen.protocol import canonical_binding, major_minor
+from a2a_docgen.text.suggest import Suggestions
 from a2a_docgen.validate.fit import example_fit
 from a2a_docgen.validate.formats import (
     Problem,
@@ -108,14 +108,6 @@ def _add(report: Report, pointer: str, problem: Problem | None) -> None:
     """Report a format problem (if any) at ``pointer``."""
     if problem is not None:
         report.add(problem.code, pointer, problem.message, severity=problem.severity)
-
-
-def _did_you_mean(name: str, candidates: Sequence[str]) -> str:
-    close = difflib.get_close_matches(name, candidates, n=1, cutoff=0.75)
-    if not close:
-        folded = {c.casefold(): c for c in candidates}
-        close = [folded[name.casefold()]] if name.casefold() in folded else []
-    return f' (did you mean "{close[0]}"?)' if close else ""
 
 
 # -- skills ---------------------------------------------------------------------------------------------------
@@ -181,6 +173,8 @@ def _all_requirements(card: AgentCard) -> Iterator[SecurityRequirement]:
 def security_references(card: AgentCard, report: Report, limits: Limits) -> None:
     """Requirements must name declared schemes, and only scopes the named OAuth2 scheme declares."""
     declared = list(card.security_schemes)
+    schemes_named = Suggestions(declared)
+    scopes_named: dict[str, Suggestions] = {}
     written = _resolve(card, _member(card, "", "securitySchemes"))
     for requirement in _all_requirements(card):
         for name, entry, scopes_pointer in _requirement_entries(card, requirement):
@@ -193,7 +187,7 @@ def security_references(card: AgentCard, report: Report, limits: Limits) -> None
                     UNDECLARED_SCHEME,
                     entry,
                     f"security requirement names scheme {quote(name)}, which is not declared {where}"
-                    f"{_did_you_mean(name, declared)}: declare it or correct the name",
+                    f"{schemes_named.hint(name)}: declare it or correct the name",
                     at_key=True,
                 )
                 continue
@@ -208,12 +202,14 @@ def security_references(card: AgentCard, report: Report, limits: Limits) -> None
             pointers = _string_pointers(card, scopes_pointer, requirement.schemes[name])
             for scope_pointer, scope in pointers:
                 if scope not in known:
+                    if name not in scopes_named:
+                        scopes_named[name] = Suggestions(known)
                     listed = ", ".join(quote(s) for s in known[:10]) or "none"
                     report.add(
                         UNDECLARED_SCOPE,
                         scope_pointer,
                         f"scope {quote(scope)} is not declared by any flow of OAuth2 scheme {quote(name)} "
-                        f'(declared: {listed}){_did_you_mean(scope, known)}: add it to the flow\'s "scopes" or '
+                        f'(declared: {listed}){scopes_named[name].hint(scope)}: add it to the flow\'s "scopes" or '
                         "remove it here",
                     )
 
@@ -302,11 +298,12 @@ def oauth_flows(card: AgentCard, report: Report, limits: Limits) -> None:
         flows_raw = _resolve(card, flows_pointer)
         if isinstance(flows_raw, dict):
             known = set(FLOW_KINDS) | {snake_case(k) for k in FLOW_KINDS}
+            flows_named = Suggestions(FLOW_KINDS)
             for key in sorted(k for k in flows_raw if k not in known):
                 report.add(
                     OAUTH_FLOW_UNKNOWN,
                     join_pointer(flows_pointer, key),
-                    f'"flows" has no member {quote(key)}{_did_you_mean(key, FLOW_KINDS)}; the flows are '
+                    f'"flows" has no member {quote(key)}{flows_named.hint(key)}; the flows are '
                     "authorizationCode, clientCredentials, deviceCode (v1.0), implicit and password",
                     at_key=True,
                 )
@@ -610,8 +607,12 @@ _MISPLACED = {
 
 def unknown_fields(card: AgentCard, report: Report, limits: Limits) -> None:
     """Members no version of the spec defines: clients ignore them, so they are usually typos."""
+    members_named: dict[tuple[str, ...], Suggestions] = {}
     for base, key, candidates, what in extra_members(card):
-        hint = _MISPLACED.get((base, key)) or _did_you_mean(key, candidates)
+        named = members_named.get(tuple(candidates))
+        if named is None:  # one per kind of object, so the card's budget of comparisons holds for each
+            named = members_named[tuple(candidates)] = Suggestions(candidates)
+        hint = _MISPLACED.get((base, key)) or named.hint(key)
         report.add(
             UNKNOWN_FIELD,
             join_pointer(base, key),
