@@ -571,6 +571,41 @@ def test_state_transition_history_is_legacy_in_v1_and_fine_in_v03() -> None:
     assert diagnose(v03_card(capabilities={"stateTransitionHistory": True}))[1] == []
 
 
+def test_a_v1_interface_with_only_transport_has_no_binding_for_v1_clients() -> None:
+    text, diagnostics = diagnose(
+        v1_card(
+            supportedInterfaces=[
+                {"url": "https://a.example.com", "transport": "JSONRPC", "protocolVersion": "1.0"}
+            ]
+        )
+    )
+    d = only(diagnostics, "required-missing")
+    assert_at(d, "error", "/supportedInterfaces/0/transport", text, '"transport":')
+    assert 'rename "transport" to "protocolBinding"' in d.message
+    assert not [x for x in diagnostics if x.code == "legacy-field"]
+
+
+def test_transport_beside_a_different_binding_warns() -> None:
+    both = interface("https://a.example.com") | {"transport": "GRPC"}
+    text, diagnostics = diagnose(v1_card(supportedInterfaces=[both]))
+    d = only(diagnostics, "legacy-field")
+    assert_at(d, "warning", "/supportedInterfaces/0/transport", text, '"transport":')
+    assert '"GRPC"' in d.message
+    assert '"JSONRPC"' in d.message
+    same = interface("https://a.example.com") | {"transport": "JSONRPC"}
+    assert diagnose(v1_card(supportedInterfaces=[same]))[1] == []
+
+
+def test_a_v03_interface_may_carry_its_v1_tenant() -> None:
+    card = v03_card(
+        additionalInterfaces=[{"url": "https://b.example.com", "transport": "GRPC", "tenant": "t1"}]
+    )
+    assert diagnose(card)[1] == []
+    loaded, _ = load_card_bytes(json.dumps(card).encode(), display="card.json")
+    assert loaded is not None
+    assert [i.tenant for i in loaded.interfaces] == [None, "t1"]
+
+
 def test_v03_security_inside_a_v1_card_warns_with_the_fix() -> None:
     card = v1_card(
         securitySchemes={
