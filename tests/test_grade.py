@@ -18,7 +18,9 @@ from a2a_docgen.quality import Grade, badge, grade_card, grade_catalog, parse_le
 from a2a_docgen.quality.grade import BANDS, DEFAULT_WEIGHTS, WEIGHTS, letter_for, score
 from a2a_docgen.quality.rules import local_host
 from a2a_docgen.render import render_catalog
+from a2a_docgen.render.escape import md_inline
 from a2a_docgen.render.pages import build_views
+from tests.support.markdown_tokens import inline_text, parse, walk
 from tests.test_validate import interface, v03_card, v1_card
 
 REPO = Path(__file__).resolve().parents[1]
@@ -275,6 +277,24 @@ def test_quality_findings_are_registered_hints_with_a_fix() -> None:
         assert CODES[d.code].severities == ("hint",)
         assert d.severity == "hint"
         assert ":" in d.message or ";" in d.message
+
+
+def test_hints_are_words_a_page_shows_whole() -> None:
+    """A hint is text for people: on a page it reads as written, with no code span cut out of its middle."""
+    card = v03_card(url="http://localhost:1/")
+    card["skills"] = [
+        dict(card["skills"][0], id=f"s{i}", examples=[], description="Short.") for i in range(2)
+    ]
+    loaded, _ = load_card_bytes(json.dumps(card).encode(), display="x.json")
+    assert loaded is not None
+    found = quality_findings(loaded)
+    assert {"no-provider", "no-documentation-url", "no-icon", "skill-no-examples"} <= {d.code for d in found}
+    for d in found:
+        rendered = md_inline(d.message, max_len=1000)
+        chips = [t.content for t in walk(parse(rendered)) if t.type == "code_inline"]
+        # A card's URL may be a code span of its own, never a piece of a JSON snippet.
+        assert all(not set(chip) & set('"{}[],') for chip in chips), (d.code, rendered)
+        assert inline_text(rendered) == [d.message]
 
 
 # -- check --grade, --min-grade ------------------------------------------------------------------------------------

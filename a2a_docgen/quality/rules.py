@@ -230,8 +230,9 @@ def card_members(card: AgentCard, report: Report) -> None:
         report.add(
             NO_PROVIDER,
             "",
-            'the card names no provider; add "provider": {"organization": "...", "url": "https://..."} so '
-            "readers know who runs the agent",
+            # Words, not a JSON snippet with a URL in it: pages show a hint as text, where a URL becomes code.
+            'the card names no provider; add a "provider" object with the "organization" that runs the agent and '
+            'its web site as "url", so readers know who runs the agent',
         )
     if card.documentation_url is None and _absent(card, "documentationUrl"):
         report.add(
