@@ -126,7 +126,7 @@ LIMIT_EXCEEDED = _register("limit-exceeded", _ERROR, "a string or list is longer
 EMPTY_OVERRIDE = _register(
     "empty-override", _WARNING, "a skill's inputModes or outputModes is [] (it inherits)"
 )
-EMPTY_VALUE = _register("empty-value", _WARNING, "an optional URL is an empty string")
+EMPTY_VALUE = _register("empty-value", _WARNING, "an optional URL, or a tag, is an empty string")
 EXAMPLE_JSON_INVALID = _register(
     "example-json-invalid", _WARNING, "an example starts like JSON but does not parse; it is shown as text"
 )

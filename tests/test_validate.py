@@ -11,8 +11,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from a2a_docgen.catalog import load_card_bytes
+from a2a_docgen.catalog import assemble_catalog, load_card_bytes
 from a2a_docgen.model import AgentCard, Diagnostic
+from a2a_docgen.render.filter_index import agent_facets
+from a2a_docgen.render.pages import build_views
 from a2a_docgen.validate.formats import check_binding, check_media_type, check_protocol_version, check_url
 from a2a_docgen.validate.rules import catalog_rules
 from a2a_docgen.validate.text import identity, invisible_characters, suspicious_phrases
@@ -604,6 +606,32 @@ def test_a_v03_interface_may_carry_its_v1_tenant() -> None:
     loaded, _ = load_card_bytes(json.dumps(card).encode(), display="card.json")
     assert loaded is not None
     assert [i.tenant for i in loaded.interfaces] == [None, "t1"]
+
+
+def test_a_blank_tag_is_reported_and_shown_nowhere() -> None:
+    card = v1_card()
+    card["skills"][0]["tags"] = ["maps", "", "  "]
+    text, diagnostics = diagnose(card)
+    found = [d for d in diagnostics if d.code == "empty-value"]
+    assert [(d.severity, d.pointer) for d in found] == [
+        ("warning", "/skills/0/tags/1"),
+        ("warning", "/skills/0/tags/2"),
+    ]
+    assert (found[0].line, found[0].column) == position(text, '""')
+    views = build_views(
+        assemble_catalog([(*load_card_bytes(text.encode(), display="card.json"), "card.json")])
+    )
+    assert [t.tag for t in views.tags] == ["maps"]
+    assert views.agents[0].tags == ("maps",)
+    assert agent_facets(views.agents[0])["tag"] == ("maps",)
+
+
+def test_null_legacy_credentials_are_a_null_value() -> None:
+    text, diagnostics = diagnose(
+        v03_card(protocolVersion="0.2.5", authentication={"schemes": ["Bearer"], "credentials": None})
+    )
+    d = only(diagnostics, "null-value")
+    assert_at(d, "warning", "/authentication/credentials", text, "null")
 
 
 def test_v03_security_inside_a_v1_card_warns_with_the_fix() -> None:

@@ -590,6 +590,7 @@ class _CardReader:
             return {}
         obj, pointer = found
         labels = self.read.strings(obj, "schemes", pointer)
+        self.read.text(obj, "credentials", pointer)  # not shown, but a null or a non-string is reported
         schemes: dict[str, SecurityScheme] = {}
         for index, label in enumerate(labels[0] if labels else ()):
             label_pointer = join_pointer(pointer, "schemes", index)

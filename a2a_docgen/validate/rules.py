@@ -443,6 +443,16 @@ def url_fields(card: AgentCard, report: Report, limits: Limits) -> None:
         _add(report, pointer, check_uri(extension.uri, what="extension URI"))
 
 
+def blank_tags(card: AgentCard, report: Report, limits: Limits) -> None:
+    """A tag that is empty (or only spaces) names nothing: pages and the home filter leave it out."""
+    for skill in card.skills:
+        if all(tag.strip() for tag in skill.tags):
+            continue
+        for pointer, tag in _string_pointers(card, _member(card, skill.pointer, "tags"), skill.tags):
+            if not tag.strip():
+                _empty_optional(report, pointer, "tag")
+
+
 def _valid_and_distinct(modes: Sequence[str]) -> bool:
     """True when every mode is a media type and none is listed twice (compared as ``media_types`` does)."""
     distinct = len({mode.strip().lower() for mode in modes}) == len(modes)
@@ -773,6 +783,7 @@ CARD_RULES: tuple[Rule, ...] = (
     oauth_flows,
     scheme_fields,
     url_fields,
+    blank_tags,
     media_types,
     example_modes,
     protocol_versions,
