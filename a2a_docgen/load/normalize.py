@@ -294,7 +294,23 @@ class _CardReader:
     def v03_interfaces(self) -> tuple[AgentInterface, ...]:
         raw, read = self.raw, self.read
         version = self.card_protocol_version()
-        url = read.url(raw, "url", "", required=True, hint="the URL of the agent's preferred endpoint")
+        announced = major_minor(version) if version else None
+        if "url" not in raw and announced is not None and announced >= (1, 0):
+            # A card announcing 1.0 needs v1.0 interfaces, not the v0.3 "url" (era-mismatch says more).
+            self.report.add(
+                REQUIRED_MISSING,
+                "",
+                'required member "supportedInterfaces" is missing: the card announces protocol version '
+                f'{quote(version)}, so add "supportedInterfaces": [{{"url": ..., "protocolBinding": "JSONRPC", '
+                '"protocolVersion": "1.0"}]',
+            )
+        url = read.url(
+            raw,
+            "url",
+            "",
+            required=announced is None or announced < (1, 0),
+            hint="the URL of the agent's preferred endpoint",
+        )
         transport = read.text(raw, "preferredTransport", "")
         result: list[AgentInterface] = []
         if url is not None:

@@ -530,13 +530,18 @@ def _era_mismatch(card: AgentCard, report: Report, declared: str) -> None:
     version = major_minor(declared)
     if version is None or version < (1, 0):
         return
+    if "url" in card.source.raw:
+        shape = '("url", no "supportedInterfaces"); v1.0 clients such as the official SDK then talk A2A 1.0 to its '
+        shape += (
+            '"url": if the agent serves A2A 0.3, write "protocolVersion": "0.3.0"; if it serves 1.0, write'
+        )
+    else:  # nothing to talk to at all: the fix is the v1.0 interfaces, never a v0.3 "url"
+        shape = '(no "supportedInterfaces", and no "url" either), so no client finds an interface: write'
     report.add(
         ERA_MISMATCH,
         "/protocolVersion",
-        f'the card announces protocol version {quote(declared)} but is written in the v0.3 shape ("url", no '
-        '"supportedInterfaces"); v1.0 clients such as the official SDK then talk A2A 1.0 to its "url": if the '
-        'agent serves A2A 0.3, write "protocolVersion": "0.3.0"; if it serves 1.0, write the card in the v1.0 '
-        'shape, with "supportedInterfaces" (a2a-docgen convert --to 1.0 does it)',
+        f"the card announces protocol version {quote(declared)} but is written in the v0.3 shape {shape} "
+        'the card in the v1.0 shape, with "supportedInterfaces" (a2a-docgen convert --to 1.0 does it)',
     )
 
 
