@@ -203,7 +203,9 @@ SIGNATURE_REQUIRED = _register(
 
 # -- formats ----------------------------------------------------------------------------------------------------
 
-URL_INVALID = _register("url-invalid", _ERROR, "a URL field is not an absolute http(s) URL (or URI)")
+URL_INVALID = _register(
+    "url-invalid", _ERROR, "a URL field is not an absolute URL of a scheme its field allows (or a URI)"
+)
 URL_PLACEHOLDER = _register(
     "url-placeholder", _WARNING, "a valid URL has a part that looks like a placeholder never filled in"
 )

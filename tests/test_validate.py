@@ -15,6 +15,7 @@ from a2a_docgen.catalog import assemble_catalog, load_card_bytes
 from a2a_docgen.model import AgentCard, Diagnostic
 from a2a_docgen.render.filter_index import agent_facets
 from a2a_docgen.render.pages import build_views
+from a2a_docgen.text.urls import safe_url
 from a2a_docgen.validate.formats import check_binding, check_media_type, check_protocol_version, check_url
 from a2a_docgen.validate.rules import catalog_rules
 from a2a_docgen.validate.text import identity, invisible_characters, suspicious_phrases
@@ -396,6 +397,13 @@ def test_url_placeholders_and_http() -> None:
         ("https://-bad.example.com/", "JSONRPC", "url-invalid"),
         ("https://exa\u200bmple.com/a2a", "JSONRPC", "url-invalid"),
         ("https://example.com/\u202efdp.exe", "JSONRPC", "url-invalid"),
+        ("wss://agent.example.com/a2a", "https://bindings.example.com/websocket/v1", None),
+        ("ws://localhost:8080/a2a", "urn:example:binding:ws", None),
+        ("wss://agent.example.com/a2a", "JSONRPC", "url-invalid"),
+        ("ftp://agent.example.com/", "https://bindings.example.com/websocket/v1", "url-invalid"),
+        ("https://[PROJECT_ID].example/a2a", "JSONRPC", "url-invalid"),
+        ("https://agent.example.com/[TENANT]/a2a", "JSONRPC", "url-invalid"),
+        ("https://[2001:db8::1]/a2a", "JSONRPC", None),
     ],
 )
 def test_interface_url(url: str, binding: str, code: str | None) -> None:
@@ -404,6 +412,31 @@ def test_interface_url(url: str, binding: str, code: str | None) -> None:
     assert [d.code for d in found] == ([code] if code else [])
     if code:
         assert_at(found[0], "error", "/supportedInterfaces/0/url", text, json.dumps(url, ensure_ascii=False))
+
+
+@pytest.mark.parametrize(
+    ("icon", "code"),
+    [
+        ("data:image/png;base64,iVBORw0KGgo=", None),
+        ("data:image/svg+xml;utf8,<svg/>", None),
+        ("data:text/html;base64,PHNjcmlwdD4=", "url-invalid"),
+        ("javascript:alert(1)", "url-invalid"),
+    ],
+)
+def test_icon_url_may_be_an_inline_image_that_pages_never_link(icon: str, code: str | None) -> None:
+    _text, diagnostics = diagnose(v1_card(iconUrl=icon))
+    found = [d for d in diagnostics if d.code in ("url-invalid", "url-not-https")]
+    assert [d.code for d in found] == ([code] if code else [])
+    assert safe_url(icon) is None  # links stay http, https and mailto
+
+
+def test_plain_ws_for_a_custom_binding_is_not_https() -> None:
+    binding = "https://bindings.example.com/websocket/v1"
+    _text, diagnostics = diagnose(
+        v1_card(supportedInterfaces=[interface("ws://agent.example.com/a2a", binding)])
+    )
+    d = only(diagnostics, "url-not-https")
+    assert "use wss" in d.message
 
 
 def test_v03_url_fields_and_oauth_urls() -> None:

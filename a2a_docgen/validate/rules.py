@@ -65,6 +65,9 @@ from a2a_docgen.protocol import canonical_binding, major_minor
 from a2a_docgen.text.suggest import Suggestions
 from a2a_docgen.validate.fit import example_fit
 from a2a_docgen.validate.formats import (
+    CUSTOM_BINDING_SCHEMES,
+    ICON_SCHEMES,
+    WEB_SCHEMES,
     Problem,
     check_binding,
     check_media_type,
@@ -424,14 +427,26 @@ def url_fields(card: AgentCard, report: Report, limits: Limits) -> None:
         if interface.url is None or not interface.url.strip():
             continue  # required-missing / required-empty already said so
         pointer, _, _ = _interface_pointers(card, interface)
-        grpc = canonical_binding(interface.protocol_binding) == "GRPC"
-        _add(report, pointer, check_url(interface.url, what="interface URL", grpc=grpc))
+        binding = canonical_binding(interface.protocol_binding)
+        custom = (
+            binding is None and _URI_BINDING.match((interface.protocol_binding or "").strip()) is not None
+        )
+        schemes = CUSTOM_BINDING_SCHEMES if custom else WEB_SCHEMES
+        _add(
+            report,
+            pointer,
+            check_url(interface.url, what="interface URL", grpc=binding == "GRPC", schemes=schemes),
+        )
     for pointer, value, what, required in _url_fields(card):
         if not value.strip():
             if not required:
                 _empty_optional(report, pointer, what)
             continue
-        _add(report, pointer, check_url(value, what=what))
+        _add(
+            report,
+            pointer,
+            check_url(value, what=what, schemes=ICON_SCHEMES if what == "icon URL" else WEB_SCHEMES),
+        )
     for extension in card.capabilities.extensions:
         if extension.uri is None:
             continue
@@ -451,6 +466,10 @@ def blank_tags(card: AgentCard, report: Report, limits: Limits) -> None:
         for pointer, tag in _string_pointers(card, _member(card, skill.pointer, "tags"), skill.tags):
             if not tag.strip():
                 _empty_optional(report, pointer, "tag")
+
+
+_URI_BINDING = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
+"""A custom binding named by a URI (spec section 5.8): the core names have no colon."""
 
 
 def _valid_and_distinct(modes: Sequence[str]) -> bool:
