@@ -468,6 +468,8 @@ def blank_tags(card: AgentCard, report: Report, limits: Limits) -> None:
                 _empty_optional(report, pointer, "tag")
 
 
+_MAX_LISTED = 10
+"""Unknown members of one object named in its finding; the rest are counted."""
 _URI_BINDING = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 """A custom binding named by a URI (spec section 5.8): the core names have no colon."""
 
@@ -640,19 +642,29 @@ _MISPLACED = {
 
 
 def unknown_fields(card: AgentCard, report: Report, limits: Limits) -> None:
-    """Members no version of the spec defines: clients ignore them, so they are usually typos."""
+    """Members no version of the spec defines: clients ignore them, so they are usually typos. One finding per
+    object, at its first such member, lists them all (vendor members come in numbers)."""
     members_named: dict[tuple[str, ...], Suggestions] = {}
+    grouped: dict[str, tuple[str, str, list[str]]] = {}  # object -> (what it is, first member, members named)
     for base, key, candidates, what in extra_members(card):
         named = members_named.get(tuple(candidates))
         if named is None:  # one per kind of object, so the card's budget of comparisons holds for each
             named = members_named[tuple(candidates)] = Suggestions(candidates)
         hint = _MISPLACED.get((base, key)) or named.hint(key)
-        report.add(
-            UNKNOWN_FIELD,
-            join_pointer(base, key),
-            f"{what} has no member {quote(key)}{hint}; clients ignore it: fix the name or remove it",
-            at_key=True,
-        )
+        grouped.setdefault(base, (what, key, []))[2].append(quote(key) + hint)
+    for base, (what, first, names) in grouped.items():
+        pointer = join_pointer(base, first)
+        if len(names) == 1:
+            message = f"{what} has no member {names[0]}; clients ignore it: fix the name or remove it"
+        else:
+            shown = ", ".join(names[:_MAX_LISTED]) + (
+                f" and {len(names) - _MAX_LISTED} more" if len(names) > _MAX_LISTED else ""
+            )
+            message = (
+                f"{what} has {len(names)} members no version of the spec defines: {shown}; clients ignore them: "
+                'fix the names or remove them (data of an extension belongs in its "params")'
+            )
+        report.add(UNKNOWN_FIELD, pointer, message, at_key=True)
     # A v1.0 scheme object holds exactly its one wrapper member.
     for scheme in card.security_schemes.values():
         parent, _, last = scheme.pointer.rpartition("/")
