@@ -363,7 +363,10 @@ def test_check_grade_reports_hints_and_a_line_per_card(capsys: pytest.CaptureFix
         "unit-converter.json:1:1: hint card-grade grade B (88/100); points lost: -5 no-documentation-url, "
         "-5 no-provider, -2 no-icon; an A needs 90 points without errors (see docs/grading.md)"
     )
-    assert err.strip() == "4 files, 0 errors, 0 warnings, 10 hints; grades: 3 A, 1 B"
+    assert err.strip() == (
+        "by code: 4 no-icon, 1 no-documentation-url, 1 no-provider\n"
+        "4 files, 0 errors, 0 warnings, 10 hints; grades: 3 A, 1 B"
+    )
 
 
 def test_check_min_grade_fails_below_it_with_a_message_per_card(capsys: pytest.CaptureFixture[str]) -> None:

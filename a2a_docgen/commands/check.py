@@ -18,7 +18,15 @@ from a2a_docgen.catalog import load_catalog
 from a2a_docgen.errors import UsageError
 from a2a_docgen.limits import DEFAULT_LIMITS, LIMIT_NAMES, Limits
 from a2a_docgen.model import Catalog, Diagnostic
-from a2a_docgen.report_formats import FORMATS, exit_code, format_diagnostics, summary
+from a2a_docgen.report_formats import (
+    FORMATS,
+    code_summary,
+    exit_code,
+    format_diagnostics,
+    printable,
+    shown,
+    summary,
+)
 from a2a_docgen.signing import Trust
 
 __all__ = [
@@ -130,6 +138,7 @@ def register(subparsers: Any) -> None:
         help="text: file:line:col lines (default); json: an array of objects; github: workflow annotations",
     )
     parser.add_argument("--strict", action="store_true", help="exit 1 on warnings too")
+    add_quiet_option(parser)
     parser.add_argument(
         "--grade",
         action="store_true",
@@ -179,10 +188,23 @@ def run(args: argparse.Namespace) -> int:
     if args.grade or args.min_grade:
         found, grades = _graded(catalog, args.min_grade)
         diagnostics += found
-    sys.stdout.write(format_diagnostics(diagnostics, args.format))
+    sys.stdout.write(format_diagnostics(shown(diagnostics, quiet=args.quiet), args.format))
     sys.stdout.flush()
-    print(summary(files, diagnostics) + grades, file=sys.stderr)
+    by_code = code_summary([d for d in diagnostics if d.code != "card-grade"])
+    if by_code:
+        print(printable(by_code), file=sys.stderr)
+    print(summary(files, diagnostics) + grades, file=sys.stderr)  # last: the line scripts read
     return exit_code(diagnostics, strict=args.strict)
+
+
+def add_quiet_option(parser: argparse.ArgumentParser) -> None:
+    """``--quiet``, as ``check`` and ``build`` take it."""
+    parser.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="print only the errors (warnings and hints are still counted in the summary and the line by code)",
+    )
 
 
 def _graded(catalog: Catalog, minimum: str | None) -> tuple[list[Diagnostic], str]:
