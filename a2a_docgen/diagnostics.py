@@ -197,6 +197,9 @@ SIGNATURE_MALFORMED = _register("signature-malformed", _ERROR, "a signature is n
 SIGNATURE_UNCOVERED = _register(
     "signature-uncovered", _WARNING, "the verified signature does not cover some members of the card"
 )
+SIGNATURE_VERIFIED = _register(
+    "signature-verified", _HINT, "check --jwks: a signature verified with a trusted key (not a problem)"
+)
 SIGNATURE_REQUIRED = _register(
     "signature-required", _ERROR, "--require-signature: the card has no signature that verifies"
 )

@@ -546,7 +546,17 @@ def test_sign_then_check_with_the_jwks_it_wrote(tmp_path: Path, capsys: pytest.C
     assert "does not cover /x-note" in captured.err
     assert "PRIVATE" not in out.read_text(encoding="utf-8") + jwks.read_text(encoding="utf-8")
     assert main(["check", "--jwks", str(jwks), "--require-signature", str(out)]) == 0
-    assert "signature-uncovered" in capsys.readouterr().out
+    text = capsys.readouterr().out
+    assert "signature-uncovered" in text
+    verified = [line for line in text.splitlines() if " hint signature-verified " in line]
+    assert len(verified) == 1
+    assert verified[0].startswith(f"{out}:")
+    assert "signature 1 verified" in verified[0]
+    assert main(["check", "--jwks", str(jwks), "--format", "json", str(out)]) == 0
+    found = [d for d in json.loads(capsys.readouterr().out) if d["code"] == "signature-verified"]
+    assert [(d["severity"], d["pointer"]) for d in found] == [("hint", "/signatures/0")]
+    assert main(["check", "--grade", "--jwks", str(jwks), str(out)]) == 0
+    assert "signature-verified" not in capsys.readouterr().out.split("card-grade", 1)[1].split("\n")[0]
     assert main(["check", "--require-signature", str(tmp_path / "card.json")]) == 1
     assert "signature-required" in capsys.readouterr().out
 

@@ -183,7 +183,7 @@ def run(args: argparse.Namespace) -> int:
     files = len(catalog.cards) + len(catalog.excluded)
     if files == 0:
         raise UsageError(f"no card files (*.json) found in {', '.join(paths)}")
-    diagnostics = list(catalog.diagnostics)
+    diagnostics = list(catalog.diagnostics) + _verified(catalog)
     grades = ""
     if args.grade or args.min_grade:
         found, grades = _graded(catalog, args.min_grade)
@@ -205,6 +205,33 @@ def add_quiet_option(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="print only the errors (warnings and hints are still counted in the summary and the line by code)",
     )
+
+
+def _verified(catalog: Catalog) -> list[Diagnostic]:
+    """A ``signature-verified`` hint for each card whose signature verified with a trusted key: with
+    ``--jwks``, silence would not tell a verified card from one whose signatures were never checked."""
+    from a2a_docgen.diagnostics import SIGNATURE_VERIFIED, diagnostic
+    from a2a_docgen.load.source import PositionIndex
+
+    found = []
+    for card in catalog.cards:
+        verification = catalog.verification(card)
+        check = verification.verified_by if verification and verification.status == "verified" else None
+        if check is None:
+            continue
+        line, column = PositionIndex.build(card.source.text).locate(check.pointer)
+        message = f"signature {check.number} verified: {check.reason}"
+        found.append(
+            diagnostic(
+                SIGNATURE_VERIFIED,
+                message,
+                file=card.source.path,
+                line=line,
+                column=column,
+                pointer=check.pointer,
+            )
+        )
+    return found
 
 
 def _graded(catalog: Catalog, minimum: str | None) -> tuple[list[Diagnostic], str]:

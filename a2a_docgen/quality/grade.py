@@ -80,6 +80,8 @@ WEIGHTS: dict[str, Weight] = {
     "no-documentation-url": Weight(5, 5),
     "no-icon": Weight(2, 2),
     "legacy-card-path": Weight(5, 5),
+    # not a problem: check --jwks says which cards verified
+    "signature-verified": Weight(0, 0),
 }
 """Codes whose findings weigh other than their severity's default (``DEFAULT_WEIGHTS``). An error always weighs
 the error default."""
