@@ -561,6 +561,24 @@ def test_sign_then_check_with_the_jwks_it_wrote(tmp_path: Path, capsys: pytest.C
     assert "signature-required" in capsys.readouterr().out
 
 
+@pytest.mark.parametrize(
+    ("alg", "size", "placeholder"), [("ES256", 45, True), ("ES256", 64, False), ("RS256", 20, True)]
+)
+def test_a_placeholder_signature_is_malformed_without_any_key(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], alg: str, size: int, placeholder: bool
+) -> None:
+    protected = jwt.utils.base64url_encode(json.dumps({"alg": alg, "kid": "k1"}).encode()).decode()
+    value = jwt.utils.base64url_encode(b"s" * size).decode()
+    path = tmp_path / "card.json"
+    path.write_text(json.dumps({**CARD, "signatures": [{"protected": protected, "signature": value}]}))
+    code = main(["check", str(path)])
+    out = capsys.readouterr().out
+    assert code == (1 if placeholder else 0)
+    assert ("error signature-malformed" in out) == placeholder
+    if placeholder:
+        assert f"is {size} bytes, which no {alg} signature is" in out
+
+
 def test_sign_never_writes_over_the_key(tmp_path: Path) -> None:
     key_path = tmp_path / "key.pem"
     key_path.write_bytes(pem(key_for("ES256")))
