@@ -16,6 +16,7 @@ which drops its leftovers of v0.3.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -58,6 +59,8 @@ DEFAULT_PROTOCOL_VERSION = "0.3"
 and what the official SDK assumes."""
 
 _WRAPPER = {kind: wrapper for wrapper, kind in SCHEME_WRAPPERS.items()}
+_API_KEY_LABEL = re.compile(r"api[-_ ]?key", re.IGNORECASE)
+"""A legacy label that names the API key kind without saying which header, query parameter or cookie."""
 _FLOW_MEMBERS = {
     "authorizationCode": ("authorizationUrl", "tokenUrl", "refreshUrl", "scopes", "pkceRequired"),
     "clientCredentials": ("tokenUrl", "refreshUrl", "scopes"),
@@ -81,6 +84,8 @@ class Conversion:
     """The ``check`` diagnostics of the source card."""
     era: str | None
     """The shape the source card was written in."""
+    remaining: tuple[Diagnostic, ...] = ()
+    """The errors ``check`` finds in the converted card (located in it): what conversion could not mend."""
 
     @property
     def text(self) -> str | None:
@@ -103,12 +108,16 @@ def convert_card(
     notes = locate_all(
         report.findings, display, lambda pointer, at_key=False: index.locate(pointer, at_key=at_key)
     )
+    _, checked = load_card_bytes(
+        json_document(converted).encode("utf-8"), display=f"{display} (converted)", limits=limits
+    )
     return Conversion(
         source=display,
         card=converted,
         notes=tuple(sorted(notes, key=Diagnostic.sort_key)),
         diagnostics=tuple(diagnostics),
         era=card.era,
+        remaining=tuple(d for d in checked if d.severity == "error"),
     )
 
 
@@ -292,10 +301,16 @@ class _Writer:
                     if legacy
                     else f"scheme {quote(name)}"
                 )
+                why = (
+                    "names an API key but not where it goes (a v1.0 API key scheme needs its header, query or "
+                    'cookie "name" and "location"), so the converter cannot write it'
+                    if _API_KEY_LABEL.fullmatch(name)
+                    else "is of no A2A kind, so v1.0 has no form for it"
+                )
                 self.dropped_note(
                     scheme.pointer,
-                    f"the {what} is of no A2A kind, so v1.0 has no form for it: the converted card leaves it out, "
-                    "and every security requirement that names it",
+                    f"the {what} {why}: the converted card leaves it out, and every security requirement that "
+                    "names it (declare the scheme by hand)",
                     at_key=not legacy,
                 )
                 continue

@@ -126,7 +126,7 @@ LIMIT_EXCEEDED = _register("limit-exceeded", _ERROR, "a string or list is longer
 EMPTY_OVERRIDE = _register(
     "empty-override", _WARNING, "a skill's inputModes or outputModes is [] (it inherits)"
 )
-EMPTY_VALUE = _register("empty-value", _WARNING, "an optional URL is an empty string")
+EMPTY_VALUE = _register("empty-value", _WARNING, "an optional URL, or a tag, is an empty string")
 EXAMPLE_JSON_INVALID = _register(
     "example-json-invalid", _WARNING, "an example starts like JSON but does not parse; it is shown as text"
 )
@@ -197,13 +197,18 @@ SIGNATURE_MALFORMED = _register("signature-malformed", _ERROR, "a signature is n
 SIGNATURE_UNCOVERED = _register(
     "signature-uncovered", _WARNING, "the verified signature does not cover some members of the card"
 )
+SIGNATURE_VERIFIED = _register(
+    "signature-verified", _HINT, "check --jwks: a signature verified with a trusted key (not a problem)"
+)
 SIGNATURE_REQUIRED = _register(
     "signature-required", _ERROR, "--require-signature: the card has no signature that verifies"
 )
 
 # -- formats ----------------------------------------------------------------------------------------------------
 
-URL_INVALID = _register("url-invalid", _ERROR, "a URL field is not an absolute http(s) URL (or URI)")
+URL_INVALID = _register(
+    "url-invalid", _ERROR, "a URL field is not an absolute URL of a scheme its field allows (or a URI)"
+)
 URL_PLACEHOLDER = _register(
     "url-placeholder", _WARNING, "a valid URL has a part that looks like a placeholder never filled in"
 )

@@ -158,6 +158,26 @@ def summary(files: int, diagnostics: Sequence[Diagnostic]) -> str:
     return f"{plural(files, 'file')}, {counts_text(*counts(diagnostics), hint_count(diagnostics))}"
 
 
+def shown(diagnostics: Sequence[Diagnostic], *, quiet: bool) -> list[Diagnostic]:
+    """What a command prints: every diagnostic, or with ``--quiet`` the errors only (the summary counts all)."""
+    return [d for d in diagnostics if d.severity == "error"] if quiet else list(diagnostics)
+
+
+def code_summary(diagnostics: Sequence[Diagnostic], most: int = 8) -> str:
+    """``by code: 288 unknown-field, 12 url-invalid, ...`` (most first, then by code), or ``""`` when there is
+    nothing: the line that says where a long report's weight is."""
+    counted: dict[str, int] = {}
+    for d in diagnostics:
+        counted[d.code] = counted.get(d.code, 0) + 1
+    ranked = sorted(counted.items(), key=lambda item: (-item[1], item[0]))
+    if not ranked:
+        return ""
+    text = ", ".join(f"{n} {code}" for code, n in ranked[:most])
+    if len(ranked) > most:
+        text += f" and {plural(len(ranked) - most, 'other code')}"
+    return f"by code: {text}"
+
+
 def exit_code(diagnostics: Sequence[Diagnostic], *, strict: bool = False) -> int:
     """1 when there is an error (or, with ``strict``, a warning), else 0; hints never fail."""
     errors, warnings = counts(diagnostics)

@@ -27,6 +27,20 @@ def test_a_v03_card_announcing_1_0_warns_and_says_what_to_write(version: str) ->
     assert {x.severity for x in diagnostics} == {"warning"}
 
 
+def test_a_card_announcing_1_0_without_url_is_told_to_add_v1_interfaces_not_a_url() -> None:
+    card = v03_card(protocolVersion="1.0")
+    del card["url"]
+    _, diagnostics = diagnose(card)
+    era = only(diagnostics, "era-mismatch")
+    assert 'no "url"' in era.message
+    assert 'its "url"' not in era.message
+    assert '"protocolVersion": "0.3.0"' not in era.message
+    missing = only(diagnostics, "required-missing")
+    assert missing.pointer == ""
+    assert '"supportedInterfaces"' in missing.message
+    assert '"url" is missing' not in missing.message
+
+
 @pytest.mark.parametrize("version", ["0.3.0", "0.3", "0.2.9"])
 def test_a_v0_card_announcing_its_own_era_is_clean(version: str) -> None:
     assert "era-mismatch" not in codes(diagnose(v03_card(protocolVersion=version))[1])

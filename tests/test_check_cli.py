@@ -54,7 +54,20 @@ def test_text_format(capsys: pytest.CaptureFixture[str]) -> None:
         ("agent.json", 5, 10, "warning", "url-not-https"),
     ]
     assert lines[0].startswith(os.path.join(BROKEN, "trailing-comma.json") + ":")
-    assert err == "4 files, 2 errors, 1 warning\n"
+    assert (
+        err == "by code: 1 json-syntax, 1 undeclared-scheme, 1 url-not-https\n4 files, 2 errors, 1 warning\n"
+    )
+
+
+def test_quiet_prints_the_errors_and_counts_everything(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "--quiet", TREE, BROKEN)
+    assert code == 1
+    assert [line.split(": ")[1].split()[0] for line in out.splitlines()] == ["error", "error"]
+    assert (
+        err == "by code: 1 json-syntax, 1 undeclared-scheme, 1 url-not-https\n4 files, 2 errors, 1 warning\n"
+    )
+    code, _, _ = run(capsys, "--quiet", "--strict", TREE)
+    assert code == 1  # a warning still fails --strict, shown or not
 
 
 def test_json_format_is_sorted_and_deterministic(capsys: pytest.CaptureFixture[str]) -> None:
@@ -150,7 +163,7 @@ def test_limit_options_reach_the_loader(capsys: pytest.CaptureFixture[str]) -> N
     code, out, err = run(capsys, "--max-file-bytes", "100", "--format", "json", TREE)
     assert code == 1
     assert {item["code"] for item in json.loads(out)} == {"file-too-large"}
-    assert err.startswith("2 files, 2 errors")
+    assert err.splitlines()[-1].startswith("2 files, 2 errors")
     code, out, _ = run(capsys, "--max-label-chars", "5", "--format", "json", str(DATA / "minimal-v1.json"))
     assert code == 1
     assert "--max-label-chars" in json.loads(out)[0]["message"]
@@ -242,7 +255,7 @@ def test_one_bad_file_does_not_stop_the_others(capsys: pytest.CaptureFixture[str
         ("a.json", "encoding"),
         ("b.json", "not-an-object"),
     ]
-    assert err == "3 files, 2 errors, 0 warnings\n"
+    assert err == "by code: 1 encoding, 1 not-an-object\n3 files, 2 errors, 0 warnings\n"
 
 
 def test_without_path_the_example_catalogue_is_checked(capsys: pytest.CaptureFixture[str]) -> None:

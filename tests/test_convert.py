@@ -173,6 +173,56 @@ def test_legacy_authentication_labels() -> None:
     ]
 
 
+def test_an_api_key_label_is_dropped_for_its_missing_name_not_its_kind() -> None:
+    conversion = convert(v03_card(protocolVersion="0.2.5", authentication={"schemes": ["apiKey", "x402"]}))
+    dropped = {d.pointer: d.message for d in conversion.notes if d.code == "convert-dropped"}
+    assert "no A2A kind" not in dropped["/authentication/schemes/0"]
+    assert '"name" and "location"' in dropped["/authentication/schemes/0"]
+    assert "of no A2A kind" in dropped["/authentication/schemes/1"]
+
+
+def test_a_v03_tenant_is_kept_and_the_differ_proves_the_conversion_faithful() -> None:
+    card = v03_card(
+        additionalInterfaces=[{"url": "https://b.example.com/a2a", "transport": "GRPC", "tenant": "acme"}]
+    )
+    conversion = convert(card)
+    assert conversion.card is not None
+    assert {"url": "https://b.example.com/a2a", "protocolBinding": "GRPC", "protocolVersion": "0.3",
+            "tenant": "acme"} in conversion.card["supportedInterfaces"]  # fmt: skip
+    assert "convert-dropped" not in {d.code for d in conversion.notes}
+    _, diagnostics = load_card_bytes(json.dumps(card).encode(), display="card.json")
+    assert not [d for d in diagnostics if d.code == "unknown-field"]
+
+    def codes(before: dict[str, Any], after: dict[str, Any]) -> set[str]:
+        old = assemble_catalog([(*load_card_bytes(json.dumps(before).encode(), display="a.json"), "a.json")])
+        new = assemble_catalog([(*load_card_bytes(json.dumps(after).encode(), display="a.json"), "a.json")])
+        return {c.code for c in diff_catalogs(old, new)}
+
+    assert "tenant-changed" not in codes(card, conversion.card)
+    lost = json.loads(json.dumps(conversion.card))
+    for interface in lost["supportedInterfaces"]:
+        interface.pop("tenant", None)
+    assert "tenant-changed" in codes(card, lost)
+
+
+def test_errors_left_in_the_converted_card_are_reported_and_fail(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    card = v03_card()
+    del card["skills"][0]["tags"]
+    path = tmp_path / "card.json"
+    path.write_text(json.dumps(card, indent=2))
+    conversion = convert_card(path.read_bytes(), display="card.json")
+    assert [(d.code, d.pointer) for d in conversion.remaining] == [("required-missing", "/skills/0/tags")]
+    code, out, err = run(capsys, "convert", str(path))
+    assert code == 1
+    assert json.loads(out)["skills"][0]["id"]
+    assert "card.json (converted):" in err
+    assert "error required-missing" in err
+    assert err.rstrip().endswith("1 card converted to v1.0; 1 converted card still has 1 error (listed above): "
+                                 "fix them in the source or the output")  # fmt: skip
+
+
 def test_several_oauth_flows_become_one_scheme_each() -> None:
     flows = {
         "authorizationCode": {

@@ -15,10 +15,12 @@ from a2a_docgen.catalog import load_card_bytes, load_catalog
 from a2a_docgen.diagnostics import CODES
 from a2a_docgen.model import Diagnostic
 from a2a_docgen.quality import Grade, badge, grade_card, grade_catalog, parse_letter, quality_findings
-from a2a_docgen.quality.grade import BANDS, DEFAULT_WEIGHTS, WEIGHTS, letter_for, score
+from a2a_docgen.quality.grade import BANDS, DEFAULT_WEIGHTS, WEIGHTS, Weight, letter_for, score
 from a2a_docgen.quality.rules import local_host
 from a2a_docgen.render import render_catalog
+from a2a_docgen.render.escape import md_inline
 from a2a_docgen.render.pages import build_views
+from tests.support.markdown_tokens import inline_text, parse, walk
 from tests.test_validate import interface, v03_card, v1_card
 
 REPO = Path(__file__).resolve().parents[1]
@@ -215,8 +217,8 @@ def test_a_broken_sidecar_is_ignored(tmp_path: Path) -> None:
 # -- the score ------------------------------------------------------------------------------------------------------
 
 
-def finding(code: str, severity: Any = "warning") -> Diagnostic:
-    return Diagnostic(severity=severity, code=code, message="m", file="f", line=1, column=1, pointer="")
+def finding(code: str, severity: Any = "warning", pointer: str = "") -> Diagnostic:
+    return Diagnostic(severity=severity, code=code, message="m", file="f", line=1, column=1, pointer=pointer)
 
 
 def test_caps_defaults_and_the_error_ceiling() -> None:
@@ -225,11 +227,51 @@ def test_caps_defaults_and_the_error_ceiling() -> None:
     assert score([finding("legacy-field")] * 4).score == 91  # the default warning weight: 3, at most 9
     one_error = score([finding("required-missing", "error")])
     assert (one_error.letter, one_error.score, one_error.capped) == ("D", 69, True)
-    many = score([finding(c, "error") for c in ("wrong-type", "url-invalid", "required-missing")] * 3)
+    codes = ("wrong-type", "url-invalid", "required-missing")
+    many = score([finding(c, "error", f"/{member}") for c in codes for member in ("name", "url", "version")])
     assert (many.letter, many.score) == ("F", 0)
     assert [d.points for d in many.deductions] == [45, 45, 45]
     # An error of a code that is also a warning weighs as an error.
     assert score([finding("media-type-invalid", "error")]).deductions[0].points == 15
+
+
+def test_one_rule_broken_in_every_skill_costs_what_it_costs_once() -> None:
+    no_skills = v1_card()
+    del no_skills["skills"]
+    untagged = good_card()
+    untagged["skills"] = [dict(untagged["skills"][0], id=f"s{i}") for i in range(3)]
+    for skill in untagged["skills"]:
+        del skill["tags"]
+    untagged["skills"][1]["description"] = (
+        "Answers another question about a test suite, with the names that prove it."
+    )
+    untagged["skills"][2]["description"] = (
+        "Explains why a test failed, with the log lines and the change to blame."
+    )
+    lost = {d.code: d.points for d in graded(untagged).deductions}
+    assert lost == {"required-missing": 15}
+    assert graded(no_skills).deductions[0].points >= lost["required-missing"]
+    distinct = score(
+        [finding("required-missing", "error", p) for p in ("/skills/0/tags", "/name", "/version")]
+    )
+    assert distinct.deductions[0].points == 45  # three rules: each costs its own
+
+
+def test_unknown_members_are_one_light_finding_per_object() -> None:
+    card = good_card()
+    card["skills"][0].update({f"x-vendor-{i}": i for i in range(12)})
+    card["capabilities"] = {"streamin": True}
+    grade = graded(card)
+    text = json.dumps(card, indent=2, ensure_ascii=False)
+    _, diagnostics = load_card_bytes(text.encode(), display="card.json")
+    unknown = [d for d in diagnostics if d.code == "unknown-field"]
+    assert [d.pointer for d in unknown] == ["/capabilities/streamin", "/skills/0/x-vendor-0"]
+    assert "12 members" in unknown[1].message
+    assert '"x-vendor-7"' in unknown[1].message
+    assert "and 2 more" in unknown[1].message
+    assert 'did you mean "streaming"' in unknown[0].message
+    assert {d.code: d.points for d in grade.deductions} == {"unknown-field": 2}
+    assert grade.letter == "A"
 
 
 @pytest.mark.parametrize(
@@ -277,6 +319,24 @@ def test_quality_findings_are_registered_hints_with_a_fix() -> None:
         assert ":" in d.message or ";" in d.message
 
 
+def test_hints_are_words_a_page_shows_whole() -> None:
+    """A hint is text for people: on a page it reads as written, with no code span cut out of its middle."""
+    card = v03_card(url="http://localhost:1/")
+    card["skills"] = [
+        dict(card["skills"][0], id=f"s{i}", examples=[], description="Short.") for i in range(2)
+    ]
+    loaded, _ = load_card_bytes(json.dumps(card).encode(), display="x.json")
+    assert loaded is not None
+    found = quality_findings(loaded)
+    assert {"no-provider", "no-documentation-url", "no-icon", "skill-no-examples"} <= {d.code for d in found}
+    for d in found:
+        rendered = md_inline(d.message, max_len=1000)
+        chips = [t.content for t in walk(parse(rendered)) if t.type == "code_inline"]
+        # A card's URL may be a code span of its own, never a piece of a JSON snippet.
+        assert all(not set(chip) & set('"{}[],') for chip in chips), (d.code, rendered)
+        assert inline_text(rendered) == [d.message]
+
+
 # -- check --grade, --min-grade ------------------------------------------------------------------------------------
 
 
@@ -303,7 +363,10 @@ def test_check_grade_reports_hints_and_a_line_per_card(capsys: pytest.CaptureFix
         "unit-converter.json:1:1: hint card-grade grade B (88/100); points lost: -5 no-documentation-url, "
         "-5 no-provider, -2 no-icon; an A needs 90 points without errors (see docs/grading.md)"
     )
-    assert err.strip() == "4 files, 0 errors, 0 warnings, 10 hints; grades: 3 A, 1 B"
+    assert err.strip() == (
+        "by code: 4 no-icon, 1 no-documentation-url, 1 no-provider\n"
+        "4 files, 0 errors, 0 warnings, 10 hints; grades: 3 A, 1 B"
+    )
 
 
 def test_check_min_grade_fails_below_it_with_a_message_per_card(capsys: pytest.CaptureFixture[str]) -> None:
@@ -391,23 +454,21 @@ def test_badge_colours() -> None:
 # -- docs/grading.md -------------------------------------------------------------------------------------------------
 
 ROW = re.compile(
-    r"^\| (`(?P<code>[a-z0-9-]+)`|any (?P<any>error|other warning)) \| (?P<severity>\w+) \| (?P<points>\d+) \| (?P<cap>\d+) \|"
+    r"^\| (`(?P<code>[a-z0-9-]+)`|any (?P<any>error|other warning)) \| (?P<severity>\w+) \| (?P<points>\d+) \| "
+    r"(?P<cap>\d+) \| (?P<per_rule>\d+|-) \|"
 )
 
 
 def test_grading_docs_list_every_rule_with_its_weight() -> None:
-    rows: dict[str, tuple[str, int, int]] = {}
+    rows: dict[str, tuple[str, Weight]] = {}
     for line in (REPO / "docs" / "grading.md").read_text(encoding="utf-8").splitlines():
         match = ROW.match(line)
         if match:
             key = match["code"] or match["any"]
-            rows[key] = (match["severity"], int(match["points"]), int(match["cap"]))
-    assert rows.pop("error") == ("error", DEFAULT_WEIGHTS["error"].points, DEFAULT_WEIGHTS["error"].cap)
-    assert rows.pop("other warning") == (
-        "warning",
-        DEFAULT_WEIGHTS["warning"].points,
-        DEFAULT_WEIGHTS["warning"].cap,
-    )
-    assert rows == {code: (CODES[code].severities[0], w.points, w.cap) for code, w in WEIGHTS.items()}
+            per_rule = None if match["per_rule"] == "-" else int(match["per_rule"])
+            rows[key] = (match["severity"], Weight(int(match["points"]), int(match["cap"]), per_rule))
+    assert rows.pop("error") == ("error", DEFAULT_WEIGHTS["error"])
+    assert rows.pop("other warning") == ("warning", DEFAULT_WEIGHTS["warning"])
+    assert rows == {code: (CODES[code].severities[0], w) for code, w in WEIGHTS.items()}
     hints = {name for name, code in CODES.items() if code.severities == ("hint",)}
     assert hints <= set(WEIGHTS), "every quality rule has its own weight"

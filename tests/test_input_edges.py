@@ -176,7 +176,28 @@ def test_the_plugin_log_uses_the_escaping_formatter(caplog: pytest.LogCaptureFix
     plugin.load_config({"cards": "cards"})
     with caplog.at_level(logging.INFO):
         plugin._report(Catalog(cards=(), diagnostics=(d,), excluded=()))
-    [line] = [record.getMessage() for record in caplog.records]
+    [line, by_code] = [record.getMessage() for record in caplog.records]
+    assert by_code.endswith("by code: 1 c")
     assert "\u009b" not in line
     assert "\u202e" not in line
     assert not line.startswith("::")
+
+
+def test_the_plugin_quiet_option_logs_only_the_errors(caplog: pytest.LogCaptureFixture) -> None:
+    pytest.importorskip("mkdocs")
+    from a2a_docgen.site.plugin import A2ADocgenPlugin
+
+    found = [
+        Diagnostic(file="a.json", line=1, column=1, pointer="", severity=severity, code=code, message="m")
+        for severity, code in (
+            ("warning", "unknown-field"),
+            ("error", "required-missing"),
+            ("warning", "unknown-field"),
+        )
+    ]
+    plugin = A2ADocgenPlugin()
+    plugin.load_config({"cards": "cards", "quiet": True})
+    with caplog.at_level(logging.INFO):
+        plugin._report(Catalog(cards=(), diagnostics=tuple(found), excluded=()))
+    logged = [record.getMessage().removeprefix("a2a_docgen: ") for record in caplog.records]
+    assert logged == ["a.json:1:1: error required-missing m", "by code: 2 unknown-field, 1 required-missing"]

@@ -111,6 +111,20 @@ def test_nan_is_rejected() -> None:
     assert (d.code, d.pointer, d.line, d.column) == ("json-syntax", "/version", 1, 26)
 
 
+def test_a_huge_integer_gets_our_message_at_its_place() -> None:
+    text = '{"name": "x",\n "params": {"small": ' + "9" * 400 + ', "n": -' + "7" * 5000 + "}}"
+    _, diagnostics = load(text.encode())
+    d = single(diagnostics)
+    assert (d.code, d.pointer, d.line, d.column) == (
+        "json-syntax",
+        "/params/n",
+        2,
+        len(' "params": {"small": ') + 400 + len(', "n": ') + 1,
+    )
+    assert "integer of 5000 digits" in d.message
+    assert "set_int_max_str_digits" not in d.message
+
+
 @pytest.mark.parametrize("depth", [40, 100_000])
 def test_nesting_too_deep(depth: int) -> None:
     text = '{"name": "x", "deep": ' + "[" * depth + "]" * depth + "}"

@@ -546,9 +546,37 @@ def test_sign_then_check_with_the_jwks_it_wrote(tmp_path: Path, capsys: pytest.C
     assert "does not cover /x-note" in captured.err
     assert "PRIVATE" not in out.read_text(encoding="utf-8") + jwks.read_text(encoding="utf-8")
     assert main(["check", "--jwks", str(jwks), "--require-signature", str(out)]) == 0
-    assert "signature-uncovered" in capsys.readouterr().out
+    text = capsys.readouterr().out
+    assert "signature-uncovered" in text
+    verified = [line for line in text.splitlines() if " hint signature-verified " in line]
+    assert len(verified) == 1
+    assert verified[0].startswith(f"{out}:")
+    assert "signature 1 verified" in verified[0]
+    assert main(["check", "--jwks", str(jwks), "--format", "json", str(out)]) == 0
+    found = [d for d in json.loads(capsys.readouterr().out) if d["code"] == "signature-verified"]
+    assert [(d["severity"], d["pointer"]) for d in found] == [("hint", "/signatures/0")]
+    assert main(["check", "--grade", "--jwks", str(jwks), str(out)]) == 0
+    assert "signature-verified" not in capsys.readouterr().out.split("card-grade", 1)[1].split("\n")[0]
     assert main(["check", "--require-signature", str(tmp_path / "card.json")]) == 1
     assert "signature-required" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("alg", "size", "placeholder"), [("ES256", 45, True), ("ES256", 64, False), ("RS256", 20, True)]
+)
+def test_a_placeholder_signature_is_malformed_without_any_key(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], alg: str, size: int, placeholder: bool
+) -> None:
+    protected = jwt.utils.base64url_encode(json.dumps({"alg": alg, "kid": "k1"}).encode()).decode()
+    value = jwt.utils.base64url_encode(b"s" * size).decode()
+    path = tmp_path / "card.json"
+    path.write_text(json.dumps({**CARD, "signatures": [{"protected": protected, "signature": value}]}))
+    code = main(["check", str(path)])
+    out = capsys.readouterr().out
+    assert code == (1 if placeholder else 0)
+    assert ("error signature-malformed" in out) == placeholder
+    if placeholder:
+        assert f"is {size} bytes, which no {alg} signature is" in out
 
 
 def test_sign_never_writes_over_the_key(tmp_path: Path) -> None:

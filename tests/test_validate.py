@@ -11,8 +11,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from a2a_docgen.catalog import load_card_bytes
+from a2a_docgen.catalog import assemble_catalog, load_card_bytes
 from a2a_docgen.model import AgentCard, Diagnostic
+from a2a_docgen.render.filter_index import agent_facets
+from a2a_docgen.render.pages import build_views
+from a2a_docgen.text.urls import safe_url
 from a2a_docgen.validate.formats import check_binding, check_media_type, check_protocol_version, check_url
 from a2a_docgen.validate.rules import catalog_rules
 from a2a_docgen.validate.text import identity, invisible_characters, suspicious_phrases
@@ -394,6 +397,13 @@ def test_url_placeholders_and_http() -> None:
         ("https://-bad.example.com/", "JSONRPC", "url-invalid"),
         ("https://exa\u200bmple.com/a2a", "JSONRPC", "url-invalid"),
         ("https://example.com/\u202efdp.exe", "JSONRPC", "url-invalid"),
+        ("wss://agent.example.com/a2a", "https://bindings.example.com/websocket/v1", None),
+        ("ws://localhost:8080/a2a", "urn:example:binding:ws", None),
+        ("wss://agent.example.com/a2a", "JSONRPC", "url-invalid"),
+        ("ftp://agent.example.com/", "https://bindings.example.com/websocket/v1", "url-invalid"),
+        ("https://[PROJECT_ID].example/a2a", "JSONRPC", "url-invalid"),
+        ("https://agent.example.com/[TENANT]/a2a", "JSONRPC", "url-invalid"),
+        ("https://[2001:db8::1]/a2a", "JSONRPC", None),
     ],
 )
 def test_interface_url(url: str, binding: str, code: str | None) -> None:
@@ -402,6 +412,31 @@ def test_interface_url(url: str, binding: str, code: str | None) -> None:
     assert [d.code for d in found] == ([code] if code else [])
     if code:
         assert_at(found[0], "error", "/supportedInterfaces/0/url", text, json.dumps(url, ensure_ascii=False))
+
+
+@pytest.mark.parametrize(
+    ("icon", "code"),
+    [
+        ("data:image/png;base64,iVBORw0KGgo=", None),
+        ("data:image/svg+xml;utf8,<svg/>", None),
+        ("data:text/html;base64,PHNjcmlwdD4=", "url-invalid"),
+        ("javascript:alert(1)", "url-invalid"),
+    ],
+)
+def test_icon_url_may_be_an_inline_image_that_pages_never_link(icon: str, code: str | None) -> None:
+    _text, diagnostics = diagnose(v1_card(iconUrl=icon))
+    found = [d for d in diagnostics if d.code in ("url-invalid", "url-not-https")]
+    assert [d.code for d in found] == ([code] if code else [])
+    assert safe_url(icon) is None  # links stay http, https and mailto
+
+
+def test_plain_ws_for_a_custom_binding_is_not_https() -> None:
+    binding = "https://bindings.example.com/websocket/v1"
+    _text, diagnostics = diagnose(
+        v1_card(supportedInterfaces=[interface("ws://agent.example.com/a2a", binding)])
+    )
+    d = only(diagnostics, "url-not-https")
+    assert "use wss" in d.message
 
 
 def test_v03_url_fields_and_oauth_urls() -> None:
@@ -569,6 +604,67 @@ def test_state_transition_history_is_legacy_in_v1_and_fine_in_v03() -> None:
     d = only(diagnostics, "legacy-field")
     assert_at(d, "warning", "/capabilities/stateTransitionHistory", text, '"stateTransitionHistory":')
     assert diagnose(v03_card(capabilities={"stateTransitionHistory": True}))[1] == []
+
+
+def test_a_v1_interface_with_only_transport_has_no_binding_for_v1_clients() -> None:
+    text, diagnostics = diagnose(
+        v1_card(
+            supportedInterfaces=[
+                {"url": "https://a.example.com", "transport": "JSONRPC", "protocolVersion": "1.0"}
+            ]
+        )
+    )
+    d = only(diagnostics, "required-missing")
+    assert_at(d, "error", "/supportedInterfaces/0/transport", text, '"transport":')
+    assert 'rename "transport" to "protocolBinding"' in d.message
+    assert not [x for x in diagnostics if x.code == "legacy-field"]
+
+
+def test_transport_beside_a_different_binding_warns() -> None:
+    both = interface("https://a.example.com") | {"transport": "GRPC"}
+    text, diagnostics = diagnose(v1_card(supportedInterfaces=[both]))
+    d = only(diagnostics, "legacy-field")
+    assert_at(d, "warning", "/supportedInterfaces/0/transport", text, '"transport":')
+    assert '"GRPC"' in d.message
+    assert '"JSONRPC"' in d.message
+    same = interface("https://a.example.com") | {"transport": "JSONRPC"}
+    assert diagnose(v1_card(supportedInterfaces=[same]))[1] == []
+
+
+def test_a_v03_interface_may_carry_its_v1_tenant() -> None:
+    card = v03_card(
+        additionalInterfaces=[{"url": "https://b.example.com", "transport": "GRPC", "tenant": "t1"}]
+    )
+    assert diagnose(card)[1] == []
+    loaded, _ = load_card_bytes(json.dumps(card).encode(), display="card.json")
+    assert loaded is not None
+    assert [i.tenant for i in loaded.interfaces] == [None, "t1"]
+
+
+def test_a_blank_tag_is_reported_and_shown_nowhere() -> None:
+    card = v1_card()
+    card["skills"][0]["tags"] = ["maps", "", "  "]
+    text, diagnostics = diagnose(card)
+    found = [d for d in diagnostics if d.code == "empty-value"]
+    assert [(d.severity, d.pointer) for d in found] == [
+        ("warning", "/skills/0/tags/1"),
+        ("warning", "/skills/0/tags/2"),
+    ]
+    assert (found[0].line, found[0].column) == position(text, '""')
+    views = build_views(
+        assemble_catalog([(*load_card_bytes(text.encode(), display="card.json"), "card.json")])
+    )
+    assert [t.tag for t in views.tags] == ["maps"]
+    assert views.agents[0].tags == ("maps",)
+    assert agent_facets(views.agents[0])["tag"] == ("maps",)
+
+
+def test_null_legacy_credentials_are_a_null_value() -> None:
+    text, diagnostics = diagnose(
+        v03_card(protocolVersion="0.2.5", authentication={"schemes": ["Bearer"], "credentials": None})
+    )
+    d = only(diagnostics, "null-value")
+    assert_at(d, "warning", "/authentication/credentials", text, "null")
 
 
 def test_v03_security_inside_a_v1_card_warns_with_the_fix() -> None:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from a2a_docgen.commands.check import (
     add_limit_options,
+    add_quiet_option,
     add_signing_options,
     default_catalogue,
     limits_from_args,
@@ -24,7 +25,15 @@ from a2a_docgen.commands.check import (
 )
 from a2a_docgen.errors import BuildFailed, UsageError
 from a2a_docgen.model import Catalog, Diagnostic
-from a2a_docgen.report_formats import FORMATS, counts, counts_text, format_diagnostics
+from a2a_docgen.report_formats import (
+    FORMATS,
+    code_summary,
+    counts,
+    counts_text,
+    format_diagnostics,
+    printable,
+    shown,
+)
 from a2a_docgen.text.plural import plural
 from a2a_docgen.text.urls import safe_url
 
@@ -113,6 +122,7 @@ def register(subparsers: Any) -> None:
         help="render agent pages in up to N processes (default: the CPUs available; 1 renders in this "
         "process); the pages are the same either way",
     )
+    add_quiet_option(parser)
     add_signing_options(parser)
     parser.add_argument(
         "--no-history",
@@ -188,8 +198,11 @@ def build_once(
     catalog = load_catalog(cards, limits=limits, trust=trust_from_args(args, limits))
     if not catalog.cards and not catalog.excluded:
         raise UsageError(f"no card files (*.json) found in {', '.join(cards)}")
-    sys.stdout.write(format_diagnostics(catalog.diagnostics, args.format))
+    sys.stdout.write(format_diagnostics(shown(catalog.diagnostics, quiet=args.quiet), args.format))
     sys.stdout.flush()
+    by_code = code_summary(catalog.diagnostics)
+    if by_code:
+        print(printable(by_code), file=sys.stderr)
     if args.strict and catalog.diagnostics:
         raise BuildFailed(f"--strict: {_counts(catalog.diagnostics)}; nothing written")
     unverified = unverified_message(catalog.diagnostics)

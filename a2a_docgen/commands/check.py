@@ -18,7 +18,15 @@ from a2a_docgen.catalog import load_catalog
 from a2a_docgen.errors import UsageError
 from a2a_docgen.limits import DEFAULT_LIMITS, LIMIT_NAMES, Limits
 from a2a_docgen.model import Catalog, Diagnostic
-from a2a_docgen.report_formats import FORMATS, exit_code, format_diagnostics, summary
+from a2a_docgen.report_formats import (
+    FORMATS,
+    code_summary,
+    exit_code,
+    format_diagnostics,
+    printable,
+    shown,
+    summary,
+)
 from a2a_docgen.signing import Trust
 
 __all__ = [
@@ -130,6 +138,7 @@ def register(subparsers: Any) -> None:
         help="text: file:line:col lines (default); json: an array of objects; github: workflow annotations",
     )
     parser.add_argument("--strict", action="store_true", help="exit 1 on warnings too")
+    add_quiet_option(parser)
     parser.add_argument(
         "--grade",
         action="store_true",
@@ -174,15 +183,55 @@ def run(args: argparse.Namespace) -> int:
     files = len(catalog.cards) + len(catalog.excluded)
     if files == 0:
         raise UsageError(f"no card files (*.json) found in {', '.join(paths)}")
-    diagnostics = list(catalog.diagnostics)
+    diagnostics = list(catalog.diagnostics) + _verified(catalog)
     grades = ""
     if args.grade or args.min_grade:
         found, grades = _graded(catalog, args.min_grade)
         diagnostics += found
-    sys.stdout.write(format_diagnostics(diagnostics, args.format))
+    sys.stdout.write(format_diagnostics(shown(diagnostics, quiet=args.quiet), args.format))
     sys.stdout.flush()
-    print(summary(files, diagnostics) + grades, file=sys.stderr)
+    by_code = code_summary([d for d in diagnostics if d.code != "card-grade"])
+    if by_code:
+        print(printable(by_code), file=sys.stderr)
+    print(summary(files, diagnostics) + grades, file=sys.stderr)  # last: the line scripts read
     return exit_code(diagnostics, strict=args.strict)
+
+
+def add_quiet_option(parser: argparse.ArgumentParser) -> None:
+    """``--quiet``, as ``check`` and ``build`` take it."""
+    parser.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="print only the errors (warnings and hints are still counted in the summary and the line by code)",
+    )
+
+
+def _verified(catalog: Catalog) -> list[Diagnostic]:
+    """A ``signature-verified`` hint for each card whose signature verified with a trusted key: with
+    ``--jwks``, silence would not tell a verified card from one whose signatures were never checked."""
+    from a2a_docgen.diagnostics import SIGNATURE_VERIFIED, diagnostic
+    from a2a_docgen.load.source import PositionIndex
+
+    found = []
+    for card in catalog.cards:
+        verification = catalog.verification(card)
+        check = verification.verified_by if verification and verification.status == "verified" else None
+        if check is None:
+            continue
+        line, column = PositionIndex.build(card.source.text).locate(check.pointer)
+        message = f"signature {check.number} verified: {check.reason}"
+        found.append(
+            diagnostic(
+                SIGNATURE_VERIFIED,
+                message,
+                file=card.source.path,
+                line=line,
+                column=column,
+                pointer=check.pointer,
+            )
+        )
+    return found
 
 
 def _graded(catalog: Catalog, minimum: str | None) -> tuple[list[Diagnostic], str]:

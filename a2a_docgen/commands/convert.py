@@ -2,8 +2,9 @@
 
 One card without ``-o`` is written to stdout; with ``-o DIR`` every card is written under ``DIR`` (a file by its
 name, the cards found in a directory by their path below it), atomically, and a file that already holds the
-bytes is left untouched. The report goes to stderr in the format of ``check``. Exit status: 0 when every card
-was converted, 1 when a file is not a card, 2 for usage errors.
+bytes is left untouched. The report goes to stderr in the format of ``check``, with the errors ``check`` still
+finds in a converted card (located in the converted card). Exit status: 0 when every card was converted and
+has no error left, 1 when a file is not a card or a converted card still has errors, 2 for usage errors.
 """
 
 from __future__ import annotations
@@ -37,7 +38,11 @@ convert-signature-stale; see docs/convert.md).
 
 One CARD is written to stdout unless -o DIR is given; several need -o DIR.
 
-exit status: 0 every card converted, 1 a file is not a card, 2 usage error"""
+The errors check still finds in a converted card (what conversion cannot mend, such as a
+missing name) are reported too, located in the converted card.
+
+exit status: 0 every card converted with no error left, 1 a file is not a card or a
+converted card still has errors, 2 usage error"""
 
 
 def register(subparsers: Any) -> None:
@@ -91,6 +96,7 @@ def run(args: argparse.Namespace) -> int:
     limits = limits_from_args(args)
     report: list[Diagnostic] = []
     failed = written = unchanged = 0
+    left: list[int] = []  # the errors left in each converted card that has some
     for index, card_file in enumerate(files):
         data = read_card_file(card_file, limits)
         if isinstance(data, Diagnostic):
@@ -102,6 +108,8 @@ def run(args: argparse.Namespace) -> int:
         if conversion.text is None:
             failed += 1
             continue
+        if conversion.remaining:
+            left.append(len(conversion.remaining))
         output = conversion.text.encode("utf-8")
         if not targets:
             sys.stdout.write(conversion.text)
@@ -118,21 +126,28 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"cannot write {target}: {exc.strerror or exc}") from None
         written += 1
     sys.stderr.write(format_diagnostics(report, args.format))
-    print(_summary(len(files) - failed, failed, written, unchanged, args), file=sys.stderr)
-    return 1 if failed else 0
+    print(_summary(len(files) - failed, failed, written, unchanged, args, left), file=sys.stderr)
+    return 1 if failed or left else 0
 
 
 def _report(conversion: Conversion) -> list[Diagnostic]:
     """The notes of a converted card, or the errors that made a file no card."""
     if conversion.card is None:
         return [d for d in conversion.diagnostics if d.severity == "error"]
-    return list(conversion.notes)
+    return [*conversion.notes, *conversion.remaining]
 
 
-def _summary(converted: int, failed: int, written: int, unchanged: int, args: argparse.Namespace) -> str:
+def _summary(
+    converted: int, failed: int, written: int, unchanged: int, args: argparse.Namespace, left: list[int]
+) -> str:
     text = f"{plural(converted, 'card')} converted to v{args.to}"
     if args.output is not None:
         text += f" ({written} written, {unchanged} unchanged) -> {args.output}"
+    if left:
+        text += (
+            f"; {plural(len(left), 'converted card')} still {'has' if len(left) == 1 else 'have'} "
+            f"{plural(sum(left), 'error')} (listed above): fix them in the source or the output"
+        )
     if failed:
         text += f"; {plural(failed, 'file')} not converted (not a card)"
     return text

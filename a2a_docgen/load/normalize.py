@@ -263,23 +263,54 @@ class _CardReader:
 
     def _binding(self, obj: JSONObject, pointer: str) -> str | None:
         if "protocolBinding" not in obj and "protocol_binding" not in obj and "transport" in obj:
-            self.legacy(
+            # A v1.0 client never reads "transport": to it the interface has no binding at all (the SDK
+            # rejects the card), so the page shows the v0.3 name's value but the card is in error.
+            transport = self.read.text(obj, "transport", pointer)
+            self.report.add(
+                REQUIRED_MISSING,
                 join_pointer(pointer, "transport"),
-                '"transport" is the v0.3 name; v1.0 calls it "protocolBinding" (rename it)',
+                'this v1.0 interface has no "protocolBinding": "transport" is the v0.3 name, which v1.0 clients '
+                'never read, so they find no binding; rename "transport" to "protocolBinding"',
+                at_key=True,
             )
-            return self.read.text(obj, "transport", pointer)
-        return self.read.text(
+            return transport
+        binding = self.read.text(
             obj,
             "protocolBinding",
             pointer,
             required=True,
             hint='the binding: "JSONRPC", "GRPC" or "HTTP+JSON"',
         )
+        v03_name = obj.get("transport")
+        if isinstance(v03_name, str) and binding is not None and v03_name != binding:
+            self.legacy(
+                join_pointer(pointer, "transport"),
+                f'"transport" ({quote(v03_name)}, read by v0.3 clients) and "protocolBinding" ({quote(binding)}, '
+                "read by v1.0 clients) disagree, so the two kinds of client call different bindings: make them "
+                'the same, or remove "transport"',
+            )
+        return binding
 
     def v03_interfaces(self) -> tuple[AgentInterface, ...]:
         raw, read = self.raw, self.read
         version = self.card_protocol_version()
-        url = read.url(raw, "url", "", required=True, hint="the URL of the agent's preferred endpoint")
+        announced = major_minor(version) if version else None
+        if "url" not in raw and announced is not None and announced >= (1, 0):
+            # A card announcing 1.0 needs v1.0 interfaces, not the v0.3 "url" (era-mismatch says more).
+            self.report.add(
+                REQUIRED_MISSING,
+                "",
+                'required member "supportedInterfaces" is missing: the card announces protocol version '
+                f'{quote(version)}, so add "supportedInterfaces": [{{"url": ..., "protocolBinding": "JSONRPC", '
+                '"protocolVersion": "1.0"}]',
+            )
+        url = read.url(
+            raw,
+            "url",
+            "",
+            required=announced is None or announced < (1, 0),
+            hint="the URL of the agent's preferred endpoint",
+        )
         transport = read.text(raw, "preferredTransport", "")
         result: list[AgentInterface] = []
         if url is not None:
@@ -308,9 +339,11 @@ class _CardReader:
                         url=item_url,
                         protocol_binding=item_transport,
                         protocol_version=version,
-                        tenant=None,
+                        # v1.0 defines "tenant" (clients copy it into every request); a card written for
+                        # both eras may carry it already, and conversion keeps it.
+                        tenant=read.text(obj, "tenant", item_pointer),
                         pointer=item_pointer,
-                        extra=self.extra(obj, {"url", "transport"}),
+                        extra=self.extra(obj, {"url", "transport", "tenant"}),
                     )
                 )
         return tuple(result)
@@ -573,6 +606,7 @@ class _CardReader:
             return {}
         obj, pointer = found
         labels = self.read.strings(obj, "schemes", pointer)
+        self.read.text(obj, "credentials", pointer)  # not shown, but a null or a non-string is reported
         schemes: dict[str, SecurityScheme] = {}
         for index, label in enumerate(labels[0] if labels else ()):
             label_pointer = join_pointer(pointer, "schemes", index)

@@ -291,7 +291,24 @@ def _reject_constant(name: str) -> JSONValue:
 def _constant_message(token: str) -> str:
     if token in _CONSTANTS:
         return f"invalid JSON: {token} is not a JSON number"
+    if token.lstrip("-").isdigit():
+        return (
+            f"invalid JSON: an integer of {len(token.lstrip('-'))} digits is longer than parsers read (Python "
+            f"stops at {_MAX_INT_DIGITS} digits, others overflow long before); write a shorter number, or the "
+            "digits as a string"
+        )
     return f"invalid JSON: {token} is too large for a number (it overflows a 64-bit float)"
+
+
+_MAX_INT_DIGITS = 4300
+"""Python's own limit (``sys.int_info.default_max_str_digits``); an integer this long is no value a client uses."""
+
+
+def _bounded_int(literal: str) -> int:
+    """An integer literal, or ``_Constant`` for one longer than any parser converts (Python stops at 4300)."""
+    if len(literal.lstrip("-")) > _MAX_INT_DIGITS:
+        raise _Constant(literal)
+    return int(literal)
 
 
 def _finite_float(literal: str) -> float:
@@ -351,6 +368,7 @@ def parse_text(text: str, limits: Limits) -> JSONObject:
             object_pairs_hook=_reject_duplicates,
             parse_constant=_reject_constant,
             parse_float=_finite_float,
+            parse_int=_bounded_int,
         )
     except json.JSONDecodeError as exc:
         message = f"invalid JSON: {exc.msg}{_syntax_hint(text, exc.pos)}"
@@ -370,7 +388,9 @@ def parse_text(text: str, limits: Limits) -> JSONObject:
         ) from None
     except _Constant as exc:
         index = PositionIndex.build(text)
-        pointer, offset = index.constants[0] if index.constants else ("", 0)
+        # The literal that failed, not an earlier one that parsed (a 400-digit integer is a constant to the index).
+        found = [(p, o) for p, o in index.constants if text.startswith(str(exc), o)] or index.constants
+        pointer, offset = found[0] if found else ("", 0)
         raise SourceError(
             SourceProblem(JSON_SYNTAX, _constant_message(str(exc)), offset, pointer),
             text,

@@ -1,13 +1,15 @@
 """The grade of a card: 100 points, less a weight for every finding, in letter bands.
 
 Every finding costs the points of its code (``WEIGHTS``; otherwise 15 for an error and 3 for a warning), up to
-the code's cap, so one kind of mistake repeated never sinks a card alone. A card with any error is graded D at
+the code's cap, and an error repeated at the same place of several skills (or interfaces, schemes ...) costs
+what one costs, so one kind of mistake repeated never sinks a card alone. A card with any error is graded D at
 best: it breaks the spec, whatever else it does well. docs/grading.md lists every rule with its weight and fix
 (a test keeps it in step with this table).
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -42,14 +44,18 @@ BEST_WITH_ERRORS = 69
 
 @dataclass(frozen=True, slots=True)
 class Weight:
-    """What one finding of a code costs, and the most that code can cost a card."""
+    """What one finding of a code costs, the most that code can cost a card, and the most one rule of it can."""
 
     points: int
     cap: int
+    per_rule: int | None = None
+    """The most the findings of one rule cost: the code at the same place of every skill, interface or scheme
+    (``/skills/0/tags`` and ``/skills/3/tags`` are one rule), so a mistake repeated in each skill costs what it
+    costs once. ``None``: only ``cap`` bounds it."""
 
 
 DEFAULT_WEIGHTS: dict[Severity, Weight] = {
-    "error": Weight(15, 45),
+    "error": Weight(15, 45, 15),
     "warning": Weight(3, 9),
     "hint": Weight(3, 9),
 }
@@ -63,6 +69,7 @@ WEIGHTS: dict[str, Weight] = {
     "example-mode-mismatch": Weight(3, 9),
     "scheme-unused": Weight(4, 8),
     "duplicate-agent-name": Weight(3, 3),
+    "unknown-field": Weight(1, 3),  # vendor members are common and harmless to clients, typos rarer
     # the quality rules (hints)
     "interface-local": Weight(10, 10),
     "skill-no-examples": Weight(5, 15),
@@ -73,6 +80,8 @@ WEIGHTS: dict[str, Weight] = {
     "no-documentation-url": Weight(5, 5),
     "no-icon": Weight(2, 2),
     "legacy-card-path": Weight(5, 5),
+    # not a problem: check --jwks says which cards verified
+    "signature-verified": Weight(0, 0),
 }
 """Codes whose findings weigh other than their severity's default (``DEFAULT_WEIGHTS``). An error always weighs
 the error default."""
@@ -114,14 +123,30 @@ def letter_for(points: int) -> Letter:
     return next(letter for letter, lowest in BANDS if points >= lowest)
 
 
+_INDEX = re.compile(r"/[0-9]+(?=/|$)")
+
+
+def rule_of(pointer: str) -> str:
+    """The place a finding is about, whichever skill, interface or list item: ``/skills/*/tags``."""
+    return _INDEX.sub("/*", pointer)
+
+
 def score(findings: Iterable[Diagnostic]) -> Score:
     """The score of a card from all its findings (errors, warnings and hints)."""
-    counted: Counter[tuple[str, Severity]] = Counter((d.code, d.severity) for d in findings)
+    by_rule: Counter[tuple[str, Severity, str]] = Counter(
+        (d.code, d.severity, rule_of(d.pointer)) for d in findings
+    )
+    counted: Counter[tuple[str, Severity]] = Counter()
+    costs: Counter[tuple[str, Severity]] = Counter()
+    for (code, severity, _), count in by_rule.items():
+        cost = weight(code, severity)
+        counted[code, severity] += count
+        costs[code, severity] += min(cost.per_rule or cost.cap, cost.points * count)
     deductions = []
     for (code, severity), count in counted.items():
-        cost = weight(code, severity)
+        cap = weight(code, severity).cap
         deductions.append(
-            Deduction(code=code, severity=severity, count=count, points=min(cost.cap, cost.points * count))
+            Deduction(code=code, severity=severity, count=count, points=min(cap, costs[code, severity]))
         )
     deductions.sort(key=lambda d: (-d.points, d.code, d.severity))
     points = max(0, 100 - sum(d.points for d in deductions))

@@ -13,6 +13,8 @@ import ipaddress
 import itertools
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import NamedTuple
 from urllib.parse import urlsplit
 
 from a2a_docgen.diagnostics import (
@@ -52,6 +54,10 @@ NEAR_DUPLICATE_RATIO = 0.9
 _PAIRS_IN_COMMON = 0.5
 _MAX_PAIRWISE = 100
 """Each skill is compared with the first this many skills of its card (a bound on the work per card)."""
+_EDGE_WORDS = 32
+"""A near-duplicate is judged on a description's first and last this many words (a bound on the work per pair)."""
+_MAX_SEQUENCE_MATCHES = 200
+"""At most this many pairs of a card are compared by ``difflib`` (a bound on the work per card)."""
 
 
 def _member(card: AgentCard, base: str, name: str) -> str:
@@ -130,14 +136,22 @@ def skill_descriptions(card: AgentCard, report: Report) -> None:
 
 
 def duplicate_descriptions(card: AgentCard, report: Report) -> None:
-    """Skills whose descriptions are (nearly) the same cannot be told apart by a reader or a client."""
-    earlier: list[tuple[int, list[str], frozenset[tuple[str, str]]]] = []
+    """Skills whose descriptions are (nearly) the same cannot be told apart by a reader or a client.
+
+    The cost is linear in the card's text whatever its shape: equal descriptions are found by hashing, and a
+    near-duplicate is judged on each description's first and last ``_EDGE_WORDS`` words, against at most
+    ``_MAX_PAIRWISE`` earlier skills, with at most ``_MAX_SEQUENCE_MATCHES`` ``difflib`` comparisons a card."""
+    exact: dict[tuple[str, ...], int] = {}
+    earlier: list[_Description] = []
+    budget = _Budget(_MAX_SEQUENCE_MATCHES)
     for index, skill in enumerate(card.skills):
-        words = _words(skill.description or "")
+        words = tuple(_words(skill.description or ""))
         if len(words) < 3:
             continue  # thin, not duplicate
-        pairs = frozenset(itertools.pairwise(words))
-        twin = next((i for i, seq, other in earlier if _similar(words, pairs, seq, other)), None)
+        this = _description(index, words)
+        twin = exact.get(words)
+        if twin is None:
+            twin = next((d.skill for d in earlier if _similar(this, d, budget)), None)
         if twin is not None:
             report.add(
                 SKILL_DESCRIPTION_DUPLICATE,
@@ -145,24 +159,54 @@ def duplicate_descriptions(card: AgentCard, report: Report) -> None:
                 f"the description of skill {_label(skill, index)} is (nearly) the same as that of skill "
                 f"{_label(card.skills[twin], twin)}; say what sets each skill apart",
             )
+        exact.setdefault(words, index)
         if len(earlier) < _MAX_PAIRWISE:
-            earlier.append((index, words, pairs))
+            earlier.append(this)
 
 
-def _similar(
-    a: list[str], a_pairs: frozenset[tuple[str, str]], b: list[str], b_pairs: frozenset[tuple[str, str]]
-) -> bool:
+@dataclass(slots=True)
+class _Budget:
+    """How many more ``difflib`` comparisons one card may cost."""
+
+    left: int
+
+
+class _Description(NamedTuple):
+    skill: int
+    """The index of the skill."""
+    length: int
+    """Words in the whole description."""
+    words: tuple[str, ...]
+    """At most ``2 * _EDGE_WORDS`` of them: the first and the last."""
+    pairs: frozenset[tuple[str, str]]
+
+
+def _description(index: int, words: tuple[str, ...]) -> _Description:
+    edges = _edges(words)
+    return _Description(index, len(words), edges, frozenset(itertools.pairwise(edges)))
+
+
+def _edges(words: tuple[str, ...]) -> tuple[str, ...]:
+    """The first and last ``_EDGE_WORDS`` words: what a near-duplicate is judged on, a bounded amount of text."""
+    if len(words) <= 2 * _EDGE_WORDS:
+        return words
+    return words[:_EDGE_WORDS] + words[-_EDGE_WORDS:]
+
+
+def _similar(a: _Description, b: _Description, budget: _Budget) -> bool:
     """The same words in (nearly) the same order: a ``difflib`` ratio of ``NEAR_DUPLICATE_RATIO`` or more.
 
     Cheap tests come first: the lengths bound the ratio, and texts that (nearly) agree word for word share
-    most of their pairs of neighbouring words (at least half, by the Dice coefficient)."""
-    if a == b:
-        return True
-    if 2 * min(len(a), len(b)) < NEAR_DUPLICATE_RATIO * (len(a) + len(b)):
+    most of their pairs of neighbouring words (at least half, by the Dice coefficient). Once the card's budget
+    of ``difflib`` comparisons is spent, no further pair is judged near (equal texts still are)."""
+    if 2 * min(a.length, b.length) < NEAR_DUPLICATE_RATIO * (a.length + b.length):
         return False
-    if 2 * len(a_pairs & b_pairs) < _PAIRS_IN_COMMON * (len(a_pairs) + len(b_pairs)):
+    if 2 * len(a.pairs & b.pairs) < _PAIRS_IN_COMMON * (len(a.pairs) + len(b.pairs)):
         return False
-    return difflib.SequenceMatcher(None, a, b, autojunk=False).ratio() >= NEAR_DUPLICATE_RATIO
+    if budget.left <= 0:
+        return False
+    budget.left -= 1
+    return difflib.SequenceMatcher(None, a.words, b.words, autojunk=False).ratio() >= NEAR_DUPLICATE_RATIO
 
 
 def skill_tags(card: AgentCard, report: Report) -> None:
@@ -186,8 +230,9 @@ def card_members(card: AgentCard, report: Report) -> None:
         report.add(
             NO_PROVIDER,
             "",
-            'the card names no provider; add "provider": {"organization": "...", "url": "https://..."} so '
-            "readers know who runs the agent",
+            # Words, not a JSON snippet with a URL in it: pages show a hint as text, where a URL becomes code.
+            'the card names no provider; add a "provider" object with the "organization" that runs the agent and '
+            'its web site as "url", so readers know who runs the agent',
         )
     if card.documentation_url is None and _absent(card, "documentationUrl"):
         report.add(

@@ -154,9 +154,13 @@ def _encode_run(text: str) -> str:
 def _split_url(m: re.Match[str]) -> str:
     """A URL found in text, without the sentence punctuation after it (which GFM keeps out of links too)."""
     url = m.group(0)
-    while url and (url[-1] in _URL_TRAILING or (url[-1] == ")" and url.count("(") < url.count(")"))):
-        url = url[:-1]
-    return url
+    # One pass from the end, the parentheses counted once: linear whatever the URL's shape.
+    opened, closed = url.count("("), url.count(")")
+    end = len(url)
+    while end and (url[end - 1] in _URL_TRAILING or (url[end - 1] == ")" and opened < closed)):
+        closed -= url[end - 1] == ")"
+        end -= 1
+    return url[:end]
 
 
 def _encode_line(line: str, *, line_start: bool) -> str:

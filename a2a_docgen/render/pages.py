@@ -686,7 +686,7 @@ def agent_page(
     target = _request_interface(card)
     card_requirements = _requirement_key(card.security_requirements)
     for skill, skill_anchor in zip(card.skills, skill_anchors(card.skills, agent_slug), strict=True):
-        tags = {tag_key(t): t for t in reversed(skill.tags)}  # first spelling wins
+        tags = {tag_key(t): t for t in reversed(_shown_tags(skill))}  # first spelling wins
         skills.append(
             SkillView(
                 skill=skill,
@@ -707,7 +707,7 @@ def agent_page(
     for skill in card.skills:
         for mode in (*skill.effective_input_modes.modes, *skill.effective_output_modes.modes):
             media.setdefault(identity_key(mode), mode)
-        for tag in skill.tags:
+        for tag in _shown_tags(skill):
             tag_names.setdefault(tag_key(tag), tag)
     kinds = {
         KIND_LABELS[scheme.kind]
@@ -766,6 +766,11 @@ def by_agent(refs: Sequence[SkillRef]) -> tuple[AgentSkills, ...]:
             groups.append(AgentSkills(ref.agent, tuple(run)))
             run = []
     return tuple(groups)
+
+
+def _shown_tags(skill: AgentSkill) -> tuple[str, ...]:
+    """The tags a page lists: a blank tag (``""``, an ``empty-value`` of check) names nothing to filter by."""
+    return tuple(tag for tag in skill.tags if tag.strip())
 
 
 def _tag_pages(refs: Sequence[SkillRef]) -> tuple[TagPage, ...]:

@@ -87,6 +87,10 @@ def verify_catalog(
         results[card.source.path] = result
         if trust.asked:
             found.extend(card_diagnostics(card, result, trust))
+        else:  # what the signature is, rather than whose: wrong without any key (a placeholder, no JWS at all)
+            found.extend(
+                d for d in card_diagnostics(card, result, trust) if d.code == SIGNATURE_MALFORMED.name
+            )
     return results, found
 
 

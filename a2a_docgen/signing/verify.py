@@ -40,6 +40,17 @@ __all__ = [
     "verify_card",
 ]
 
+_EXACT_BYTES = {"ES256": (64,), "ES384": (96,), "ES512": (132,), "EdDSA": (64, 114)}
+_MIN_RSA_BYTES = 128  # a 1024-bit modulus; shorter keys are refused anyway
+
+
+def _plausible_length(alg: str, size: int) -> bool:
+    """Whether a signature of ``size`` bytes can be an ``alg`` signature at all (an EC or EdDSA signature has
+    a fixed size, an RSA one the modulus's): decided without any key, so a placeholder is caught unkeyed."""
+    exact = _EXACT_BYTES.get(alg)
+    return size in exact if exact is not None else size >= _MIN_RSA_BYTES
+
+
 ALGORITHMS: tuple[str, ...] = (
     "ES256",
     "ES384",
@@ -213,6 +224,12 @@ def _verify(
     raw_signature = decode_segment(signature.signature)
     if raw_signature is None or not raw_signature:
         return result("malformed", "the signature is not base64url (RFC 7515: no padding, URL-safe alphabet)")
+    if not _plausible_length(alg, len(raw_signature)):
+        return result(
+            "malformed",
+            f"the signature is {len(raw_signature)} bytes, which no {alg} signature is: a placeholder "
+            "never replaced by a real signature? Sign the card (a2a-docgen sign)",
+        )
 
     trusted, untrusted, notes = _candidates(card, header, signature, kid, trust)
     if not trusted and not untrusted:

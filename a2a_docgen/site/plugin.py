@@ -47,7 +47,7 @@ from a2a_docgen.render.gc import collector_paused
 from a2a_docgen.render.reuse import RenderReuse
 from a2a_docgen.render.search import SearchEntry
 from a2a_docgen.render.site import RenderedSite
-from a2a_docgen.report_formats import format_line
+from a2a_docgen.report_formats import code_summary, format_line, printable, shown
 from a2a_docgen.site.writer import check_relative_path, read_manifest
 
 __all__ = ["A2ADocgenPlugin", "A2ADocgenPluginConfig"]
@@ -84,6 +84,8 @@ class A2ADocgenPluginConfig(base.Config):  # type: ignore[no-untyped-call]
     """Directory of template overrides, relative to mkdocs.yml."""
     strict = c.Type(bool, default=False)
     """Fail the build when any card has a diagnostic (otherwise they are logged at INFO level)."""
+    quiet = c.Type(bool, default=False)
+    """Log only the errors of the cards (and the line by code), as ``check --quiet`` prints them."""
     nav = c.Type(bool, default=True)
     """Use the catalogue's navigation when mkdocs.yml has no ``nav``."""
     prefix = c.Optional(c.Type(str))
@@ -353,12 +355,14 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
 
     def _report(self, catalog: Catalog) -> None:
         """Card diagnostics are INFO messages, or WARNINGs that fail the build with ``strict: true``."""
-        for d in catalog.diagnostics:
+        for d in shown(catalog.diagnostics, quiet=self.config.quiet and not self.config.strict):
             message = format_line(d)  # escaped as check prints it: card text never drives the terminal
             if self.config.strict:
                 log.warning(message)
             else:
                 log.info(message)
+        if catalog.diagnostics:
+            log.info(printable(code_summary(catalog.diagnostics)))
         if self.config.strict and catalog.diagnostics:
             errors = sum(1 for d in catalog.diagnostics if d.severity == "error")
             raise PluginError(

@@ -53,7 +53,11 @@ class Problem:
 
 # -- URLs ---------------------------------------------------------------------------------------------------
 
-_PLACEHOLDER = re.compile(r"<[^<>]*>|\{[^{}]*\}|\$\{|%[A-Z_]+%|\bYOUR[_-][A-Z_]+\b")
+_PLACEHOLDER = re.compile(
+    r"<[^<>]*>|\{[^{}]*\}|\$\{|%[A-Z_]+%|\bYOUR[_-][A-Z_]+\b|\[[A-Za-z][A-Za-z0-9_-]*\]"
+)
+"""``<host>``, ``{BASE_URL}``, ``${X}``, ``%X%``, ``YOUR_X``, ``[PROJECT_ID]`` (brackets hold only an IPv6 address,
+and one never starts with a letter other than a-f followed by no colon)."""
 _URI_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 _WHITESPACE_OR_CONTROL = re.compile(r"[\x00-\x20\x7f-\x9f]")
 _HOST_PORT = re.compile(r"^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?):(\d{1,5})$")
@@ -69,7 +73,9 @@ def _placeholder(value: str, *, uri: bool = False) -> Problem | None:
     match = _PLACEHOLDER.search(value)
     if match is None:
         return None
-    if _valid_as_written(value, uri=uri):
+    if _valid_as_written(value, uri=uri) and not match.group().startswith(
+        "["
+    ):  # a bracketed name: never valid
         return Problem(
             URL_PLACEHOLDER,
             f"{quote(value)} looks like a template placeholder ({match.group()}) that was never filled in; it is "
@@ -95,8 +101,27 @@ def _valid_as_written(value: str, *, uri: bool) -> bool:
     return valid_host(parts.hostname or "")
 
 
-def check_url(value: str, *, what: str = "URL", grpc: bool = False) -> Problem | None:
-    """An absolute http(s) URL (or, when ``grpc``, also ``host:port``); plain http only for local hosts."""
+WEB_SCHEMES = frozenset({"http", "https"})
+"""What most URL fields of a card may use: a page, an OAuth endpoint, a provider's site."""
+ICON_SCHEMES = frozenset({"http", "https", "data"})
+"""``iconUrl``: the spec types it as a URL with no scheme restriction, and an inline ``data:`` image is common."""
+CUSTOM_BINDING_SCHEMES = frozenset({"http", "https", "ws", "wss"})
+"""An interface with a custom binding named by a URI (spec section 5.8) may be served over WebSockets."""
+_ENCRYPTED = {"http": "https", "ws": "wss"}
+_DATA_IMAGE = re.compile(r"data:image/[A-Za-z0-9.+-]+[;,]", re.IGNORECASE)
+
+
+def check_url(
+    value: str, *, what: str = "URL", grpc: bool = False, schemes: frozenset[str] = WEB_SCHEMES
+) -> Problem | None:
+    """An absolute URL of one of ``schemes`` (or, when ``grpc``, also ``host:port``); plain http (or ws) only
+    for local hosts. A ``data:`` URL (where ``schemes`` allows it) must hold an image."""
+    if "data" in schemes and value[:5].lower() == "data:":  # an inline SVG's "<svg" is no placeholder
+        if _DATA_IMAGE.match(value):
+            return _hidden_characters(value, what)
+        return Problem(
+            URL_INVALID, f"the {what} {quote(value)} is a data: URL that holds no image (data:image/...)"
+        )
     problem = _placeholder(value) or _hidden_characters(value, what)
     if problem is not None:
         return problem
@@ -110,7 +135,9 @@ def check_url(value: str, *, what: str = "URL", grpc: bool = False) -> Problem |
     expected = 'an absolute URL such as "https://agent.example.com/a2a"'
     if grpc:
         expected += ' or, for gRPC, "host:port" such as "grpc.example.com:443"'
-    if scheme not in ("http", "https") or not parts.netloc:
+    if schemes - WEB_SCHEMES:
+        expected += f" (schemes: {', '.join(sorted(schemes))})"
+    if scheme not in schemes or not parts.netloc:
         hint = ""
         if not _URI_SCHEME.match(value) and not grpc:
             hint = ' (it has no scheme: add "https://")' if "." in value.split("/", maxsplit=1)[0] else ""
@@ -118,11 +145,11 @@ def check_url(value: str, *, what: str = "URL", grpc: bool = False) -> Problem |
     host = parts.hostname or ""
     if not valid_host(host):
         return Problem(URL_INVALID, f"the {what} {quote(value)} has no valid host name")
-    if scheme == "http" and not is_local_host(host):
+    if scheme in _ENCRYPTED and not is_local_host(host):
         return Problem(
             URL_NOT_HTTPS,
-            f"the {what} {quote(value)} uses plain http; use https so the traffic is encrypted and the "
-            "server authenticated",
+            f"the {what} {quote(value)} uses plain {scheme}; use {_ENCRYPTED[scheme]} so the traffic is encrypted "
+            "and the server authenticated",
         )
     return None
 

@@ -7,7 +7,6 @@ snake_case alias, a v0.3 name, an array index after skipped elements), the raw J
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Callable, Iterator, Sequence
 from functools import partial
@@ -63,8 +62,12 @@ from a2a_docgen.model import (
     UnknownSecurityScheme,
 )
 from a2a_docgen.protocol import canonical_binding, major_minor
+from a2a_docgen.text.suggest import Suggestions
 from a2a_docgen.validate.fit import example_fit
 from a2a_docgen.validate.formats import (
+    CUSTOM_BINDING_SCHEMES,
+    ICON_SCHEMES,
+    WEB_SCHEMES,
     Problem,
     check_binding,
     check_media_type,
@@ -108,14 +111,6 @@ def _add(report: Report, pointer: str, problem: Problem | None) -> None:
     """Report a format problem (if any) at ``pointer``."""
     if problem is not None:
         report.add(problem.code, pointer, problem.message, severity=problem.severity)
-
-
-def _did_you_mean(name: str, candidates: Sequence[str]) -> str:
-    close = difflib.get_close_matches(name, candidates, n=1, cutoff=0.75)
-    if not close:
-        folded = {c.casefold(): c for c in candidates}
-        close = [folded[name.casefold()]] if name.casefold() in folded else []
-    return f' (did you mean "{close[0]}"?)' if close else ""
 
 
 # -- skills ---------------------------------------------------------------------------------------------------
@@ -181,6 +176,8 @@ def _all_requirements(card: AgentCard) -> Iterator[SecurityRequirement]:
 def security_references(card: AgentCard, report: Report, limits: Limits) -> None:
     """Requirements must name declared schemes, and only scopes the named OAuth2 scheme declares."""
     declared = list(card.security_schemes)
+    schemes_named = Suggestions(declared)
+    scopes_named: dict[str, Suggestions] = {}
     written = _resolve(card, _member(card, "", "securitySchemes"))
     for requirement in _all_requirements(card):
         for name, entry, scopes_pointer in _requirement_entries(card, requirement):
@@ -193,7 +190,7 @@ def security_references(card: AgentCard, report: Report, limits: Limits) -> None
                     UNDECLARED_SCHEME,
                     entry,
                     f"security requirement names scheme {quote(name)}, which is not declared {where}"
-                    f"{_did_you_mean(name, declared)}: declare it or correct the name",
+                    f"{schemes_named.hint(name)}: declare it or correct the name",
                     at_key=True,
                 )
                 continue
@@ -208,12 +205,14 @@ def security_references(card: AgentCard, report: Report, limits: Limits) -> None
             pointers = _string_pointers(card, scopes_pointer, requirement.schemes[name])
             for scope_pointer, scope in pointers:
                 if scope not in known:
+                    if name not in scopes_named:
+                        scopes_named[name] = Suggestions(known)
                     listed = ", ".join(quote(s) for s in known[:10]) or "none"
                     report.add(
                         UNDECLARED_SCOPE,
                         scope_pointer,
                         f"scope {quote(scope)} is not declared by any flow of OAuth2 scheme {quote(name)} "
-                        f'(declared: {listed}){_did_you_mean(scope, known)}: add it to the flow\'s "scopes" or '
+                        f'(declared: {listed}){scopes_named[name].hint(scope)}: add it to the flow\'s "scopes" or '
                         "remove it here",
                     )
 
@@ -302,11 +301,12 @@ def oauth_flows(card: AgentCard, report: Report, limits: Limits) -> None:
         flows_raw = _resolve(card, flows_pointer)
         if isinstance(flows_raw, dict):
             known = set(FLOW_KINDS) | {snake_case(k) for k in FLOW_KINDS}
+            flows_named = Suggestions(FLOW_KINDS)
             for key in sorted(k for k in flows_raw if k not in known):
                 report.add(
                     OAUTH_FLOW_UNKNOWN,
                     join_pointer(flows_pointer, key),
-                    f'"flows" has no member {quote(key)}{_did_you_mean(key, FLOW_KINDS)}; the flows are '
+                    f'"flows" has no member {quote(key)}{flows_named.hint(key)}; the flows are '
                     "authorizationCode, clientCredentials, deviceCode (v1.0), implicit and password",
                     at_key=True,
                 )
@@ -427,14 +427,26 @@ def url_fields(card: AgentCard, report: Report, limits: Limits) -> None:
         if interface.url is None or not interface.url.strip():
             continue  # required-missing / required-empty already said so
         pointer, _, _ = _interface_pointers(card, interface)
-        grpc = canonical_binding(interface.protocol_binding) == "GRPC"
-        _add(report, pointer, check_url(interface.url, what="interface URL", grpc=grpc))
+        binding = canonical_binding(interface.protocol_binding)
+        custom = (
+            binding is None and _URI_BINDING.match((interface.protocol_binding or "").strip()) is not None
+        )
+        schemes = CUSTOM_BINDING_SCHEMES if custom else WEB_SCHEMES
+        _add(
+            report,
+            pointer,
+            check_url(interface.url, what="interface URL", grpc=binding == "GRPC", schemes=schemes),
+        )
     for pointer, value, what, required in _url_fields(card):
         if not value.strip():
             if not required:
                 _empty_optional(report, pointer, what)
             continue
-        _add(report, pointer, check_url(value, what=what))
+        _add(
+            report,
+            pointer,
+            check_url(value, what=what, schemes=ICON_SCHEMES if what == "icon URL" else WEB_SCHEMES),
+        )
     for extension in card.capabilities.extensions:
         if extension.uri is None:
             continue
@@ -444,6 +456,22 @@ def url_fields(card: AgentCard, report: Report, limits: Limits) -> None:
                 _empty_optional(report, pointer, "extension URI")
             continue
         _add(report, pointer, check_uri(extension.uri, what="extension URI"))
+
+
+def blank_tags(card: AgentCard, report: Report, limits: Limits) -> None:
+    """A tag that is empty (or only spaces) names nothing: pages and the home filter leave it out."""
+    for skill in card.skills:
+        if all(tag.strip() for tag in skill.tags):
+            continue
+        for pointer, tag in _string_pointers(card, _member(card, skill.pointer, "tags"), skill.tags):
+            if not tag.strip():
+                _empty_optional(report, pointer, "tag")
+
+
+_MAX_LISTED = 10
+"""Unknown members of one object named in its finding; the rest are counted."""
+_URI_BINDING = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
+"""A custom binding named by a URI (spec section 5.8): the core names have no colon."""
 
 
 def _valid_and_distinct(modes: Sequence[str]) -> bool:
@@ -523,13 +551,18 @@ def _era_mismatch(card: AgentCard, report: Report, declared: str) -> None:
     version = major_minor(declared)
     if version is None or version < (1, 0):
         return
+    if "url" in card.source.raw:
+        shape = '("url", no "supportedInterfaces"); v1.0 clients such as the official SDK then talk A2A 1.0 to its '
+        shape += (
+            '"url": if the agent serves A2A 0.3, write "protocolVersion": "0.3.0"; if it serves 1.0, write'
+        )
+    else:  # nothing to talk to at all: the fix is the v1.0 interfaces, never a v0.3 "url"
+        shape = '(no "supportedInterfaces", and no "url" either), so no client finds an interface: write'
     report.add(
         ERA_MISMATCH,
         "/protocolVersion",
-        f'the card announces protocol version {quote(declared)} but is written in the v0.3 shape ("url", no '
-        '"supportedInterfaces"); v1.0 clients such as the official SDK then talk A2A 1.0 to its "url": if the '
-        'agent serves A2A 0.3, write "protocolVersion": "0.3.0"; if it serves 1.0, write the card in the v1.0 '
-        'shape, with "supportedInterfaces" (a2a-docgen convert --to 1.0 does it)',
+        f"the card announces protocol version {quote(declared)} but is written in the v0.3 shape {shape} "
+        'the card in the v1.0 shape, with "supportedInterfaces" (a2a-docgen convert --to 1.0 does it)',
     )
 
 
@@ -609,15 +642,29 @@ _MISPLACED = {
 
 
 def unknown_fields(card: AgentCard, report: Report, limits: Limits) -> None:
-    """Members no version of the spec defines: clients ignore them, so they are usually typos."""
+    """Members no version of the spec defines: clients ignore them, so they are usually typos. One finding per
+    object, at its first such member, lists them all (vendor members come in numbers)."""
+    members_named: dict[tuple[str, ...], Suggestions] = {}
+    grouped: dict[str, tuple[str, str, list[str]]] = {}  # object -> (what it is, first member, members named)
     for base, key, candidates, what in extra_members(card):
-        hint = _MISPLACED.get((base, key)) or _did_you_mean(key, candidates)
-        report.add(
-            UNKNOWN_FIELD,
-            join_pointer(base, key),
-            f"{what} has no member {quote(key)}{hint}; clients ignore it: fix the name or remove it",
-            at_key=True,
-        )
+        named = members_named.get(tuple(candidates))
+        if named is None:  # one per kind of object, so the card's budget of comparisons holds for each
+            named = members_named[tuple(candidates)] = Suggestions(candidates)
+        hint = _MISPLACED.get((base, key)) or named.hint(key)
+        grouped.setdefault(base, (what, key, []))[2].append(quote(key) + hint)
+    for base, (what, first, names) in grouped.items():
+        pointer = join_pointer(base, first)
+        if len(names) == 1:
+            message = f"{what} has no member {names[0]}; clients ignore it: fix the name or remove it"
+        else:
+            shown = ", ".join(names[:_MAX_LISTED]) + (
+                f" and {len(names) - _MAX_LISTED} more" if len(names) > _MAX_LISTED else ""
+            )
+            message = (
+                f"{what} has {len(names)} members no version of the spec defines: {shown}; clients ignore them: "
+                'fix the names or remove them (data of an extension belongs in its "params")'
+            )
+        report.add(UNKNOWN_FIELD, pointer, message, at_key=True)
     # A v1.0 scheme object holds exactly its one wrapper member.
     for scheme in card.security_schemes.values():
         parent, _, last = scheme.pointer.rpartition("/")
@@ -772,6 +819,7 @@ CARD_RULES: tuple[Rule, ...] = (
     oauth_flows,
     scheme_fields,
     url_fields,
+    blank_tags,
     media_types,
     example_modes,
     protocol_versions,
