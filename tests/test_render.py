@@ -987,3 +987,32 @@ def test_a_skill_taking_bare_text_gets_no_contradictory_note_and_every_skill_a_r
     assert "### Request\n" in section
     assert "file part" in section
     assert '"url": "https://example.com/<your-file>"' in section
+
+
+def test_a_card_whose_interfaces_take_no_request_says_why_once() -> None:
+    raw = {
+        "name": "Unreachable",
+        "description": "d",
+        "version": "1",
+        "supportedInterfaces": [
+            {"url": "https://<HOST>/a2a", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
+            {
+                "url": "wss://ws.example/a2a",
+                "protocolBinding": "https://example.org/ws",
+                "protocolVersion": "1.0",
+            },
+        ],
+        "capabilities": {},
+        "defaultInputModes": ["text/plain"],
+        "defaultOutputModes": ["text/plain"],
+        "skills": [{"id": "a", "name": "A", "description": "d", "tags": ["t"], "examples": ["hello"]}],
+    }
+    card, _ = load_card_bytes(json.dumps(raw).encode(), display="u.json")
+    assert card is not None
+    site = render_catalog(Catalog(cards=(card,), diagnostics=(), excluded=()))
+    (page,) = [text for path, text in site.pages.items() if path.startswith("agents/")]
+    assert page.count("No request is shown.") == 1
+    assert "Interface 1 gets none: its URL cannot go into a command as it is" in page
+    assert "Interface 2 gets none: its binding is not JSON-RPC, HTTP+JSON or gRPC." in page
+    assert "**Requests:**" not in page
+    assert not [info for info, _ in fences(page) if info in ("sh", "python")]
