@@ -296,3 +296,69 @@ def test_every_request_of_the_example_catalogue_is_answered(path: Path, tmp_path
         for running in agents:
             assert running.entries(), running.url
             assert all(not e["undeclared"] for e in running.entries())
+
+
+# -- real cards (../shared, when present) ------------------------------------------------------------------
+
+
+def test_the_first_request_of_every_real_card_is_answered(shared_dir: Path, tmp_path: Path) -> None:
+    """Real cards, many of them invalid: each agent that gets requests has its first message sent in every
+    form, to every interface, after pointing the interfaces at local agents of the same binding and version
+    (no credential or extension is enforced here: the made cards above prove those)."""
+    from a2a_docgen.catalog import load_card_bytes
+    from a2a_docgen.render.calling import request_targets
+
+    paths = sorted((shared_dir / "cards" / "real").glob("*.json"))
+    _require(bool(paths), "no real cards in ../shared")
+    for version in ("1.0", "0.3"):
+        for binding in ("JSONRPC", "HTTP+JSON", "GRPC"):
+            _tools(version, binding)
+    with ExitStack() as stack:
+        agents: dict[str, runner.Agent] = {}
+        for version in ("1.0", "0.3"):
+            for binding in ("JSONRPC", "HTTP+JSON", "GRPC"):
+                label = runner.group_label(binding, version)
+                agents[label] = stack.enter_context(
+                    runner.agent(tmp_path, binding=binding, version=version, checks=[], extensions=[])
+                )
+        jobs: list[tuple[str, runner.Snippet]] = []
+        for path in paths:
+            data = path.read_bytes()
+            card, _ = load_card_bytes(data, display=path.name)
+            if card is None:
+                continue
+            targets, _ = request_targets(card)
+            text = data.decode("utf-8", errors="replace")
+            claimed: dict[str, str] = {}
+            for target in targets:
+                url = str(target.interface.url)
+                if url not in claimed and json.dumps(url) in text:
+                    claimed[url] = target.label
+            for url, label in claimed.items():
+                text = text.replace(json.dumps(url), json.dumps(agents[label].url))
+            try:
+                local = json.loads(text)
+            except ValueError:
+                continue
+            page = page_of(local, tmp_path / path.stem)
+            snippets = runner.labelled_snippets(page)
+            wanted = set(claimed.values())
+            first: dict[str, runner.Snippet] = {}
+            for snippet in snippets:
+                if snippet.label.rsplit(" · ", 1)[0] in wanted:
+                    first.setdefault(snippet.label, snippet)
+            jobs += [(path.name, s) for s in first.values()]
+        assert len({name for name, _ in jobs}) >= 30, "fewer real cards with requests than expected"
+
+        def run(index: int) -> tuple[str, runner.Snippet, Any]:
+            name, snippet = jobs[index]
+            directory = tmp_path / f"reader-{index}"
+            runner.prepare_reader_directory(directory, None)
+            return name, snippet, runner.run_snippet(snippet, directory, None)
+
+        with ThreadPoolExecutor(max_workers=3) as pool:
+            results = list(pool.map(run, range(len(jobs))))
+        failures = [
+            (name, s.label, r.stdout[-400:], r.stderr[-800:]) for name, s, r in results if not _answered(r)
+        ]
+        assert not failures, failures
