@@ -164,7 +164,9 @@ def _skill_of(label_index: int, snippets: list[runner.Snippet], page: str) -> st
 
 
 def _answered(result: Any) -> bool:
-    return result.returncode == 0 and "echo: " in result.stdout
+    """The agent's answer, and no client left open nor deprecated argument on the way."""
+    quiet = not any(word in result.stderr for word in ("ResourceWarning", "Unclosed", "DeprecationWarning"))
+    return result.returncode == 0 and "echo: " in result.stdout and quiet
 
 
 CASES = [(binding, version) for version in ("1.0", "0.3") for binding in ("JSONRPC", "HTTP+JSON", "GRPC")]

@@ -262,7 +262,8 @@ def reader_environment(tls: Tls | None) -> dict[str, str]:
     and, for the test's own CA, the trust settings each client reads."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
-    env["PYTHONWARNINGS"] = "error::ResourceWarning,error::DeprecationWarning:httpx"
+    # shown, so that a client left open (or a deprecated httpx argument) is seen in the output
+    env["PYTHONWARNINGS"] = "always::ResourceWarning,always::DeprecationWarning"
     if tls is not None:
         for variable in ("SSL_CERT_FILE", "CURL_CA_BUNDLE", "GRPC_DEFAULT_SSL_ROOTS_FILE_PATH"):
             env[variable] = str(tls.ca)
