@@ -512,3 +512,14 @@ def test_grpcurl_names_the_proto_of_the_version_and_its_imports() -> None:
         assert "google.api" in command
         assert "-plaintext" in command
         assert "127.0.0.1:50051" in command
+
+
+def test_basic_over_grpc_is_encoded_by_the_shell_on_one_line() -> None:
+    forms = _forms(
+        secured({"httpAuthSecurityScheme": {"scheme": "basic"}}, interface("GRPC", url="g.example:443"))
+    )
+    assert (
+        """-H "authorization: Basic $(printf %s '<user>:<password>' | base64 | tr -d '\\n')" """.strip()
+        in (forms["gRPC v1.0 · grpcurl"])
+    )
+    assert 'base64.b64encode(b"<user>:<password>")' in forms["gRPC v1.0 · Python"]

@@ -189,7 +189,7 @@ def grpcurl_command(request: RequestExample, credentials: tuple[Credential, ...]
     options += [f"-H {_quoted(f'{name}: {value}')}" for name, value in metadata]
     for credential in credentials:
         if credential.usable and credential.kind == "basic":
-            encoded = f"$(printf %s {_quoted(credential.placeholder)} | base64)"
+            encoded = f"$(printf %s {_quoted(credential.placeholder)} | base64 | tr -d '\\n')"  # unwrapped
             options.append(f'-H "authorization: Basic {encoded}"')
     if certificate:
         options.append("-cert client.crt -key client.key")
