@@ -528,7 +528,7 @@ _CURL_BLOCKS = """() => {
       const labels = [...tabs.querySelectorAll('.tabbed-labels > label')];
       const blocks = [...tabs.querySelectorAll('.tabbed-content > .tabbed-block')];
       labels.forEach((label, i) => {
-        if (label.textContent.trim() === 'curl' && blocks[i]) {
+        if (label.textContent.trim().endsWith(' · curl') && blocks[i]) {
           out.push({skill: h2.id, label: label.getAttribute('for'), index: i,
                     text: blocks[i].querySelector('code').textContent});
         }

@@ -75,6 +75,9 @@ def agent_page(site: RenderedSite) -> str:
 
 _ERA = re.compile(r"A2A v(?:1\.0|0\.3) card")
 _VERSION = re.compile(r", A2A `[^`]*`|^`[0-9.]+`$")  # in the endpoint line; an interface's version cell
+_PROTO = re.compile(r"v(?:1\.0|0\.3): \[https://raw\.githubusercontent\.com/a2aproject/A2A/[^\]]*\]\([^)]*\)")
+"""The protocol definition grpcurl reads: the one of the interfaces' version."""
+_REQUEST_VERSION = re.compile(r"(JSON-RPC|gRPC|HTTP\+JSON) v(?:1\.0|0\.3)")  # the labels of the requests
 
 
 def facts(page: str) -> list[str]:
@@ -89,19 +92,23 @@ def facts(page: str) -> list[str]:
             kept.pop()  # the label went in before its block
             continue
         if token.type in ("inline", "fence"):
-            kept.append(_VERSION.sub("", _ERA.sub("A2A card", token.content)))
+            text = _VERSION.sub("", _ERA.sub("A2A card", token.content))
+            kept.append(_PROTO.sub("", _REQUEST_VERSION.sub(r"\1", text)))
     return kept
 
 
 def _is_label(inline: Token) -> bool:
     """A paragraph that is only a bold label: the line above each request block."""
-    return bool(re.fullmatch(r"\*\*[A-Za-z ]+\*\*", inline.content))
+    return bool(re.fullmatch(r"\*\*[A-Za-z0-9 .+·-]+\*\*", inline.content))
 
 
 def test_v03_twin_states_the_same_facts(monkeypatch: pytest.MonkeyPatch) -> None:
     v1 = agent_page(render_case("route-planner", monkeypatch))
     v03 = agent_page(render_case("v03-twin", monkeypatch))
     assert facts(v1) == facts(v03)
+    # the requests are labelled by the protocol version they speak
+    assert "**Requests:** JSON-RPC v1.0, gRPC v1.0, HTTP+JSON v1.0 (" in v1
+    assert "**Requests:** JSON-RPC v0.3, gRPC v0.3, HTTP+JSON v0.3 (" in v03
     # ...and what differs is exactly the era and the protocol the requests speak.
     assert "an A2A v1.0 card" in v1
     assert "an A2A v0.3 card" in v03
@@ -110,7 +117,12 @@ def test_v03_twin_states_the_same_facts(monkeypatch: pytest.MonkeyPatch) -> None
 
 def test_v03_twin_requests_follow_the_protocol_version(monkeypatch: pytest.MonkeyPatch) -> None:
     def bodies(page: str) -> list[dict[str, object]]:
-        found = [json.loads(content) for info, content in fences(page) if info == "json"]
+        """The JSON-RPC bodies the curl commands send (their here-documents)."""
+        found = [
+            json.loads(content.split("<<'EOF'\n", 1)[1].rsplit("\nEOF", 1)[0])
+            for info, content in fences(page)
+            if info == "sh" and content.startswith("curl ")
+        ]
         return [b for b in found if isinstance(b, dict) and b.get("jsonrpc") == "2.0"]
 
     v1 = bodies(agent_page(render_case("route-planner", monkeypatch)))

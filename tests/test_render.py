@@ -273,7 +273,7 @@ def test_json_examples_are_json_fences_and_text_examples_are_quotes() -> None:
     assert all(example_text in quoted for example_text in plain)  # as written: nothing in them to encode
 
 
-def test_every_example_has_requests_ready_to_send() -> None:
+def test_every_example_has_requests_for_every_interface() -> None:
     site = site_of("route-planner")
     text = site.pages[agent_path(site, "Coastal")]
     tokens = parse(text)
@@ -282,25 +282,48 @@ def test_every_example_has_requests_ready_to_send() -> None:
         for i, t in enumerate(tokens)
         if t.type == "paragraph_open"
         and t.level == 0
-        and re.fullmatch(r"\*\*[A-Za-z ]+\*\*", tokens[i + 1].content)
+        and re.fullmatch(r"\*\*[^*]+ · [^*]+\*\*", tokens[i + 1].content)
     ]
     card = catalog_of("route-planner").cards[0]
     count = sum(len(s.examples) for s in card.skills)
-    assert labels == ["**Request body**", "**curl**", "**Python**"] * count
-    curls = [content for info, content in fences(text) if info == "sh"]
-    assert all(c.startswith("curl -sS -X POST 'https://routes.tidewater.example/a2a/jsonrpc'") for c in curls)
-    assert all("-H 'Authorization: Bearer <token>'" in c for c in curls)
+    # the card's interfaces in its order: JSON-RPC, gRPC, HTTP+JSON, all v1.0; the same labels on every example
+    one = [
+        f"**{group} · {form}**"
+        for group, forms in (
+            ("JSON-RPC v1.0", ("curl", "Python")),
+            ("gRPC v1.0", ("grpcurl", "Python")),
+            ("HTTP+JSON v1.0", ("curl", "Python")),
+        )
+        for form in forms
+    ]
+    assert labels == one * count
+    commands = [content for info, content in fences(text) if info == "sh"]
+    curls = [c for c in commands if c.startswith("curl ")]
+    assert {c.split(" \\\n", 1)[0] for c in curls} == {
+        "curl -sS --fail-with-body -X POST 'https://routes.tidewater.example/a2a/jsonrpc'",
+        "curl -sS --fail-with-body -X POST 'https://routes.tidewater.example/a2a/rest/message:send'",
+    }
+    assert all("authorization: bearer <token>'" in c.lower() for c in commands)
+    grpcurls = [c for c in commands if not c.startswith("curl ")]
+    assert len(grpcurls) == count
+    assert all("grpc.routes.tidewater.example:443 lf.a2a.v1.A2AService/SendMessage" in c for c in grpcurls)
 
 
 def test_modes_say_where_they_come_from() -> None:
     site = site_of("route-planner")
     found = facts(site.pages[agent_path(site, "Coastal")])
-    assert found["Media types"] == [
-        "accepts text/plain; returns text/plain, application/json",
-        "same as the agent",
+    assert found["Media types"] == ["accepts text/plain; returns text/plain, application/json"]
+    # every skill states its own effective types, and where they come from
+    assert found["Accepts"] == [
+        "text/plain, application/json (the skill's own)",
+        "application/json (the skill's own)",
+        "text/plain (the card's default)",
     ]
-    assert found["Accepts"] == ["text/plain, application/json", "application/json"]
-    assert found["Returns"] == ["application/json, application/geo+json", "same as the agent"]
+    assert found["Returns"] == [
+        "application/json, application/geo+json (the skill's own)",
+        "text/plain, application/json (the card's default)",
+        "text/plain, application/json (the card's default)",
+    ]
 
 
 def test_skill_security_is_stated_only_where_it_differs() -> None:
@@ -600,6 +623,7 @@ def test_sentinel_card_text_only_reaches_pages_through_encoders() -> None:
                     "#skill-",
                     "#signatures",
                     "#card-quality",
+                    "#requests",
                     "../../tags/",
                     "card.json",
                     "badge.json",
@@ -933,3 +957,67 @@ def test_the_grade_and_how_to_improve_it() -> None:
             assert "\n### Card quality {#card-quality}\n" in text
     home = site.pages["index.md"]
     assert re.search(r" · grade [A-F]( ·|$)", home, re.M)
+
+
+def test_a_skill_taking_bare_text_gets_no_contradictory_note_and_every_skill_a_request() -> None:
+    raw = {
+        "name": "Plain",
+        "description": "d",
+        "version": "1",
+        "supportedInterfaces": [
+            {"url": "https://plain.example/a2a", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}
+        ],
+        "capabilities": {},
+        "defaultInputModes": ["text"],
+        "defaultOutputModes": ["text"],
+        "skills": [
+            {
+                "id": "a",
+                "name": "A",
+                "description": "d",
+                "tags": ["t"],
+                "examples": ["hello"],
+                "inputModes": ["text"],
+            },
+            {"id": "b", "name": "B", "description": "d", "tags": ["t"], "inputModes": ["image/png"]},
+        ],
+    }
+    card, _ = load_card_bytes(json.dumps(raw).encode(), display="plain.json")
+    assert card is not None
+    site = render_catalog(Catalog(cards=(card,), diagnostics=(), excluded=()))
+    (page,) = [text for path, text in site.pages.items() if path.startswith("agents/")]
+    assert "no text" not in page
+    # the skill without examples gets a placeholder request, a file part since it takes images only
+    section = page.split("## B ", 1)[1]
+    assert "### Request\n" in section
+    assert "file part" in section
+    assert '"url": "https://example.com/<your-file>"' in section
+
+
+def test_a_card_whose_interfaces_take_no_request_says_why_once() -> None:
+    raw = {
+        "name": "Unreachable",
+        "description": "d",
+        "version": "1",
+        "supportedInterfaces": [
+            {"url": "https://<HOST>/a2a", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
+            {
+                "url": "wss://ws.example/a2a",
+                "protocolBinding": "https://example.org/ws",
+                "protocolVersion": "1.0",
+            },
+        ],
+        "capabilities": {},
+        "defaultInputModes": ["text/plain"],
+        "defaultOutputModes": ["text/plain"],
+        "skills": [{"id": "a", "name": "A", "description": "d", "tags": ["t"], "examples": ["hello"]}],
+    }
+    card, _ = load_card_bytes(json.dumps(raw).encode(), display="u.json")
+    assert card is not None
+    site = render_catalog(Catalog(cards=(card,), diagnostics=(), excluded=()))
+    (page,) = [text for path, text in site.pages.items() if path.startswith("agents/")]
+    assert page.count("No request is shown.") == 1
+    assert "Interface 1 gets none: its URL cannot go into a command as it is" in page
+    assert "Interface 2 gets none: its binding is not JSON-RPC, HTTP+JSON or gRPC." in page
+    assert "**Requests:**" not in page
+    assert not [info for info, _ in fences(page) if info in ("sh", "python")]

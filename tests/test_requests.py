@@ -13,12 +13,18 @@ from a2a_docgen.model import AgentCard
 from a2a_docgen.protocol import BINDING_ALIASES, canonical_binding
 from a2a_docgen.render.requests import (
     MESSAGE_ID_NAMESPACE,
+    PLACEHOLDER_DATA,
+    PLACEHOLDER_FILE_URL,
+    PLACEHOLDER_TEXT,
     RequestExample,
+    accepts_text,
     build_request,
     json_media_type,
     message_id,
     send_message_request,
+    unwritable_extensions,
 )
+from a2a_docgen.render.snippets import PROTO_URLS
 from a2a_docgen.validate.formats import check_binding
 
 ID_A = "9f1c2a7e-3b4d-4e5f-8a6b-7c8d9e0f1a2b"
@@ -355,3 +361,165 @@ def test_v03_jsonrpc_validates_against_the_v03_schema(shared_dir: Any) -> None:
     validator = jsonschema.Draft7Validator({**schema, "$ref": "#/definitions/SendMessageRequest"})
     for envelope in (text_request("0.3", "JSONRPC"), data_request("0.3", "JSONRPC")):
         assert not list(validator.iter_errors(envelope))
+
+
+# -- skills without examples, required extensions, the forms of a request -------------------------------------
+
+
+def test_a_skill_without_examples_gets_a_placeholder_in_a_mode_it_accepts() -> None:
+    def first_part(modes: list[str], version: str = "1.0") -> Any:
+        c = card([interface("JSONRPC", version=version)], examples=[], inputModes=modes)
+        request = build_request(c, c.skills[0], None)
+        assert request is not None
+        assert request.content.placeholder
+        return parts(request)[0]
+
+    assert first_part(["text/plain", "application/json"]) == {"text": PLACEHOLDER_TEXT}
+    assert first_part(["text"]) == {"text": PLACEHOLDER_TEXT}  # the bare word many cards write
+    assert first_part(["application/json"]) == {"data": PLACEHOLDER_DATA, "mediaType": "application/json"}
+    assert first_part(["image/png"]) == {"url": PLACEHOLDER_FILE_URL, "mediaType": "image/png"}
+    assert first_part(["image/png"], "0.3") == {
+        "kind": "file",
+        "file": {"uri": PLACEHOLDER_FILE_URL, "mimeType": "image/png"},
+    }
+    assert first_part(["application/json"], "0.3") == {"kind": "data", "data": PLACEHOLDER_DATA}
+
+
+def test_accepts_text() -> None:
+    assert accepts_text(())
+    assert accepts_text(("text",))
+    assert accepts_text(("Text/Markdown; charset=utf-8",))
+    assert accepts_text(("*/*",))
+    assert not accepts_text(("application/json", "image/png"))
+
+
+def extension_card(uris: list[str], binding: str = "JSONRPC", version: str = "1.0") -> AgentCard:
+    raw = {
+        "name": "Ferry Desk",
+        "description": "d",
+        "version": "1",
+        "supportedInterfaces": [interface(binding, version=version)],
+        "capabilities": {"extensions": [{"uri": u, "required": True} for u in uris] + [{"uri": "urn:opt"}]},
+        "defaultInputModes": ["text/plain"],
+        "defaultOutputModes": ["text/plain"],
+        "skills": [{"id": "s", "name": "s", "description": "d", "tags": ["t"], "examples": ["hi"]}],
+    }
+    loaded, _ = load_card_bytes(json.dumps(raw).encode(), display="card.json")
+    assert loaded is not None
+    return loaded
+
+
+@pytest.mark.parametrize(
+    ("binding", "version", "name"),
+    [
+        ("JSONRPC", "1.0", "A2A-Extensions"),
+        ("HTTP+JSON", "1.0", "A2A-Extensions"),
+        ("JSONRPC", "0.3", "X-A2A-Extensions"),
+        ("HTTP+JSON", "0.3", "X-A2A-Extensions"),
+        ("GRPC", "1.0", "a2a-extensions"),
+        ("GRPC", "0.3", "x-a2a-extensions"),
+    ],
+)
+def test_required_extensions_are_declared(binding: str, version: str, name: str) -> None:
+    c = extension_card(["urn:a:1", "https://b.example/ext/v2", "urn:bad uri", "urn:a,b"], binding, version)
+    request = build_request(c, c.skills[0], 0)
+    assert request is not None
+    assert dict(request.headers)[name] == "urn:a:1,https://b.example/ext/v2"
+    assert request.extensions == ("urn:a:1", "https://b.example/ext/v2")
+    assert unwritable_extensions(c) == ("urn:bad uri", "urn:a,b")  # a space or a comma: the page names them
+
+
+def _forms(c: AgentCard) -> dict[str, str]:
+    from a2a_docgen.render.calling import request_targets, request_variants
+
+    targets, _ = request_targets(c)
+    return {v.label: v.code for v in request_variants(c, c.skills[0], 0, targets)}
+
+
+def secured(scheme: dict[str, Any], *interfaces: dict[str, Any]) -> AgentCard:
+    raw = {
+        "name": "Secured",
+        "description": "d",
+        "version": "1",
+        "supportedInterfaces": list(interfaces),
+        "capabilities": {},
+        "securitySchemes": {"s": scheme},
+        "securityRequirements": [{"schemes": {"s": {"list": []}}}],
+        "defaultInputModes": ["text/plain"],
+        "defaultOutputModes": ["text/plain"],
+        "skills": [{"id": "k", "name": "k", "description": "d", "tags": ["t"], "examples": ["hi"]}],
+    }
+    loaded, _ = load_card_bytes(json.dumps(raw).encode(), display="card.json")
+    assert loaded is not None
+    return loaded
+
+
+def test_every_interface_gets_both_forms_labelled_by_binding_and_version() -> None:
+    c = secured(
+        {"httpAuthSecurityScheme": {"scheme": "bearer"}},
+        interface("JSONRPC"),
+        interface("GRPC", url="grpc.ferry.example:443"),
+        interface("HTTP+JSON", version="0.3"),
+        interface("JSONRPC", url="https://other.example/a2a"),  # the same binding and version: skipped
+    )
+    assert list(_forms(c)) == [
+        "JSON-RPC v1.0 · curl",
+        "JSON-RPC v1.0 · Python",
+        "gRPC v1.0 · grpcurl",
+        "gRPC v1.0 · Python",
+        "HTTP+JSON v0.3 · curl",
+        "HTTP+JSON v0.3 · Python",
+    ]
+
+
+def test_query_and_cookie_keys_reach_python_and_the_client_is_closed() -> None:
+    query = _forms(
+        secured({"apiKeySecurityScheme": {"location": "query", "name": "key"}}, interface("JSONRPC"))
+    )
+    program = query["JSON-RPC v1.0 · Python"]
+    assert 'httpx.AsyncClient(params={"key": "<api-key>"}) as http' in program
+    assert "cannot be written" not in program
+    assert "async with await create_client(" in program
+    cookie = _forms(
+        secured({"apiKeySecurityScheme": {"location": "cookie", "name": "sid"}}, interface("JSONRPC"))
+    )
+    assert 'httpx.AsyncClient(cookies={"sid": "<api-key>"}) as http' in cookie["JSON-RPC v1.0 · Python"]
+    assert "-b 'sid=<api-key>'" in cookie["JSON-RPC v1.0 · curl"]
+
+
+def test_mutual_tls_without_the_deprecated_cert_argument_and_over_grpc() -> None:
+    forms = _forms(
+        secured({"mtlsSecurityScheme": {}}, interface("HTTP+JSON"), interface("GRPC", url="g.example:8443"))
+    )
+    http = forms["HTTP+JSON v1.0 · Python"]
+    assert "cert=" not in http
+    assert 'tls.load_cert_chain("client.crt", "client.key")' in http
+    assert "verify=tls" in http
+    grpc = forms["gRPC v1.0 · Python"]
+    assert "grpc.ssl_channel_credentials(private_key=key.read(), certificate_chain=crt.read())" in grpc
+    assert 'grpc_channel_factory=lambda _: grpc.aio.secure_channel("g.example:8443", tls)' in grpc
+    assert grpc.startswith('# pip install "a2a-sdk[grpc]>=1.3"\n')
+    assert "-cert client.crt -key client.key" in forms["gRPC v1.0 · grpcurl"]
+    assert "--cert client.crt --key client.key" in forms["HTTP+JSON v1.0 · curl"]
+
+
+def test_grpcurl_names_the_proto_of_the_version_and_its_imports() -> None:
+    for version, url in (("1.0", PROTO_URLS["1.0"]), ("0.3", PROTO_URLS["0.3"])):
+        c = card([interface("GRPC", version=version, url="http://127.0.0.1:50051")])
+        (command,) = [code for label, code in _forms(c).items() if label.endswith("grpcurl")]
+        assert command.startswith(f"# a2a.proto: save {url} here")
+        assert "-import-path . \\\n" in command
+        assert "google.api" in command
+        assert "-plaintext" in command
+        assert "127.0.0.1:50051" in command
+
+
+def test_basic_over_grpc_is_encoded_by_the_shell_on_one_line() -> None:
+    forms = _forms(
+        secured({"httpAuthSecurityScheme": {"scheme": "basic"}}, interface("GRPC", url="g.example:443"))
+    )
+    assert (
+        """-H "authorization: Basic $(printf %s '<user>:<password>' | base64 | tr -d '\\n')" """.strip()
+        in (forms["gRPC v1.0 · grpcurl"])
+    )
+    assert 'base64.b64encode(b"<user>:<password>")' in forms["gRPC v1.0 · Python"]

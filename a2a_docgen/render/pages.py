@@ -40,14 +40,18 @@ from a2a_docgen.model import (
     SignatureCheck,
     card_order,
 )
-from a2a_docgen.protocol import canonical_binding
+from a2a_docgen.render.calling import (
+    CallingView,
+    RequestTarget,
+    RequestVariant,
+    calling_view,
+    request_targets,
+    request_variants,
+)
 from a2a_docgen.render.changes import AgentChanges, HistoryViews, agent_changes, history_views
-from a2a_docgen.render.credentials import credentials
 from a2a_docgen.render.env import CardText
-from a2a_docgen.render.escape import json_text
 from a2a_docgen.render.paths import agent_badge_path
-from a2a_docgen.render.requests import RequestExample, build_request, json_media_type
-from a2a_docgen.render.snippets import curl_command, grpcurl_command, python_snippet
+from a2a_docgen.render.requests import accepts_text, json_media_type, placeholder_content
 from a2a_docgen.text.slug import anchor, identity_key, slug, tag_key, tag_slug
 
 if TYPE_CHECKING:
@@ -286,26 +290,13 @@ class TagLink:
 
 
 @dataclass(frozen=True, slots=True)
-class RequestVariant:
-    """One way to send an example: the body, a command line or a program (a tab on the page)."""
-
-    label: str
-    """Our words: ``Request body``, ``curl``, ``grpcurl``, ``Python``."""
-    language: str
-    code: str
-    """Generated code in which card text is data (see ``snippets``)."""
-
-
-@dataclass(frozen=True, slots=True)
 class ExampleView:
     number: int
     example: Example
     heading: str
     """What the example is, for its heading: its first words, or the members of a JSON one (card text)."""
-    request: RequestExample | None
-    interface: InterfaceView | None
-    """The interface the request goes to (``None`` when no interface has a core binding and a URL)."""
     variants: tuple[RequestVariant, ...]
+    """The forms of the request to every interface requests go to (see ``calling``)."""
     fit: str | None
     """``None`` when the example fits the skill's input media types; ``json-as-text`` when it is JSON but the
     skill takes no JSON type (it goes as text); ``text-not-accepted`` when it is text but the skill takes no
@@ -320,6 +311,10 @@ class SkillView:
     """Path of the skill's section from the docs root (``agents/x/index.md#skill-y``)."""
     tags: tuple[TagLink, ...]
     examples: tuple[ExampleView, ...]
+    placeholder: tuple[RequestVariant, ...]
+    """For a skill without examples: the requests of a placeholder message in a mode it accepts."""
+    placeholder_kind: str
+    """``text``, ``data`` or ``file``: what the placeholder message carries."""
     input_modes: EffectiveModes
     output_modes: EffectiveModes
     security: SecurityView
@@ -349,9 +344,8 @@ class AgentPage:
     security: SecurityView
     signatures: tuple[SignatureView, ...]
     skills: tuple[SkillView, ...]
-    request: ExampleView | None
-    """The first example that has a request: every example of the agent is sent to the same interface with the
-    same method, target and headers, so the page states them once (``None`` without such an example)."""
+    calling: CallingView
+    """What the page says once about its requests: the interfaces, the placeholders, the tools."""
     has_examples: bool
     summary: str | None
     """The first sentence of the description (card text)."""
@@ -560,13 +554,11 @@ def _signature(
     )
 
 
-def _request_interface(card: AgentCard) -> InterfaceView | None:
-    """The interface a client that speaks every core binding uses: the first one with a core binding and a URL
+def _request_interface(targets: tuple[RequestTarget, ...]) -> InterfaceView | None:
+    """The interface a client that speaks every core binding uses: the first one requests go to
     (A2A section 8.3.2: clients take the first interface whose binding they support)."""
-    for number, interface in enumerate(card.interfaces, start=1):
-        if interface.url and canonical_binding(interface.protocol_binding) is not None:
-            return InterfaceView(number, number == 1, interface)
-    return None
+    first = targets[0] if targets else None
+    return InterfaceView(first.number, first.number == 1, first.interface) if first else None
 
 
 def _essences(modes: Sequence[str]) -> list[str]:
@@ -581,57 +573,21 @@ def example_fit(example: Example, modes: Sequence[str]) -> str | None:
         return None
     essences = _essences(modes)
     anything = any(e in ("*/*", "*") for e in essences)
-    text = anything or any(e.startswith("text/") for e in essences)
+    text = accepts_text(tuple(modes))
     if not example.is_json:
         return None if text else "text-not-accepted"
     json_type = anything or "application/*" in essences or json_media_type(tuple(modes)) is not None
     return None if json_type or text else "json-not-accepted"
 
 
-def _variants(
-    card: AgentCard, skill: AgentSkill, example: Example, request: RequestExample, via: AgentInterface
-) -> tuple[RequestVariant, ...]:
-    requirements = skill.effective_security.requirements
-    creds = credentials(requirements[0] if requirements else None, card)
-    grpc = request.binding == "GRPC"
-    variants = [
-        RequestVariant("Request message" if grpc else "Request body", "json", json_text(request.body))
-    ]
-    command = grpcurl_command(request, creds) if grpc else curl_command(request, creds)
-    if command is None:  # the card's URL cannot go into a command line (or a program) as it is
-        return tuple(variants)
-    variants.append(RequestVariant("grpcurl" if grpc else "curl", "sh", command))
-    media_type = json_media_type(skill.effective_input_modes.modes) if request.data_part else None
-    variants.append(
-        RequestVariant(
-            "Python",
-            "python",
-            python_snippet(
-                request,
-                creds,
-                url=str(via.url),
-                binding=request.binding,
-                version="0.3" if request.shape == "0.3" else "1.0",
-                tenant=via.tenant if request.shape == "1.0" else None,
-                text=example.text,
-                data=example.value,
-                media_type=media_type,
-                output_modes=skill.effective_output_modes.modes,
-            ),
-        )
-    )
-    return tuple(variants)
-
-
-def _examples(card: AgentCard, skill: AgentSkill, target: InterfaceView | None) -> tuple[ExampleView, ...]:
+def _examples(
+    card: AgentCard, skill: AgentSkill, targets: tuple[RequestTarget, ...]
+) -> tuple[ExampleView, ...]:
     views = []
     for index, example in enumerate(skill.examples):
-        request = build_request(card, skill, index, target.interface) if target else None
-        variants = _variants(card, skill, example, request, target.interface) if request and target else ()
+        variants = request_variants(card, skill, index, targets)
         fit = example_fit(example, skill.effective_input_modes.modes)
-        views.append(
-            ExampleView(index + 1, example, example_heading(example), request, target, variants, fit)
-        )
+        views.append(ExampleView(index + 1, example, example_heading(example), variants, fit))
     return tuple(views)
 
 
@@ -683,7 +639,8 @@ def agent_page(
     path = f"agents/{agent_slug}/index.md"
     card_json = f"agents/{agent_slug}/card.json"
     skills = []
-    target = _request_interface(card)
+    targets, skipped = request_targets(card)
+    target = _request_interface(targets)
     card_requirements = _requirement_key(card.security_requirements)
     for skill, skill_anchor in zip(card.skills, skill_anchors(card.skills, agent_slug), strict=True):
         tags = {tag_key(t): t for t in reversed(_shown_tags(skill))}  # first spelling wins
@@ -693,7 +650,9 @@ def agent_page(
                 anchor=skill_anchor,
                 link=f"{path}#{skill_anchor}",
                 tags=tuple(TagLink(tags[k], f"tags/{tag_slug(tags[k])}.md") for k in sorted(tags)),
-                examples=_examples(card, skill, target),
+                examples=_examples(card, skill, targets),
+                placeholder=() if skill.examples else request_variants(card, skill, None, targets),
+                placeholder_kind=placeholder_content(skill.effective_input_modes.modes).kind,
                 input_modes=skill.effective_input_modes,
                 output_modes=skill.effective_output_modes,
                 security=_security(skill.effective_security, card),
@@ -736,7 +695,7 @@ def agent_page(
             for n, s in enumerate(card.signatures, start=1)
         ),
         skills=tuple(skills),
-        request=next((ex for skill in skills for ex in skill.examples if ex.request is not None), None),
+        calling=calling_view(card, targets, skipped),
         has_examples=any(skill.examples for skill in skills),
         summary=summary(card.description),
         endpoint=target,

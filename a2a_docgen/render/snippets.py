@@ -2,7 +2,13 @@
 
 Each takes a ``RequestExample`` (the exact message for the interface the skill is called on, see
 ``requests``) and the credentials its security asks for, and writes code a reader copies and runs after
-replacing the placeholders (``<token>``, ``<api-key>``). Card text reaches the code only as data a shell or
+replacing the placeholders (``<token>``, ``<api-key>``, ``<user>:<password>``; the page explains them once).
+Every credential goes where its scheme says, in every snippet kind: headers, the query, a cookie, HTTP Basic,
+a client certificate (curl ``--cert``, grpcurl ``-cert``, an ``ssl.SSLContext`` for httpx, gRPC channel
+credentials); the extensions the card requires are declared (``A2A-Extensions``, ``X-A2A-Extensions``, gRPC
+metadata). grpcurl names the protocol definition it reads (``a2a.proto`` of the spec version) and where its
+imports come from; the Python program names the package it needs (``a2a-sdk`` 1.x, which speaks v1.0 and v0.3
+agents; the ``grpc`` extra for gRPC) and closes what it opens. Card text reaches the code only as data a shell or
 Python cannot read as code: the JSON body in a quoted here-document, URLs as ``safe_url`` made them (inside
 single quotes, which they never contain), names that passed ``credentials``' token check, and Python string
 literals written as JSON strings. The JSON and the literals escape a brace that opens template, critic or
@@ -17,12 +23,36 @@ from urllib.parse import quote, urlsplit
 from a2a_docgen.model import JSONValue
 from a2a_docgen.render.credentials import Credential
 from a2a_docgen.render.escape import json_text
-from a2a_docgen.render.requests import RequestExample
+from a2a_docgen.render.requests import RequestExample, Shape
 from a2a_docgen.text.urls import safe_url
 
-__all__ = ["curl_command", "grpcurl_command", "python_snippet"]
+__all__ = [
+    "GOOGLEAPIS_IMPORT_PATH",
+    "PROTO_URLS",
+    "PYTHON_INSTALL",
+    "curl_command",
+    "grpc_address",
+    "grpcurl_command",
+    "python_snippet",
+]
 
 _HEREDOC = "EOF"
+
+PROTO_URLS: dict[Shape, str] = {
+    "1.0": "https://raw.githubusercontent.com/a2aproject/A2A/v1.0.1/specification/a2a.proto",
+    "0.3": "https://raw.githubusercontent.com/a2aproject/A2A/v0.3.0/specification/grpc/a2a.proto",
+}
+"""The protocol definition grpcurl reads, by the spec version of the interface (saved as ``a2a.proto``)."""
+
+GOOGLEAPIS_IMPORT_PATH = "\"$(python3 -c 'import google.api, os; print(os.path.dirname(os.path.dirname(list(google.api.__path__)[0])))')\""
+"""The directory that holds ``google/api/*.proto`` (a2a.proto's imports), as ``googleapis-common-protos``
+installs them; grpcurl has ``google/protobuf/*.proto`` built in."""
+
+PYTHON_INSTALL = {
+    False: 'pip install "a2a-sdk>=1.3"',
+    True: 'pip install "a2a-sdk[grpc]>=1.3"',
+}
+"""The install line of the Python snippet, by whether it speaks gRPC."""
 
 
 def _quoted(text: str) -> str:
@@ -39,9 +69,14 @@ def _with_query(url: str, extra: list[tuple[str, str]]) -> str:
     return base + ("&" if "?" in base else "?") + query
 
 
-def _unusable(credential: Credential) -> str:
+def _comments(lines: list[str]) -> str:
+    """Comment lines before a command (each ends its line: a comment never continues the command)."""
+    return "".join(f"{line}\n" for line in lines)
+
+
+def _unusable(credential: Credential, where: str = "this command") -> str:
     return (
-        f"# The card's security scheme {json.dumps(credential.scheme)} cannot be written into this command; "
+        f"# The card's security scheme {json.dumps(credential.scheme)} cannot be written into {where}; "
         "add its credential by hand."
     )
 
@@ -79,16 +114,16 @@ def curl_command(request: RequestExample, credentials: tuple[Credential, ...]) -
     if target is None:
         return None
     options, notes, query = _http_auth(credentials)
-    lines = [*notes, f"curl -sS -X {request.method} {_quoted(_with_query(target, query))}"]
+    lines = [f"curl -sS --fail-with-body -X {request.method} {_quoted(_with_query(target, query))}"]
     lines += [f"  -H {_quoted(f'{name}: {value}')}" for name, value in request.headers]
     lines += [f"  {option}" for option in options]
     lines.append(f"  --data-binary @- <<'{_HEREDOC}'")
-    return " \\\n".join(lines) + "\n" + json_text(request.body) + "\n" + _HEREDOC
+    return _comments(notes) + " \\\n".join(lines) + "\n" + json_text(request.body) + "\n" + _HEREDOC
 
 
-def _grpc_address(target: str) -> tuple[str, bool] | None:
-    """``host:port`` for grpcurl and whether the connection is plaintext (an ``http://`` URL); ``None`` for a
-    target that is not a valid host (with an optional port) or an http(s) URL."""
+def grpc_address(target: str) -> tuple[str, bool] | None:
+    """``host:port`` for a gRPC client and whether the connection is plaintext (an ``http://`` URL); ``None``
+    for a target that is not a valid host (with an optional port) or an http(s) URL."""
     url = target if "://" in target else f"https://{target}"
     safe = safe_url(url)
     if safe is None:
@@ -98,38 +133,74 @@ def _grpc_address(target: str) -> tuple[str, bool] | None:
     if ":" in host:  # IPv6
         host = f"[{host}]"
     plaintext = parts.scheme == "http"
-    port = parts.port or (80 if plaintext else 443)
+    try:
+        port = parts.port or (80 if plaintext else 443)
+    except ValueError:
+        return None
     return f"{host}:{port}", plaintext
 
 
+def _grpc_metadata(
+    credentials: tuple[Credential, ...], where: str
+) -> tuple[list[tuple[str, str]], list[str], bool]:
+    """gRPC metadata (lower-case keys) for the credentials, comment lines for those gRPC cannot carry, and
+    whether a client certificate is needed. HTTP Basic is left to the caller (grpcurl and Python encode it
+    differently)."""
+    metadata: list[tuple[str, str]] = []
+    notes: list[str] = []
+    certificate = False
+    for credential in credentials:
+        kind, name, placeholder = credential.kind, credential.name, credential.placeholder
+        if not credential.usable or kind == "query":
+            notes.append(
+                _unusable(credential, where)
+                if kind != "query"
+                else (
+                    f"# The card's security scheme {json.dumps(credential.scheme)} puts its API key in the URL's "
+                    "query, which gRPC does not have; ask the provider how to send it."
+                )
+            )
+        elif kind == "bearer":
+            metadata.append(("authorization", f"Bearer {placeholder}"))
+        elif kind == "authorization":
+            metadata.append(("authorization", f"{name} {placeholder}"))
+        elif kind == "header":
+            metadata.append((str(name).lower(), placeholder))
+        elif kind == "cookie":
+            metadata.append(("cookie", f"{name}={placeholder}"))
+        elif kind == "client-certificate":
+            certificate = True
+    return metadata, notes, certificate
+
+
 def grpcurl_command(request: RequestExample, credentials: tuple[Credential, ...]) -> str | None:
-    """The ``grpcurl`` command that sends ``request`` (gRPC), with the A2A protocol definition as a file
-    (servers need not offer reflection) and the message on standard input; ``None`` for an invalid target."""
-    found = _grpc_address(request.target)
+    """The ``grpcurl`` command that sends ``request`` (gRPC), with the A2A protocol definition of the
+    interface's spec version as a file (servers need not offer reflection) and the message on standard input;
+    ``None`` for an invalid target."""
+    found = grpc_address(request.target)
     if found is None:
         return None
     address, plaintext = found
-    options: list[str] = ["-proto a2a.proto"]
+    metadata, notes, certificate = _grpc_metadata(credentials, "this command")
+    options: list[str] = ["-import-path .", f"-import-path {GOOGLEAPIS_IMPORT_PATH}", "-proto a2a.proto"]
     if plaintext:
         options.append("-plaintext")
     options += [f"-H {_quoted(f'{name}: {value}')}" for name, value in request.headers]
-    notes: list[str] = []
+    options += [f"-H {_quoted(f'{name}: {value}')}" for name, value in metadata]
     for credential in credentials:
-        if not credential.usable or credential.kind in ("query", "cookie"):
-            notes.append(_unusable(credential))
-        elif credential.kind == "bearer":
-            options.append(f"-H {_quoted(f'authorization: Bearer {credential.placeholder}')}")
-        elif credential.kind == "basic":
-            options.append(f"-H {_quoted('authorization: Basic <base64 of user:password>')}")
-        elif credential.kind == "authorization":
-            options.append(f"-H {_quoted(f'authorization: {credential.name} {credential.placeholder}')}")
-        elif credential.kind == "header":
-            options.append(f"-H {_quoted(f'{str(credential.name).lower()}: {credential.placeholder}')}")
-        elif credential.kind == "client-certificate":
-            options.append("-cert client.crt -key client.key")
-    lines = [*notes, "grpcurl -d @", *(f"  {option}" for option in options)]
+        if credential.usable and credential.kind == "basic":
+            encoded = f"$(printf %s {_quoted(credential.placeholder)} | base64 | tr -d '\\n')"  # unwrapped
+            options.append(f'-H "authorization: Basic {encoded}"')
+    if certificate:
+        options.append("-cert client.crt -key client.key")
+    notes.insert(
+        0,
+        f"# a2a.proto: save {PROTO_URLS[request.shape]} here; its imports come with "
+        "`pip install googleapis-common-protos`",
+    )
+    lines = ["grpcurl -d @", *(f"  {option}" for option in options)]
     lines.append(f"  {address} {request.method} <<'{_HEREDOC}'")
-    return " \\\n".join(lines) + "\n" + json_text(request.body) + "\n" + _HEREDOC
+    return _comments(notes) + " \\\n".join(lines) + "\n" + json_text(request.body) + "\n" + _HEREDOC
 
 
 def _py(value: JSONValue, indent: str = "") -> str:
@@ -150,81 +221,139 @@ def _py(value: JSONValue, indent: str = "") -> str:
     return json_text(value)
 
 
+def _py_dict(items: list[tuple[str, str]]) -> str:
+    return "{" + ", ".join(f"{json_text(name)}: {json_text(value)}" for name, value in items) + "}"
+
+
+def _message(request: RequestExample) -> tuple[str, str]:
+    """The SDK helper that builds the message, and the call."""
+    content = request.content
+    if content.kind == "data" and content.media_type is not None:
+        call = f"new_data_message({_py(content.data, '        ')}, media_type={json_text(content.media_type)}, role=Role.ROLE_USER)"
+        return "new_data_message", call
+    if content.kind == "file":
+        media = f", media_type={json_text(content.media_type)}" if content.media_type else ""
+        return "new_url_message", f"new_url_message({json_text(content.url)}{media}, role=Role.ROLE_USER)"
+    return "new_text_message", f"new_text_message({json_text(content.text)}, role=Role.ROLE_USER)"
+
+
 def python_snippet(
     request: RequestExample,
     credentials: tuple[Credential, ...],
     *,
     url: str,
-    binding: str,
     version: str,
     tenant: str | None,
-    text: str,
-    data: JSONValue,
-    media_type: str | None,
     output_modes: tuple[str, ...],
-) -> str:
-    """A Python program that sends the example with the official ``a2a-sdk`` client over the same interface."""
-    parameters: list[tuple[str, str]] = []
-    notes: list[str] = []
-    certificate = False
-    for credential in credentials:
-        if not credential.usable or credential.kind in ("query", "cookie"):
-            notes.append(_unusable(credential))
-        elif credential.kind == "bearer":
-            parameters.append(("Authorization", f"Bearer {credential.placeholder}"))
-        elif credential.kind == "basic":
-            parameters.append(("Authorization", "Basic <base64 of user:password>"))
-        elif credential.kind == "authorization":
-            parameters.append(("Authorization", f"{credential.name} {credential.placeholder}"))
-        elif credential.kind == "header":
-            parameters.append((str(credential.name), credential.placeholder))
-        elif credential.kind == "client-certificate":
-            certificate = True
-    if media_type is not None:
-        helper = "new_data_message"
-        message = f"new_data_message({_py(data, '        ')}, media_type={json_text(media_type)}, role=Role.ROLE_USER)"
+) -> str | None:
+    """A Python program that sends the request with the official ``a2a-sdk`` client (1.x, which speaks v1.0
+    and v0.3 agents) over the same interface; ``None`` for a gRPC target a channel cannot be opened to."""
+    grpc = request.binding == "GRPC"
+    imports = ["import asyncio"]
+    if grpc:
+        found = grpc_address(request.target)
+        if found is None:
+            return None
+        address, plaintext = found
+        service, notes, certificate = _grpc_metadata(credentials, "this program")
     else:
-        helper = "new_text_message"
-        message = f"new_text_message({json_text(text)}, role=Role.ROLE_USER)"
-    interface = [f"url={json_text(url)}", f"protocol_binding={json_text(binding)}"]
+        plaintext = False
+        service, notes, certificate = [], [], False
+        query: list[tuple[str, str]] = []
+        cookies: list[tuple[str, str]] = []
+        for credential in credentials:
+            kind, name, placeholder = credential.kind, credential.name, credential.placeholder
+            if not credential.usable:
+                notes.append(_unusable(credential, "this program"))
+            elif kind == "bearer":
+                service.append(("Authorization", f"Bearer {placeholder}"))
+            elif kind == "authorization":
+                service.append(("Authorization", f"{name} {placeholder}"))
+            elif kind == "header":
+                service.append((str(name), placeholder))
+            elif kind == "query":
+                query.append((str(name), placeholder))
+            elif kind == "cookie":
+                cookies.append((str(name), placeholder))
+            elif kind == "client-certificate":
+                certificate = True
+    basic = any(c.usable and c.kind == "basic" for c in credentials)
+    if basic:
+        imports.append("import base64")
+        basic_key = "authorization" if grpc else "Authorization"
+    if certificate and not grpc:
+        imports.append("import ssl")
+    imports.append("")
+    imports.append("import grpc" if grpc else "import httpx")
+    helper, message = _message(request)
+    imports += [
+        "from a2a.client import ClientCallContext, ClientConfig, create_client",
+        f"from a2a.helpers.proto_helpers import {helper}",
+        "from a2a.types import AgentCard, AgentInterface, Role, SendMessageConfiguration, SendMessageRequest",
+    ]
+    parameters = [f"{json_text(name)}: {json_text(value)}" for name, value in service]
+    if basic:
+        parameters.append(
+            f'{json_text(basic_key)}: "Basic " + base64.b64encode(b"<user>:<password>").decode()'
+        )
+    if request.extensions:
+        parameters.append(f'"A2A-Extensions": {json_text(",".join(request.extensions))}')
+    interface = [f"url={json_text(url)}", f"protocol_binding={json_text(request.binding)}"]
     interface.append(f"protocol_version={json_text(version)}")
     if tenant:
         interface.append(f"tenant={json_text(tenant)}")
-    http_client = (
-        'httpx.AsyncClient(cert=("client.crt", "client.key"))' if certificate else "httpx.AsyncClient()"
-    )
     modes = ", ".join(json_text(mode) for mode in output_modes)
-    context = ", ".join(f"{json_text(name)}: {json_text(value)}" for name, value in parameters)
+    bindings = f"supported_protocol_bindings=[{json_text(request.binding)}]"
     lines = [
+        f"# {PYTHON_INSTALL[grpc]}",
         *notes,
-        "import asyncio",
-        "",
-        "import httpx",
-        "from a2a.client import ClientCallContext, ClientConfig, create_client",
-        f"from a2a.helpers.proto_helpers import {helper}",
-        "from a2a.types import (",
-        "    AgentCapabilities, AgentCard, AgentInterface, Role, SendMessageConfiguration, SendMessageRequest,",
-        ")",
+        *imports,
         "",
         "",
         "async def main() -> None:",
-        "    interface = AgentInterface(",
-        *(f"        {argument}," for argument in interface),
-        "    )",
-        "    card = AgentCard(supported_interfaces=[interface], capabilities=AgentCapabilities())",
-        "    config = ClientConfig(",
-        f"        streaming=False, supported_protocol_bindings=[{json_text(binding)}], httpx_client={http_client},",
-        "    )",
-        "    client = await create_client(card, client_config=config)",
+        f"    card = AgentCard(supported_interfaces=[AgentInterface({', '.join(interface)})])",
         "    request = SendMessageRequest(",
         f"        message={message},",
         f"        configuration=SendMessageConfiguration(accepted_output_modes=[{modes}]),",
         "    )",
-        f"    context = ClientCallContext(service_parameters={{{context}}})",
-        "    async for event in client.send_message(request, context=context):",
-        "        print(event)",
-        "",
-        "",
-        "asyncio.run(main())",
+        f"    context = ClientCallContext(service_parameters={{{', '.join(parameters)}}})",
     ]
+    if grpc:
+        if plaintext:
+            channel = f"grpc.aio.insecure_channel({json_text(address)})"
+        else:
+            if certificate:
+                lines += [
+                    '    with open("client.key", "rb") as key, open("client.crt", "rb") as crt:',
+                    "        tls = grpc.ssl_channel_credentials(private_key=key.read(), certificate_chain=crt.read())",
+                ]
+            else:
+                lines.append("    tls = grpc.ssl_channel_credentials()")
+            channel = f"grpc.aio.secure_channel({json_text(address)}, tls)"
+        lines += [
+            f"    config = ClientConfig(streaming=False, {bindings}, grpc_channel_factory=lambda _: {channel})",
+            "    async with await create_client(card, client_config=config) as client:",
+            "        async for event in client.send_message(request, context=context):",
+            "            print(event)",
+        ]
+    else:
+        options: list[str] = []
+        if query:
+            options.append(f"params={_py_dict(query)}")
+        if cookies:
+            options.append(f"cookies={_py_dict(cookies)}")
+        if certificate:
+            lines += [
+                "    tls = ssl.create_default_context()",
+                '    tls.load_cert_chain("client.crt", "client.key")',
+            ]
+            options.append("verify=tls")
+        lines += [
+            f"    async with httpx.AsyncClient({', '.join(options)}) as http:",
+            f"        config = ClientConfig(streaming=False, {bindings}, httpx_client=http)",
+            "        async with await create_client(card, client_config=config) as client:",
+            "            async for event in client.send_message(request, context=context):",
+            "                print(event)",
+        ]
+    lines += ["", "", "asyncio.run(main())"]
     return "\n".join(lines)

@@ -144,7 +144,7 @@ def zensical_toml(*, cards: str, site_name: str) -> str:
         "# Search is built in and on by default; list pages of the catalogue opt out of it themselves.\n"
         "\n"
         "[project.theme]\n"
-        'features = ["content.code.copy", "search.highlight"]\n'
+        'features = ["content.code.copy", "content.tabs.link", "search.highlight"]\n'
         "font = false  # system fonts: no request to Google Fonts, works offline and under a strict CSP\n"
         "\n"
         "[[project.theme.palette]]\n"
@@ -188,6 +188,7 @@ def mkdocs_yml(engine: Engine, *, cards: str, site_name: str) -> str:
         "  font: false  # system fonts: no request to Google Fonts, works offline and under a strict CSP\n"
         "  features:\n"
         "    - content.code.copy\n"
+        "    - content.tabs.link  # one choice of request tab (binding and form) for the whole page\n"
         "    - search.highlight\n"
         "  palette:\n"
         "    - scheme: default\n"
