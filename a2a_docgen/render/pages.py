@@ -47,7 +47,8 @@ from a2a_docgen.render.escape import json_text
 from a2a_docgen.render.paths import agent_badge_path
 from a2a_docgen.render.requests import RequestExample, build_request, json_media_type
 from a2a_docgen.render.snippets import curl_command, grpcurl_command, python_snippet
-from a2a_docgen.text.slug import anchor, identity_key, slug, tag_key, tag_slug
+from a2a_docgen.slugs import agent_slug_clashes, skill_anchor_clashes
+from a2a_docgen.text.slug import identity_key, tag_key, unique_slugs
 
 if TYPE_CHECKING:
     from a2a_docgen.quality import Grade
@@ -484,15 +485,8 @@ class SiteViews:
 
 
 def agent_slugs(cards: Sequence[AgentCard]) -> list[str]:
-    """``slug(name, "agent")`` per card; cards whose names share a slug are told apart by their source path."""
-    plain = [slug(card.name or "", "agent") for card in cards]
-    counts: dict[str, int] = {}
-    for value in plain:
-        counts[value] = counts.get(value, 0) + 1
-    return [
-        value if counts[value] == 1 else slug(card.name or "", f"agent:{card.source.path}")
-        for card, value in zip(cards, plain, strict=True)
-    ]
+    """The page slug of each card (``agent_slug_clashes``)."""
+    return agent_slug_clashes(cards)[0]
 
 
 def _scopes(scopes: Sequence[str], scheme: SecurityScheme | None) -> tuple[ScopeView, ...]:
@@ -643,14 +637,8 @@ CAPABILITY_LABELS = (
 
 
 def skill_anchors(skills: Sequence[AgentSkill], agent_slug: str) -> list[str]:
-    """``skill-<slug(id, agent)>``; a skill without an id, or repeating an id, is anchored by its position."""
-    anchors: list[str] = []
-    for index, skill in enumerate(skills):
-        value = anchor(skill.id, agent_slug) if skill.id is not None else None
-        if value is None or value in anchors:
-            value = anchor(f"#{index}", f"{agent_slug}:position")
-        anchors.append(value)
-    return anchors
+    """The HTML id of each skill's section (``skill_anchor_clashes``)."""
+    return skill_anchor_clashes(skills, agent_slug)[0]
 
 
 def nested_extra(card: AgentCard) -> dict[str, Mapping[str, JSONValue]]:
@@ -670,9 +658,13 @@ def agent_page(
     site_url: str | None,
     verification: CardVerification | None = None,
     grade: Grade | None = None,
+    tag_paths: Mapping[str, str] | None = None,
 ) -> AgentPage:
     """The view of one (tainted) card, with its (tainted) signature verification when signatures were checked,
-    and its (tainted) grade."""
+    and its (tainted) grade. ``tag_paths``: each tag page's path by ``tag_key`` (``tag_page_paths`` of the
+    catalogue; by default, of this card alone)."""
+    if tag_paths is None:
+        tag_paths = tag_page_paths([card])
     path = f"agents/{agent_slug}/index.md"
     card_json = f"agents/{agent_slug}/card.json"
     skills = []
@@ -685,7 +677,7 @@ def agent_page(
                 skill=skill,
                 anchor=skill_anchor,
                 link=f"{path}#{skill_anchor}",
-                tags=tuple(TagLink(tags[k], f"tags/{tag_slug(tags[k])}.md") for k in sorted(tags)),
+                tags=tuple(TagLink(tags[k], tag_paths[k]) for k in sorted(tags)),
                 examples=_examples(card, skill, target),
                 input_modes=skill.effective_input_modes,
                 output_modes=skill.effective_output_modes,
@@ -760,7 +752,14 @@ def by_agent(refs: Sequence[SkillRef]) -> tuple[AgentSkills, ...]:
     return tuple(groups)
 
 
-def _tag_pages(refs: Sequence[SkillRef]) -> tuple[TagPage, ...]:
+def tag_page_paths(cards: Sequence[AgentCard]) -> dict[str, str]:
+    """``tags/<slug>.md`` by ``tag_key`` for every tag of ``cards``, all distinct (``unique_slugs``)."""
+    keys = sorted({tag_key(tag) for card in cards for skill in card.skills for tag in skill.tags})
+    slugs, _ = unique_slugs([(key, "tag") for key in keys])
+    return {key: f"tags/{value}.md" for key, value in zip(keys, slugs, strict=True)}
+
+
+def _tag_pages(refs: Sequence[SkillRef], tag_paths: Mapping[str, str]) -> tuple[TagPage, ...]:
     by_key: dict[str, list[SkillRef]] = {}
     spelling: dict[str, str] = {}
     for ref in refs:
@@ -772,7 +771,7 @@ def _tag_pages(refs: Sequence[SkillRef]) -> tuple[TagPage, ...]:
         TagPage(
             spelling[key],
             key,
-            f"tags/{tag_slug(spelling[key])}.md",
+            tag_paths[key],
             tuple(by_key[key]),
             by_agent(by_key[key]),
         )
@@ -809,10 +808,12 @@ def _media_types(refs: Sequence[SkillRef]) -> tuple[MediaTypeView, ...]:
                 if key not in seen:
                     seen.add(key)
                     uses.setdefault(key, []).append((ref, modes.origin))
+    keys = sorted(spelling)
+    paths = dict(zip(keys, unique_slugs([(key, "media-type") for key in keys])[0], strict=True))
     return tuple(
         MediaTypeView(
             media_type=spelling[key],
-            path=f"media-types/{slug(key, 'media-type')}.md",
+            path=f"media-types/{paths[key]}.md",
             accepted_by=_media_groups(accepted.get(key, [])),
             produced_by=_media_groups(produced.get(key, [])),
             accepts=len(accepted.get(key, ())),
@@ -894,10 +895,12 @@ def build_views(
     raw_grades = grade_catalog(catalog)
     kept: ViewReuse = {}
     made = []
+    tag_paths = tag_page_paths(cards)
     for card, agent_slug in zip(cards, agent_slugs(cards), strict=True):
         path = card.source.path
         verification = catalog.verifications.get(path)
         grade = raw_grades.get(path)
+        own_tags = {tag_key(tag) for skill in card.skills for tag in skill.tags}
         inputs = (
             card.source.text,
             agent_slug,
@@ -905,6 +908,7 @@ def build_views(
             verification,
             grade,
             site_url,
+            tuple(sorted((key, tag_paths[key]) for key in own_tags)),
         )
         previous = reuse.get(path) if reuse is not None else None
         if previous is not None and previous[0] == inputs:
@@ -919,6 +923,7 @@ def build_views(
                 dataclasses.replace(grade, file=CardText(grade.file), hints=_taint(grade.hints, memo))
                 if grade is not None
                 else None,
+                tag_paths,
             )
         kept[path] = (inputs, agent)
         made.append(agent)
@@ -938,7 +943,7 @@ def build_views(
     )
     return SiteViews(
         agents=agents,
-        tags=_tag_pages(refs),
+        tags=_tag_pages(refs, tag_paths),
         media_types=_media_types(refs),
         schemes_by_kind=tuple(
             (KIND_LABELS[kind], tuple(by_kind[KIND_LABELS[kind]]))

@@ -31,6 +31,7 @@ from a2a_docgen.diagnostics import (
     OAUTH_MULTIPLE_FLOWS,
     SCHEME_UNUSED,
     SKILL_ID_CASE_TWIN,
+    SLUG_CLASH,
     SUSPICIOUS_INSTRUCTIONS,
     UNDECLARED_SCHEME,
     UNDECLARED_SCOPE,
@@ -63,6 +64,7 @@ from a2a_docgen.model import (
     UnknownSecurityScheme,
 )
 from a2a_docgen.protocol import canonical_binding, major_minor
+from a2a_docgen.slugs import agent_slug_clashes, skill_anchor_clashes
 from a2a_docgen.validate.fit import example_fit
 from a2a_docgen.validate.formats import (
     Problem,
@@ -785,10 +787,52 @@ CARD_RULES: tuple[Rule, ...] = (
 # -- across cards ---------------------------------------------------------------------------------------------------
 
 
-def catalog_rules(cards: Sequence[AgentCard]) -> list[Diagnostic]:
-    """Agent names should be unique in a catalogue (compared as a reader sees them, ignoring case)."""
-    by_name: dict[str, AgentCard] = {}
+def slug_clashes(cards: Sequence[AgentCard]) -> list[Diagnostic]:
+    """A warning for every card whose page slug, or a skill's anchor, clashed with another's (``a2a_docgen.slugs``):
+    the renderer gives every member of a clash a longer slug, so the addresses differ from the usual ones."""
     result = []
+    agent_slugs, clashes = agent_slug_clashes(cards)
+    for group in clashes:
+        for index in group:
+            card = cards[index]
+            others = ", ".join(cards[i].source.path for i in group if i != index)
+            line, column = PositionIndex.build(card.source.text).locate("/name")
+            result.append(
+                diagnostic(
+                    SLUG_CLASH,
+                    f"the page address of agent {quote(card.name)} clashed with that of {others}; neither keeps it: "
+                    f"the page is at agents/{agent_slugs[index]}/",
+                    file=card.source.path,
+                    line=line,
+                    column=column,
+                    pointer="/name",
+                )
+            )
+    for card, agent_slug in zip(cards, agent_slugs, strict=True):
+        anchors, skill_clashes = skill_anchor_clashes(card.skills, agent_slug)
+        for group in skill_clashes:
+            for index in group:
+                skill = card.skills[index]
+                line, column = PositionIndex.build(card.source.text).locate(f"{skill.pointer}/id")
+                result.append(
+                    diagnostic(
+                        SLUG_CLASH,
+                        f"the anchor of skill {quote(skill.id)} clashed with that of another skill of this card; "
+                        f"neither keeps it: the skill is at #{anchors[index]}",
+                        file=card.source.path,
+                        line=line,
+                        column=column,
+                        pointer=f"{skill.pointer}/id",
+                    )
+                )
+    return result
+
+
+def catalog_rules(cards: Sequence[AgentCard]) -> list[Diagnostic]:
+    """Agent names should be unique in a catalogue (compared as a reader sees them, ignoring case), and their
+    page addresses never clash unnoticed (``slug_clashes``)."""
+    by_name: dict[str, AgentCard] = {}
+    result = slug_clashes(cards)
     for card in sorted(cards, key=lambda c: c.source.path):
         if card.name is None:
             continue
