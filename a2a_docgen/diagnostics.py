@@ -130,6 +130,11 @@ EMPTY_OVERRIDE = _register(
     "empty-override", _WARNING, "a skill's inputModes or outputModes is [] (it inherits)"
 )
 EMPTY_VALUE = _register("empty-value", _WARNING, "an optional URL is an empty string")
+PREPROCESSOR_SYNTAX = _register(
+    "preprocessor-syntax",
+    _WARNING,
+    "card text holds syntax Markdown preprocessors read (template openers, snippets markers, NUL)",
+)
 EXAMPLE_JSON_INVALID = _register(
     "example-json-invalid", _WARNING, "an example starts like JSON but does not parse; it is shown as text"
 )
