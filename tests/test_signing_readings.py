@@ -21,7 +21,7 @@ from a2a_docgen.cli import main
 from a2a_docgen.commands.jku import FetchingJkuResolver
 from a2a_docgen.model import AgentCard, FetchRecord
 from a2a_docgen.signing import Trust, verify_card
-from a2a_docgen.signing.canonical import canonical_bytes
+from a2a_docgen.signing.canonical import canonical_bytes, sdk_json
 from a2a_docgen.signing.keys import Key, jwk_key
 from a2a_docgen.signing.readings import divergent_readings
 from a2a_docgen.signing.schema import MESSAGES, ROOT
@@ -300,3 +300,44 @@ def test_injected_aliases_never_verify_with_a_shown_value_that_is_not_signed(
     assert result.status != "verified"
     readings = divergent_readings(card)
     assert any(r.alias for r in readings) == keep_json_name
+
+
+def test_the_model_is_compared_with_the_signed_value() -> None:
+    """The second net (``signing.shown``) compares the model with the signed value: the card as signed passes,
+    a scheme read by another kind than the signed one, and interfaces the signed value lacks, are named."""
+    from a2a_docgen.signing.shown import unsigned_shown_value
+
+    key = key_for("ES256")
+    served = sdk_sign(CARD, key, "k1", "ES256")
+    shown, _ = load(served)
+    assert unsigned_shown_value(shown, sdk_json(served)) is None
+    card = copy.deepcopy(served)
+    card["securitySchemes"]["bearer"] = {
+        "type": "custom",
+        "apiKeySecurityScheme": {"location": "header", "name": "K"},
+    }
+    found, _ = load(card)
+    assert found.security_schemes["bearer"].kind == "unknown"
+    # a2a-sdk's mapping leaves an unknown "type" in place and ProtoJSON reads the wrapper: signed as an API key
+    assert unsigned_shown_value(found, sdk_json(card)) == (
+        "the security scheme 'bearer' is shown as unknown, signed as apiKey"
+    )
+    evil = copy.deepcopy(served)
+    evil["supportedInterfaces"] = EVIL
+    found, _ = load(evil)
+    assert "evil.example" in (unsigned_shown_value(found, sdk_json(served)) or "")
+
+
+def test_a_requirement_without_scopes_is_not_covered_by_the_sdk_form() -> None:
+    """The sdk form drops an empty scope list and the requirement with it: removing the requirement (the page
+    would say no authentication is needed) keeps the signed bytes, so the member is reported as uncovered."""
+    from a2a_docgen.signing.canonical import uncovered_pointers
+
+    key = key_for("ES256")
+    served = sdk_sign(CARD, key, "k1", "ES256")
+    stripped = {k: v for k, v in served.items() if k != "securityRequirements"}
+    assert canonical_bytes(stripped, "sdk") == canonical_bytes(served, "sdk")
+    assert "/securityRequirements/0/schemes/bearer" in uncovered_pointers(served)
+    result = verify_card(load(served)[0], trust(public_jwk(key, "k1")))
+    assert result.status == "verified"
+    assert "/securityRequirements/0/schemes/bearer" in result.uncovered

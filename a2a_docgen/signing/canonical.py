@@ -408,8 +408,10 @@ _LEGACY_INTERFACE_MEMBERS = ("url", "preferredTransport", "protocolVersion", "ad
 
 def uncovered_pointers(raw: JSONObject) -> tuple[str, ...]:
     """Pointers of the served card's members that the ``sdk`` form does not carry, so a signature over it does
-    not protect them: members the v1.0 schema does not know, and v0.3 members the SDK's mapping ignores."""
-    out: list[str] = []
+    not protect them: members the v1.0 schema does not know, v0.3 members the SDK's mapping ignores, and
+    security requirements of schemes without scopes (the empty scope list is dropped, and the requirement
+    with it: the signed bytes are the same with or without it)."""
+    out: list[str] = _scopeless_requirements(raw)
     mapped_interfaces = "supportedInterfaces" not in raw and bool(raw.get("url"))
     for name, value in raw.items():
         pointer = join_pointer("", name)
@@ -425,6 +427,23 @@ def uncovered_pointers(raw: JSONObject) -> tuple[str, ...]:
             continue
         _walk_member(ROOT, name, value, pointer, out)
     return tuple(out)
+
+
+def _scopeless_requirements(raw: JSONObject) -> list[str]:
+    """Pointers of v1.0 requirement entries (card and skills) whose scope list is empty or absent."""
+    owners: list[tuple[JSONValue, str]] = [(raw, "")]
+    skills = raw.get("skills")
+    if isinstance(skills, list):
+        owners += [(skill, f"/skills/{index}") for index, skill in enumerate(skills)]
+    out = []
+    for owner, base in owners:
+        requirements = owner.get("securityRequirements") if isinstance(owner, dict) else None
+        for index, requirement in enumerate(requirements if isinstance(requirements, list) else []):
+            schemes = requirement.get("schemes") if isinstance(requirement, dict) else None
+            for name, scopes in (schemes if isinstance(schemes, dict) else {}).items():
+                if not (isinstance(scopes, dict) and scopes.get("list")):
+                    out.append(join_pointer(base, "securityRequirements", index, "schemes", name))
+    return out
 
 
 def schema_field(type_name: str, name: str) -> Field | None:

@@ -27,9 +27,17 @@ from a2a_docgen.model import (
     SignatureCheck,
     SignatureStatus,
 )
-from a2a_docgen.signing.canonical import FORMS, Form, NoCanonicalForm, canonical_bytes, uncovered_pointers
+from a2a_docgen.signing.canonical import (
+    FORMS,
+    Form,
+    NoCanonicalForm,
+    canonical_bytes,
+    sdk_json,
+    uncovered_pointers,
+)
 from a2a_docgen.signing.keys import Key, KeyStore, UnusableKey, jwk_key
 from a2a_docgen.signing.readings import Reading, divergent_readings
+from a2a_docgen.signing.shown import unsigned_shown_value
 
 __all__ = [
     "ALGORITHMS",
@@ -172,12 +180,31 @@ def verify_card(
     )
     if not checks:
         return CardVerification(status="unsigned", signatures=())
+    checks = tuple(_shown_as_signed(check, card, forms) for check in checks)
     status = min((c.status for c in checks), key=_PRECEDENCE.index)
     uncovered: tuple[str, ...] = ()
     decided = next(c for c in checks if c.status == status)
     if decided.form in ("sdk", "sdk-legacy"):
         uncovered = uncovered_pointers(card.source.raw)
     return CardVerification(status=status, signatures=checks, uncovered=uncovered)
+
+
+def _shown_as_signed(check: SignatureCheck, card: AgentCard, forms: _Forms) -> SignatureCheck:
+    """A valid signature over the ``sdk`` form vouches for what the site shows only where the model carries the
+    signed values (``signing.shown``); otherwise ``invalid``."""
+    if check.status != "verified" or check.form not in ("sdk", "sdk-legacy"):
+        return check
+    try:
+        difference = unsigned_shown_value(card, sdk_json(card.source.raw))
+    except NoCanonicalForm:
+        return check  # it verified over bytes of this form, so the form exists
+    if difference is None:
+        return check
+    return replace(
+        check,
+        status="invalid",
+        reason=f"{check.reason}, but {difference}: what the site shows is not what was signed",
+    )
 
 
 def _shown_is_signed(check: SignatureCheck, readings: tuple[Reading, ...]) -> SignatureCheck:
