@@ -142,26 +142,34 @@ def _value(field: Field, value: JSONValue, pointer: str, out: list[Reading]) -> 
         _message(message, item, where, out)
 
 
+def _worth_a_look(value: JSONValue) -> bool:
+    """A container, or an integer a double may not hold."""
+    return isinstance(value, (dict, list)) or (
+        type(value) is int and not -_DOUBLE_EXACT <= value <= _DOUBLE_EXACT
+    )
+
+
 def _struct(value: JSONValue, pointer: str, out: list[Reading]) -> None:
     """Numbers in a ``google.protobuf.Struct`` are doubles in the signed form: one a double cannot hold exactly
-    is shown as one number and signed as another."""
-    stack: list[tuple[JSONValue, str]] = [(value, pointer)]
+    is shown as one number and signed as another. Paths become pointers only for a finding."""
+    stack: list[tuple[JSONValue, tuple[str | int, ...]]] = [(value, ())]
     while stack:
-        item, where = stack.pop()
+        item, path = stack.pop()
         if isinstance(item, dict):
-            stack.extend((v, join_pointer(where, k)) for k, v in item.items())
+            stack.extend((v, (*path, k)) for k, v in item.items() if _worth_a_look(v))
         elif isinstance(item, list):
-            stack.extend((v, f"{where}/{i}") for i, v in enumerate(item))
+            stack.extend((v, (*path, i)) for i, v in enumerate(item) if _worth_a_look(v))
         elif isinstance(item, int) and not isinstance(item, bool) and abs(item) > _DOUBLE_EXACT:
             try:
                 exact, signed = float(item) == item, repr(float(item))
             except OverflowError:
                 exact, signed = False, "no number (it does not fit a double)"
             if not exact:
-                shown = str(item) if len(str(item)) <= 40 else str(item)[:37] + "..."
+                digits = str(item)
+                shown = digits if len(digits) <= 40 else digits[:37] + "..."
                 out.append(
                     Reading(
-                        where,
+                        join_pointer(pointer, *path),
                         f"the number {shown} is beyond double precision: the signed form holds {signed}",
                         alias=False,
                         at_key=False,
