@@ -118,6 +118,9 @@ NULL_VALUE = _register("null-value", _WARNING, "an optional member is null")
 SNAKE_CASE_NAME = _register(
     "snake-case-name", _WARNING, "a member uses the proto field name instead of camelCase"
 )
+MEMBER_ALIAS = _register(
+    "member-alias", _ERROR, "two members name one field (its JSON name and its proto name, or a v0.3 mapping)"
+)
 UNKNOWN_FIELD = _register(
     "unknown-field", _WARNING, "a member no version of the spec defines (clients ignore it)"
 )
@@ -127,6 +130,11 @@ EMPTY_OVERRIDE = _register(
     "empty-override", _WARNING, "a skill's inputModes or outputModes is [] (it inherits)"
 )
 EMPTY_VALUE = _register("empty-value", _WARNING, "an optional URL, or a tag, is an empty string")
+PREPROCESSOR_SYNTAX = _register(
+    "preprocessor-syntax",
+    _WARNING,
+    "card text holds syntax Markdown preprocessors read (template openers, snippets markers, NUL)",
+)
 EXAMPLE_JSON_INVALID = _register(
     "example-json-invalid", _WARNING, "an example starts like JSON but does not parse; it is shown as text"
 )
@@ -187,6 +195,11 @@ SIGNATURE_INVALID = _register(
 SIGNATURE_UNTRUSTED = _register(
     "signature-untrusted", _WARNING, "a signature is valid, but its key is not trusted for this agent"
 )
+SIGNATURE_UNANCHORED = _register(
+    "signature-unanchored",
+    _WARNING,
+    "a signature is valid only with a key its own jku names, which nothing outside the card vouches for",
+)
 SIGNATURE_UNKNOWN_KEY = _register("signature-unknown-key", _WARNING, "no key with a signature's kid is known")
 SIGNATURE_UNSUPPORTED_ALGORITHM = _register(
     "signature-unsupported-algorithm",
@@ -240,6 +253,11 @@ DUPLICATE_SKILL_ID = _register(
     "duplicate-skill-id", _ERROR, "two skills of one card have ids a reader cannot tell apart"
 )
 SKILL_ID_CASE_TWIN = _register("skill-id-case-twin", _WARNING, "two skill ids differ only by letter case")
+SLUG_CLASH = _register(
+    "slug-clash",
+    _WARNING,
+    "two agents' names (or two skill ids of one card) gave one page address; both get a longer one",
+)
 DUPLICATE_AGENT_NAME = _register(
     "duplicate-agent-name", _WARNING, "two cards of one catalogue have the same agent name"
 )

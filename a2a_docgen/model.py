@@ -375,15 +375,24 @@ def card_order(card: AgentCard) -> tuple[str, str, str]:
 
 
 SignatureStatus = Literal[
-    "verified", "untrusted", "invalid", "unknown-key", "unsupported-algorithm", "malformed"
+    "verified", "untrusted", "unanchored", "invalid", "unknown-key", "unsupported-algorithm", "malformed"
 ]
 """What checking one signature found (docs/signing.md): ``verified`` by a trusted key; ``untrusted``: valid, but
-the key is not trusted for this agent; ``invalid``: a key with its ``kid`` does not verify it (the card was
+the key is not trusted for this agent; ``unanchored``: valid with a key fetched from the signature's own ``jku``,
+which neither the origin ``fetch`` recorded nor a pin vouches for (the signer would be its own trust root);
+``invalid``: a key with its ``kid`` does not verify it (the card was
 changed, or the key is wrong); ``unknown-key``: no key with its ``kid`` is known; ``unsupported-algorithm``:
 ``alg`` is not on the allow-list; ``malformed``: not a JWS that can be checked."""
 
 CardSignatureStatus = Literal[
-    "verified", "untrusted", "invalid", "unknown-key", "unsupported-algorithm", "malformed", "unsigned"
+    "verified",
+    "untrusted",
+    "unanchored",
+    "invalid",
+    "unknown-key",
+    "unsupported-algorithm",
+    "malformed",
+    "unsigned",
 ]
 """A card's status: its best signature's, in that order of precedence except that ``invalid`` outranks
 ``untrusted``; ``unsigned`` when it has no signatures."""
@@ -392,6 +401,7 @@ CardSignatureStatus = Literal[
 STATUS_LABELS: Mapping[str, str] = {
     "verified": "Signature verified",
     "untrusted": "Signed, key not trusted",
+    "unanchored": "Signed, key only from its own jku",
     "invalid": "Signature invalid",
     "unknown-key": "Signed, key unknown",
     "unsupported-algorithm": "Signed, algorithm not allowed",

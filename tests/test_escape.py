@@ -17,6 +17,7 @@ from jinja2 import Environment
 from a2a_docgen.render.escape import (
     EMPTY,
     FILTERS,
+    LEFT_OUT,
     code_safe,
     json_fence,
     md_code,
@@ -29,6 +30,7 @@ from a2a_docgen.render.escape import (
     md_title,
     md_url,
 )
+from a2a_docgen.text.preprocessor import preprocessor_syntax
 from a2a_docgen.text.unicode import clean_text
 from a2a_docgen.text.urls import safe_url
 
@@ -159,12 +161,13 @@ def test_json_fence_refuses_what_is_not_json() -> None:
     assert json_fence({"a": "{{x}} {-- y"}, indent=0) == '```json\n{\n"a": "\\u007b{x}} \\u007b-- y"\n}\n```'
 
 
-def test_md_fence_refuses_preprocessor_syntax_in_generated_code() -> None:
+def test_md_fence_leaves_out_code_with_preprocessor_syntax() -> None:
     assert md_fence("echo `x`", "sh") == "```sh\necho `x`\n```"
     assert md_fence("a ``` b", "sh").startswith("````sh\n")
     for bad in ("--8<-- 'x'", "x {{ y }}", "x {-- y", "a\x00b"):
-        with pytest.raises(RuntimeError, match="preprocessor"):
-            md_fence(bad, "sh")
+        shown = md_fence(bad, "sh")  # never raises: one card's request never breaks a build
+        assert shown == f"```text\n{LEFT_OUT}\n```"
+        assert preprocessor_syntax(shown) is None
 
 
 def test_code_spans_only_where_every_engine_agrees() -> None:
@@ -201,3 +204,29 @@ def test_filters_are_the_encoders_templates_use() -> None:
         "# {{ name | md_title }}\n\n{{ desc | md_text }}\n\n| {{ tag | md_inline }} | {{ url | md_url }} |\n"
     ).render(name="<b>A</b>", desc="x\n\ny", tag="a | b", url="https://e.example/")
     assert page == "# ‹b›A‹/b›\n\nx\n\ny\n\n| a &#124; b | [https://e.example/](https://e.example/) |\n"
+
+
+def test_a_character_reference_never_straddles_the_end_of_a_url() -> None:
+    """The punctuation cut off a URL's end could complete a reference the URL began: the page would show the
+    character it names (a raw U+202E, a ">") instead of the text."""
+    from a2a_docgen.html import to_html
+
+    for text, shown in (
+        ("www.pay.example/&#x202e;", "www.pay.example/&amp;#x202e;"),
+        ("see https://x.example/a&#x202e; now", "see https://x.example/a&amp;#x202e; now"),
+        ("www.&lt;/title&gt;...", "www.&amp;lt;/title&amp;gt;..."),
+    ):
+        html = to_html(md_inline(text) + "\n").html
+        assert "\u202e" not in html
+        assert shown in html, (text, html)
+
+
+def test_card_text_never_reaches_our_own_heading_ids() -> None:
+    """An agent named "Agents" must not get the id the home page's script hooks onto, nor a skill's anchor."""
+    from a2a_docgen.html import to_html
+    from a2a_docgen.render.escape import OWN_IDS
+
+    for name in ("Agents", "Details", "Card quality", "Problems", "Signatures", "skill-search-0c87cc390f"):
+        heading = to_html(f"# {md_heading(name, 'Agent')}\n").toc[0].id
+        assert heading not in OWN_IDS, name
+        assert not heading.startswith("skill-"), name

@@ -543,7 +543,7 @@ def test_sign_then_check_with_the_jwks_it_wrote(tmp_path: Path, capsys: pytest.C
     captured = capsys.readouterr()
     assert code == 0
     assert "PRIVATE" not in captured.out + captured.err
-    assert "does not cover /x-note" in captured.err
+    assert "does not cover /securityRequirements/0/schemes/bearer, /x-note" in captured.err
     assert "PRIVATE" not in out.read_text(encoding="utf-8") + jwks.read_text(encoding="utf-8")
     assert main(["check", "--jwks", str(jwks), "--require-signature", str(out)]) == 0
     text = capsys.readouterr().out

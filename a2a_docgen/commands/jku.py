@@ -4,6 +4,8 @@ A ``jku`` is fetched only when the user allows it, only over the card's own orig
 fetch`` recorded in the card's sidecar, else the origins of the card's interface URLs) or an origin given with
 ``--jku-origin``, only over https unless that origin was given explicitly, and with ``fetch``'s limits: its
 timeout, redirect rules and URL checks, and a size cap of ``MAX_JWKS_BYTES``. Each URL is fetched once a run.
+Its keys are trusted (``anchor``) only on the recorded origin or a ``--jku-origin``: the interface URLs are the
+signer's own choice, so a key found through them makes a signature ``unanchored``.
 Not a subcommand: ``check`` and ``build`` import it only with ``--trust-jku``.
 """
 
@@ -25,15 +27,24 @@ MAX_JWKS_BYTES = 256 * 1024
 """A JWK set is a few kilobytes."""
 
 
-def card_origins(card: AgentCard) -> tuple[str, ...]:
-    """Where the card is served from: its fetch sidecar's URL, else its interface URLs."""
+def recorded_origin(card: AgentCard) -> str | None:
+    """The origin ``a2a-docgen fetch`` fetched the card from (its sidecar), if it was fetched."""
+    if card.source.fetched is not None:
+        return url_origin(card.source.fetched.url)
     from a2a_docgen.fetch.store import sidecar_path
 
     try:
         recorded = json.loads(sidecar_path(Path(card.source.path)).read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        recorded = None
-    if isinstance(recorded, dict) and (origin := url_origin(recorded.get("url"))):
+        return None
+    return url_origin(recorded.get("url")) if isinstance(recorded, dict) else None
+
+
+def card_origins(card: AgentCard) -> tuple[str, ...]:
+    """Where the card is served from: its fetch sidecar's URL, else its interface URLs (which the card itself
+    chooses, so a key fetched from them is ``unanchored``)."""
+    origin = recorded_origin(card)
+    if origin is not None:
         return (origin,)
     return tuple(dict.fromkeys(o for i in card.interfaces if (o := url_origin(i.url)) is not None))
 
@@ -73,6 +84,14 @@ class FetchingJkuResolver:
         if url not in self.cache:
             self.cache[url] = self._fetch(url)
         return self.cache[url]
+
+    def anchor(self, card: AgentCard, url: str) -> str | None:
+        origin = url_origin(url)
+        if origin is not None and origin in self.allowed:
+            return f"--jku-origin {origin}"
+        if origin is not None and origin == recorded_origin(card):
+            return f"the origin fetch recorded ({origin})"
+        return None
 
     def _fetch(self, url: str) -> tuple[tuple[Key, ...], str | None]:
         from a2a_docgen.fetch import CardFetchError, fetch_card

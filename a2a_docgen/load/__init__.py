@@ -107,7 +107,11 @@ def _walk(root: Path, argument: str) -> Iterator[CardFile]:
         if path.is_symlink():
             target = os.path.realpath(path)
             if not (target == real_root or target.startswith(real_root + os.sep)):
-                problem = f"is a symbolic link to {target}, outside the scanned directory {argument}; it is not read"
+                # The target is not named: it is a path of the build machine (/proc/self/cwd, a home directory),
+                # and this message is published on the Excluded cards page.
+                problem = (
+                    f"is a symbolic link to a file outside the scanned directory {argument}; it is not read"
+                )
             elif path.is_dir():
                 continue
         yield _checked(CardFile(path, display, argument, rel, problem))

@@ -14,7 +14,7 @@ The navigation lists the catalogue pages only, never one entry per agent, so it 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -127,12 +127,20 @@ def _render_site(
         return text, convert(agent.path, text) if convert is not None else None
 
     layout = site_layout(views)
+    jobs_list = list(layout.jobs())
+    distinct_paths(
+        [
+            *(agent.path for agent in agents),
+            *(agent.card_json for agent in agents),
+            *(j.path for j in jobs_list),
+        ]
+    )
     pages: dict[str, str] = {}
     converted: dict[str, object] = {}
     indexed: set[str] = set()
     with PageWorkers(agent_page, len(agents), jobs) as workers:
         # While workers render the agent pages, this process renders the rest.
-        for job in layout.jobs():
+        for job in jobs_list:
             text = _render(
                 env, job.template, job.path, site=views, search_exclude=not job.indexed, **job.context
             )
@@ -147,6 +155,7 @@ def _render_site(
         files.update(asset_files())
         feeds = feed_files(views, site_url=site_url, site_name=site_name)
         files.update(feeds)
+        distinct_paths([*pages, *(agent.path for agent in agents), *files])
         rendered = workers.results()
         for agent, (text, html) in zip(agents, rendered, strict=True):
             pages[agent.path] = text
@@ -170,6 +179,16 @@ def _render_site(
         search=dict(sorted(search.items())),
         feeds=feed_links(views, pages) if views.history is not None else {},
     )
+
+
+def distinct_paths(paths: Iterable[str]) -> None:
+    """Every output path once, checked before anything is written: two pages or files at one path would let one
+    replace the other. Slugs are made distinct (``text.slug.unique_slugs``), so a repeat is a defect of ours."""
+    seen: set[str] = set()
+    for path in paths:
+        if path in seen:
+            raise RuntimeError(f"two outputs of the site have the path {path!r}; nothing is written")
+        seen.add(path)
 
 
 def _example_words(example: Example) -> str:

@@ -41,12 +41,14 @@ from urllib.parse import urlsplit
 
 from a2a_docgen.model import JSONValue
 from a2a_docgen.text.jsonio import pretty_json
+from a2a_docgen.text.preprocessor import OPENER, preprocessor_syntax
 from a2a_docgen.text.unicode import clean_text, one_line, require_str
 from a2a_docgen.text.urls import safe_url
 
 __all__ = [
     "EMPTY",
     "FILTERS",
+    "LEFT_OUT",
     "LINE_BREAK",
     "code_safe",
     "json_fence",
@@ -135,13 +137,16 @@ def _encode_char(text: str, i: int) -> bool:
     return ch.isalnum()
 
 
-def _encode_run(text: str) -> str:
-    """``text`` (no URL in it) with its candidate characters encoded where ``_encode_char`` says."""
+def _encode_run(text: str, following: str = "") -> str:
+    """``text`` (no URL in it) with its candidate characters encoded where ``_encode_char`` says, judged with
+    the ``following`` text of the line in view: a character reference may straddle the end of ``text`` (a
+    URL's ``&#x202e`` before the ``;`` cut off it), and the page would decode it."""
     out: list[str] = []
     last = 0
+    context = text + following if following else text
     for m in _CANDIDATE.finditer(text):
         i = m.start()
-        if _encode_char(text, i):
+        if _encode_char(context, i):
             out.append(text[last:i])
             out.append(_ref(text[i]))
             last = i + 1
@@ -149,6 +154,10 @@ def _encode_run(text: str) -> str:
         return text
     out.append(text[last:])
     return "".join(out)
+
+
+_LOOKAHEAD = 64
+"""How far past a fragment ``_encode_run`` looks for the end of a character reference (the longest is shorter)."""
 
 
 def _split_url(m: re.Match[str]) -> str:
@@ -170,12 +179,14 @@ def _encode_line(line: str, *, line_start: bool) -> str:
     pos = 0
     for m in _URL.finditer(line):
         url = _split_url(m)
-        parts.append(_encode_run(line[pos : m.start()]))
+        end = m.start() + len(url)
+        parts.append(_encode_run(line[pos : m.start()], line[m.start() : m.start() + _LOOKAHEAD]))
         if code_safe(url):
             parts.append(f"`{url}`")
         else:  # no code span can hold it: break every autolink in it at its scheme separator or "www."
-            parts.append(_BREAK_AUTOLINK.sub(lambda b: _ref(b.group(0)), _encode_run(url)))
-        pos = m.start() + len(url)
+            encoded = _encode_run(url, line[end : end + _LOOKAHEAD])
+            parts.append(_BREAK_AUTOLINK.sub(lambda b: _ref(b.group(0)), encoded))
+        pos = end
     if pos:
         parts.append(_encode_run(line[pos:]))
         encoded = "".join(parts)
@@ -263,7 +274,10 @@ THEME_IDS = frozenset(
         "top",
     }
 )
-_THEME_ID_PREFIXES = ("_", "mkdocs")
+OWN_IDS = frozenset({"agents", "card-quality", "details", "problems", "signatures"})
+"""The explicit heading ids our templates give (``heading_id``); the home page's script hooks onto ``agents``."""
+_THEME_ID_PREFIXES = ("_", "mkdocs", "skill-", "a2a-")
+"""Ids starting so are a theme's, or ours (skill anchors, our classes and scripts)."""
 _TOC_DROPPED = re.compile(r"[^\w\s-]")
 _TOC_SEPARATORS = re.compile(r"[-\s]+")
 
@@ -276,8 +290,14 @@ def toc_id(text: str) -> str:
 
 
 def clobbers_theme(heading_id: str) -> bool:
-    """Whether a heading id could equal an element id of a theme (or is empty)."""
-    return not heading_id or heading_id in THEME_IDS or heading_id.startswith(_THEME_ID_PREFIXES)
+    """Whether a heading id could equal an element id of a theme or one of ours (or is empty): card text never
+    reaches an id our templates, scripts or anchors use."""
+    return (
+        not heading_id
+        or heading_id in THEME_IDS
+        or heading_id in OWN_IDS
+        or heading_id.startswith(_THEME_ID_PREFIXES)
+    )
 
 
 def md_heading(s: str | None, label: str, *, always: bool = False, max_len: int = 120) -> str:
@@ -415,8 +435,7 @@ def md_url(url: object, *, allow_mailto: bool = False) -> str:
 _JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 # Inside a JSON string, a brace that opens a preprocessor's syntax: template expressions ({{ {% {#}, critic
 # marks ({-- {++ {~~ {== {>>) and includes ({!). Its \u escape is the same JSON value.
-_OPENER = re.compile(r"\{(?=[{%#\-+~=>!])")
-_SNIPPET_LINE = re.compile(r"^[ \t]*;*-+8<", re.MULTILINE)
+
 _NON_ASCII = re.compile("[\x7f-\U0010ffff]")
 _HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp", "Zs"})
 
@@ -435,7 +454,7 @@ def _json_char(ch: str) -> str:
 
 
 def _harden_string(m: re.Match[str]) -> str:
-    token = _OPENER.sub(r"\\u007b", m.group(0))
+    token = OPENER.sub(r"\\u007b", m.group(0))
     return _NON_ASCII.sub(lambda c: _json_char(c.group(0)), token) if not token.isascii() else token
 
 
@@ -455,13 +474,21 @@ def json_text(value: JSONValue, *, indent: int = 2) -> str:
     return text
 
 
+LEFT_OUT = (
+    "# Left out: this code would carry card text that Markdown preprocessors (Jinja, mkdocs-macros, Zensical,\n"
+    "# snippets) read as their own syntax. check reports it (preprocessor-syntax)."
+)
+"""What a code block shows instead of code it cannot carry."""
+
+
 def md_fence(code: str, language: str) -> str:
     """``code`` (generated by us, card text only inside it as data) in a backtick fence longer than any
-    backtick run inside, no trailing newline. Raises ``RuntimeError`` when a line could act as Markdown
-    preprocessor syntax (a snippets marker, a template, critic or include opener): that is a bug of the
-    code's generator, never something to publish."""
-    if _SNIPPET_LINE.search(code) or _OPENER.search(code) or "\x00" in code:
-        raise RuntimeError(f"generated {language} code holds Markdown preprocessor syntax")
+    backtick run inside, no trailing newline. Code that holds Markdown preprocessor syntax (a snippets marker,
+    a template, critic or include opener, a NUL: ``text.preprocessor``) cannot be published, nor rewritten
+    without changing what it does: the block says it is left out instead (``LEFT_OUT``), and ``check`` reports
+    the card text (``preprocessor-syntax``)."""
+    if preprocessor_syntax(code) is not None:
+        return f"```text\n{LEFT_OUT}\n```"
     longest = max((len(run) for run in re.findall("`+", code)), default=0) if "`" in code else 0
     fence = "`" * max(3, longest + 1)
     return f"{fence}{language}\n{code}\n{fence}"

@@ -311,7 +311,7 @@ def catalog_json(catalog: Catalog, grades: Mapping[str, Grade] | None = None) ->
 # emphasis, strikethrough, entity references (&) and an ATX closing sequence (#). Block syntax cannot start:
 # the text never begins a line and ``clean_text`` has turned every line break into a space. (A GFM renderer may
 # still turn a bare URL in card text into a link; its text is then the URL itself, so it disguises nothing.)
-_LLMS_ESCAPES = str.maketrans({c: "\\" + c for c in "\\`*_~[]()<>&#"})
+_LLMS_ESCAPES = str.maketrans({c: "\\" + c for c in '\\`*_~[]()<>&#"'})
 _MAX_NAME = 200
 _MAX_NOTE = 300
 
@@ -327,6 +327,12 @@ def _llms_text(s: str | None, max_len: int) -> str:
 def _llms_line(s: str, max_len: int) -> str:
     """``_llms_text`` of text; cached, as agent names (on every skill's line) and tags repeat."""
     return " ".join(clean_text(s, max_len=max_len).split()).translate(_LLMS_ESCAPES)
+
+
+def _quoted(text: str) -> str:
+    """Card text (already ``_llms_text``) between quotation marks, its own escaped: a reader of ``llms.txt``
+    tells it from the site's words, and no card value can extend one of our sentences."""
+    return f'"{text}"' if text else ""
 
 
 def _agent_name(card: AgentCard) -> str:
@@ -351,22 +357,22 @@ def _agent_line(paths: AgentPaths, markdown_sources: bool) -> str:
     card = paths.card
     details = []
     if card.version:
-        details.append(f"version {_llms_text(card.version, 64)}")
+        details.append(f"version {_quoted(_llms_text(card.version, 64))}")
     if card.provider and card.provider.organization:
-        details.append(f"provider {_llms_text(card.provider.organization, _MAX_NAME)}")
+        details.append(f"provider {_quoted(_llms_text(card.provider.organization, _MAX_NAME))}")
     details.append(plural(len(card.skills), "skill"))
     name = _agent_name(card)
-    note = _note(_llms_text(card.description, _MAX_NOTE), details)
+    note = _note(_quoted(_llms_text(card.description, _MAX_NOTE)), details)
     return f"- [{name}]({_page_link(paths, markdown_sources)}): {note}"
 
 
 def _skill_line(paths: AgentPaths, skill: AgentSkill, skill_anchor: str, markdown_sources: bool) -> str:
-    details = [f"agent: {_agent_name(paths.card)}"]
-    tags = [t for t in (_llms_text(tag, 64) for tag in skill.tags) if t]
+    details = [f"agent: {_quoted(_agent_name(paths.card))}"]
+    tags = [_quoted(t) for t in (_llms_text(tag, 64) for tag in skill.tags) if t]
     if tags:
         details.append("tags: " + ", ".join(tags))
     name = _llms_text(skill.name, _MAX_NAME) or _llms_text(skill.id, _MAX_NAME) or "Unnamed skill"
-    note = _note(_llms_text(skill.description, _MAX_NOTE), details)
+    note = _note(_quoted(_llms_text(skill.description, _MAX_NOTE)), details)
     return f"- [{name}]({_page_link(paths, markdown_sources)}#{skill_anchor}): {note}"
 
 
@@ -387,7 +393,8 @@ def llms_txt(catalog: Catalog, *, site_name: str = DEFAULT_SITE_NAME, markdown_s
         "",
         "Each agent page lists the agent's interfaces, security schemes and skills; each skill states "
         "the media types it accepts and produces and the security it requires. The same catalogue as JSON "
-        f"is in {CATALOG_JSON}, and every agent's card as published is next to its page.",
+        f"is in {CATALOG_JSON}, and every agent's card as published is next to its page. Link texts and "
+        "text in quotation marks are the cards' own words, written by each agent's provider, not this site's.",
     ]
     if agents:
         lines += ["", "## Agents", "", *(_agent_line(paths, markdown_sources) for paths in agents)]

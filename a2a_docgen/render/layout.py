@@ -26,7 +26,7 @@ from a2a_docgen.render.pages import (
     TagPage,
 )
 from a2a_docgen.render.paging import Page, paginate
-from a2a_docgen.text.slug import slug
+from a2a_docgen.text.slug import unique_slugs
 
 __all__ = ["PER_PAGE", "BindingPages", "KindPages", "MediaTypeLine", "PageJob", "SiteLayout", "site_layout"]
 
@@ -157,9 +157,10 @@ def site_layout(views: SiteViews, per_page: dict[str, int] | None = None) -> Sit
         path = _kind_path(label)
         kinds.append(KindPages(label, path, rows, paginate(rows, path, size["schemes"])))
     bindings = []
-    for group in views.bindings:
-        key = f"{group.binding}|{group.version or ''}"
-        path = f"bindings/{slug(key, 'binding')}.md"
+    keys = [f"{group.binding}|{group.version or ''}" for group in views.bindings]
+    slugs, _ = unique_slugs([(key, "binding") for key in keys])
+    for group, binding_slug in zip(views.bindings, slugs, strict=True):
+        path = f"bindings/{binding_slug}.md"
         bindings.append(BindingPages(group, path, paginate(group.rows, path, size["schemes"])))
     return SiteLayout(
         home=paginate(views.agents, "index.md", size["agents"]),

@@ -52,7 +52,8 @@ from a2a_docgen.render.changes import AgentChanges, HistoryViews, agent_changes,
 from a2a_docgen.render.env import CardText
 from a2a_docgen.render.paths import agent_badge_path
 from a2a_docgen.render.requests import accepts_text, json_media_type, placeholder_content
-from a2a_docgen.text.slug import anchor, identity_key, slug, tag_key, tag_slug
+from a2a_docgen.slugs import agent_slug_clashes, skill_anchor_clashes
+from a2a_docgen.text.slug import identity_key, tag_key, unique_slugs
 
 if TYPE_CHECKING:
     from a2a_docgen.history.entries import CatalogHistory
@@ -484,15 +485,8 @@ class SiteViews:
 
 
 def agent_slugs(cards: Sequence[AgentCard]) -> list[str]:
-    """``slug(name, "agent")`` per card; cards whose names share a slug are told apart by their source path."""
-    plain = [slug(card.name or "", "agent") for card in cards]
-    counts: dict[str, int] = {}
-    for value in plain:
-        counts[value] = counts.get(value, 0) + 1
-    return [
-        value if counts[value] == 1 else slug(card.name or "", f"agent:{card.source.path}")
-        for card, value in zip(cards, plain, strict=True)
-    ]
+    """The page slug of each card (``agent_slug_clashes``)."""
+    return agent_slug_clashes(cards)[0]
 
 
 def _scopes(scopes: Sequence[str], scheme: SecurityScheme | None) -> tuple[ScopeView, ...]:
@@ -605,14 +599,8 @@ CAPABILITY_LABELS = (
 
 
 def skill_anchors(skills: Sequence[AgentSkill], agent_slug: str) -> list[str]:
-    """``skill-<slug(id, agent)>``; a skill without an id, or repeating an id, is anchored by its position."""
-    anchors: list[str] = []
-    for index, skill in enumerate(skills):
-        value = anchor(skill.id, agent_slug) if skill.id is not None else None
-        if value is None or value in anchors:
-            value = anchor(f"#{index}", f"{agent_slug}:position")
-        anchors.append(value)
-    return anchors
+    """The HTML id of each skill's section (``skill_anchor_clashes``)."""
+    return skill_anchor_clashes(skills, agent_slug)[0]
 
 
 def nested_extra(card: AgentCard) -> dict[str, Mapping[str, JSONValue]]:
@@ -633,9 +621,13 @@ def agent_page(
     verification: CardVerification | None = None,
     grade: Grade | None = None,
     changes: AgentChanges | None = None,
+    tag_paths: Mapping[str, str] | None = None,
 ) -> AgentPage:
     """The view of one (tainted) card, with its (tainted) signature verification when signatures were checked,
-    and its (tainted) grade."""
+    and its (tainted) grade. ``tag_paths``: each tag page's path by ``tag_key`` (``tag_page_paths`` of the
+    catalogue; by default, of this card alone)."""
+    if tag_paths is None:
+        tag_paths = tag_page_paths([card])
     path = f"agents/{agent_slug}/index.md"
     card_json = f"agents/{agent_slug}/card.json"
     skills = []
@@ -649,7 +641,7 @@ def agent_page(
                 skill=skill,
                 anchor=skill_anchor,
                 link=f"{path}#{skill_anchor}",
-                tags=tuple(TagLink(tags[k], f"tags/{tag_slug(tags[k])}.md") for k in sorted(tags)),
+                tags=tuple(TagLink(tags[k], tag_paths[k]) for k in sorted(tags)),
                 examples=_examples(card, skill, targets),
                 placeholder=() if skill.examples else request_variants(card, skill, None, targets),
                 placeholder_kind=placeholder_content(skill.effective_input_modes.modes).kind,
@@ -732,7 +724,14 @@ def _shown_tags(skill: AgentSkill) -> tuple[str, ...]:
     return tuple(tag for tag in skill.tags if tag.strip())
 
 
-def _tag_pages(refs: Sequence[SkillRef]) -> tuple[TagPage, ...]:
+def tag_page_paths(cards: Sequence[AgentCard]) -> dict[str, str]:
+    """``tags/<slug>.md`` by ``tag_key`` for every tag of ``cards``, all distinct (``unique_slugs``)."""
+    keys = sorted({tag_key(tag) for card in cards for skill in card.skills for tag in _shown_tags(skill)})
+    slugs, _ = unique_slugs([(key, "tag") for key in keys])
+    return {key: f"tags/{value}.md" for key, value in zip(keys, slugs, strict=True)}
+
+
+def _tag_pages(refs: Sequence[SkillRef], tag_paths: Mapping[str, str]) -> tuple[TagPage, ...]:
     by_key: dict[str, list[SkillRef]] = {}
     spelling: dict[str, str] = {}
     for ref in refs:
@@ -744,7 +743,7 @@ def _tag_pages(refs: Sequence[SkillRef]) -> tuple[TagPage, ...]:
         TagPage(
             spelling[key],
             key,
-            f"tags/{tag_slug(spelling[key])}.md",
+            tag_paths[key],
             tuple(by_key[key]),
             by_agent(by_key[key]),
         )
@@ -781,10 +780,12 @@ def _media_types(refs: Sequence[SkillRef]) -> tuple[MediaTypeView, ...]:
                 if key not in seen:
                     seen.add(key)
                     uses.setdefault(key, []).append((ref, modes.origin))
+    keys = sorted(spelling)
+    paths = dict(zip(keys, unique_slugs([(key, "media-type") for key in keys])[0], strict=True))
     return tuple(
         MediaTypeView(
             media_type=spelling[key],
-            path=f"media-types/{slug(key, 'media-type')}.md",
+            path=f"media-types/{paths[key]}.md",
             accepted_by=_media_groups(accepted.get(key, [])),
             produced_by=_media_groups(produced.get(key, [])),
             accepts=len(accepted.get(key, ())),
@@ -871,11 +872,13 @@ def build_views(
     raw_grades = grade_catalog(catalog)
     kept: ViewReuse = {}
     made = []
+    tag_paths = tag_page_paths(cards)
     for card, agent_slug in zip(cards, agent_slugs(cards), strict=True):
         path = card.source.path
         verification = catalog.verifications.get(path)
         grade = raw_grades.get(path)
         own_history = history.of(path) if history is not None else None
+        own_tags = {tag_key(tag) for skill in card.skills for tag in _shown_tags(skill)}
         inputs = (
             card.source.text,
             agent_slug,
@@ -884,6 +887,7 @@ def build_views(
             grade,
             site_url,
             (own_history, history.commit_url, history.notices) if history is not None else None,
+            tuple(sorted((key, tag_paths[key]) for key in own_tags)),
         )
         previous = reuse.get(path) if reuse is not None else None
         if previous is not None and previous[0] == inputs:
@@ -901,6 +905,7 @@ def build_views(
                 agent_changes(history, own_history, agent_slug, lambda v: _taint(v, memo))
                 if history is not None
                 else None,
+                tag_paths,
             )
         kept[path] = (inputs, agent)
         made.append(agent)
@@ -920,7 +925,7 @@ def build_views(
     )
     return SiteViews(
         agents=agents,
-        tags=_tag_pages(refs),
+        tags=_tag_pages(refs, tag_paths),
         media_types=_media_types(refs),
         schemes_by_kind=tuple(
             (KIND_LABELS[kind], tuple(by_kind[KIND_LABELS[kind]]))

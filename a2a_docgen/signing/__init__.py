@@ -16,9 +16,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from a2a_docgen.diagnostics import (
+    MEMBER_ALIAS,
     SIGNATURE_INVALID,
     SIGNATURE_MALFORMED,
     SIGNATURE_REQUIRED,
+    SIGNATURE_UNANCHORED,
     SIGNATURE_UNCOVERED,
     SIGNATURE_UNKNOWN_KEY,
     SIGNATURE_UNSUPPORTED_ALGORITHM,
@@ -36,6 +38,7 @@ from a2a_docgen.model import (
     Severity,
 )
 from a2a_docgen.signing.keys import Key, KeyStore, load_jwks, load_keys_file
+from a2a_docgen.signing.readings import Reading, divergent_readings
 from a2a_docgen.signing.verify import ALGORITHMS, JkuResolver, Trust, verify_card
 
 __all__ = [
@@ -54,6 +57,7 @@ __all__ = [
 _CODES: dict[str, Code] = {
     "invalid": SIGNATURE_INVALID,
     "untrusted": SIGNATURE_UNTRUSTED,
+    "unanchored": SIGNATURE_UNANCHORED,
     "unknown-key": SIGNATURE_UNKNOWN_KEY,
     "malformed": SIGNATURE_MALFORMED,
 }
@@ -77,13 +81,16 @@ def verify_catalog(
     cards: Iterable[AgentCard], trust: Trust
 ) -> tuple[dict[str, CardVerification], list[Diagnostic]]:
     """Verify every card that has signatures (every card with ``trust.require``): results by source path, and
-    diagnostics when keys or options were given (``trust.asked``)."""
+    diagnostics when keys or options were given (``trust.asked``). Every card's members that name one field
+    twice (``member-alias``) are reported whatever was asked: clients would read one, the page shows the other."""
     results: dict[str, CardVerification] = {}
     found: list[Diagnostic] = []
     for card in cards:
+        readings = divergent_readings(card.source.raw)
+        found.extend(alias_diagnostics(card, readings))
         if not card.signatures and not trust.require:
             continue
-        result = verify_card(card, trust)
+        result = verify_card(card, trust, readings)
         results[card.source.path] = result
         if trust.asked:
             found.extend(card_diagnostics(card, result, trust))
@@ -92,6 +99,28 @@ def verify_catalog(
                 d for d in card_diagnostics(card, result, trust) if d.code == SIGNATURE_MALFORMED.name
             )
     return results, found
+
+
+def alias_diagnostics(card: AgentCard, readings: Iterable[Reading]) -> list[Diagnostic]:
+    """``member-alias`` errors for the readings of ``card`` where two members name one field."""
+    aliases = [r for r in readings if r.alias]
+    if not aliases:
+        return []
+    index = PositionIndex.build(card.source.text)
+    out = []
+    for reading in aliases:
+        line, column = index.locate(reading.pointer, at_key=reading.at_key)
+        out.append(
+            diagnostic(
+                MEMBER_ALIAS,
+                reading.message,
+                file=card.source.path,
+                line=line,
+                column=column,
+                pointer=reading.pointer,
+            )
+        )
+    return out
 
 
 def card_diagnostics(card: AgentCard, result: CardVerification, trust: Trust) -> list[Diagnostic]:
@@ -124,7 +153,7 @@ def card_diagnostics(card: AgentCard, result: CardVerification, trust: Trust) ->
             add(SIGNATURE_UNSUPPORTED_ALGORITHM, message, check.pointer, "error" if never else "warning")
         elif check.status in _CODES:
             add(_CODES[check.status], message, check.pointer)
-    if result.status in ("verified", "untrusted") and result.uncovered:
+    if result.status in ("verified", "untrusted", "unanchored") and result.uncovered:
         shown = ", ".join(result.uncovered[:_SHOWN_UNCOVERED])
         more = len(result.uncovered) - _SHOWN_UNCOVERED
         add(

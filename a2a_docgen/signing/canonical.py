@@ -32,6 +32,7 @@ from __future__ import annotations
 import copy
 import json
 import re
+from collections.abc import Iterator
 from typing import Literal, cast
 
 import rfc8785
@@ -42,9 +43,12 @@ from a2a_docgen.signing.schema import MESSAGES, ROOT, Field
 
 __all__ = [
     "FORMS",
+    "SCHEME_MEMBERS",
     "Form",
     "NoCanonicalForm",
     "canonical_bytes",
+    "nested_messages",
+    "schema_field",
     "sdk_json",
     "served_json",
     "uncovered_pointers",
@@ -118,6 +122,10 @@ _SCHEME_MEMBERS = {
     "openIdConnect": "openIdConnectSecurityScheme",
     "mutualTLS": "mtlsSecurityScheme",
 }
+
+
+SCHEME_MEMBERS = _SCHEME_MEMBERS
+"""A v0.3 scheme's ``type`` -> the v1.0 member a2a-sdk wraps the scheme's members in."""
 
 
 def _legacy_extended_card(data: dict[str, object]) -> None:
@@ -400,8 +408,10 @@ _LEGACY_INTERFACE_MEMBERS = ("url", "preferredTransport", "protocolVersion", "ad
 
 def uncovered_pointers(raw: JSONObject) -> tuple[str, ...]:
     """Pointers of the served card's members that the ``sdk`` form does not carry, so a signature over it does
-    not protect them: members the v1.0 schema does not know, and v0.3 members the SDK's mapping ignores."""
-    out: list[str] = []
+    not protect them: members the v1.0 schema does not know, v0.3 members the SDK's mapping ignores, and
+    security requirements of schemes without scopes (the empty scope list is dropped, and the requirement
+    with it: the signed bytes are the same with or without it)."""
+    out: list[str] = _scopeless_requirements(raw)
     mapped_interfaces = "supportedInterfaces" not in raw and bool(raw.get("url"))
     for name, value in raw.items():
         pointer = join_pointer("", name)
@@ -419,8 +429,44 @@ def uncovered_pointers(raw: JSONObject) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _field(type_name: str, name: str) -> Field | None:
+def _scopeless_requirements(raw: JSONObject) -> list[str]:
+    """Pointers of v1.0 requirement entries (card and skills) whose scope list is empty or absent."""
+    owners: list[tuple[JSONValue, str]] = [(raw, "")]
+    skills = raw.get("skills")
+    if isinstance(skills, list):
+        owners += [(skill, f"/skills/{index}") for index, skill in enumerate(skills)]
+    out = []
+    for owner, base in owners:
+        requirements = owner.get("securityRequirements") if isinstance(owner, dict) else None
+        for index, requirement in enumerate(requirements if isinstance(requirements, list) else []):
+            schemes = requirement.get("schemes") if isinstance(requirement, dict) else None
+            for name, scopes in (schemes if isinstance(schemes, dict) else {}).items():
+                if not (isinstance(scopes, dict) and scopes.get("list")):
+                    out.append(join_pointer(base, "securityRequirements", index, "schemes", name))
+    return out
+
+
+def schema_field(type_name: str, name: str) -> Field | None:
+    """The field of message ``type_name`` that member ``name`` sets: by JSON name, else by proto name."""
     return _FIELDS_BY_JSON[type_name].get(name) or _FIELDS_BY_NAME[type_name].get(name)
+
+
+_field = schema_field
+
+
+def nested_messages(field: Field, value: JSONValue, pointer: str) -> Iterator[tuple[str, JSONValue, str]]:
+    """``(message type, value, pointer)`` of each message a member of ``field`` holds: the map's values, the
+    list's items, or the value itself."""
+    if field.kind != "message" or field.message is None:
+        return
+    if field.map and isinstance(value, dict):
+        for key, item in value.items():
+            yield field.message, item, join_pointer(pointer, key)
+    elif field.repeated and isinstance(value, list):
+        for index, item in enumerate(value):
+            yield field.message, item, join_pointer(pointer, index)
+    elif not field.repeated:
+        yield field.message, value, pointer
 
 
 def _walk_member(type_name: str, name: str, value: JSONValue, pointer: str, out: list[str]) -> None:
@@ -428,16 +474,8 @@ def _walk_member(type_name: str, name: str, value: JSONValue, pointer: str, out:
     if field is None:
         out.append(pointer)
         return
-    if field.kind != "message" or field.message is None:
-        return
-    if field.map and isinstance(value, dict):
-        for key, item in value.items():
-            _walk_message(field.message, item, join_pointer(pointer, key), out)
-    elif field.repeated and isinstance(value, list):
-        for index, item in enumerate(value):
-            _walk_message(field.message, item, join_pointer(pointer, index), out)
-    elif not field.repeated:
-        _walk_message(field.message, value, pointer, out)
+    for message, item, where in nested_messages(field, value, pointer):
+        _walk_message(message, item, where, out)
 
 
 def _walk_message(type_name: str, value: JSONValue, pointer: str, out: list[str]) -> None:

@@ -134,6 +134,18 @@ def parse_jwks(value: JSONValue, source: str) -> tuple[list[Key], list[str]]:
     return keys, problems
 
 
+def published_path(path: str | os.PathLike[str]) -> str:
+    """``path`` as pages may name it (a key's source is shown on every agent page it verifies): relative to the
+    working directory (the project) when it lies inside, else its file name alone, never the machine's path."""
+    given = Path(path)
+    if not given.is_absolute() and ".." not in given.parts:
+        return given.as_posix()
+    try:
+        return Path(os.path.abspath(given)).relative_to(Path.cwd()).as_posix()
+    except ValueError:
+        return given.name
+
+
 def load_jwks(path: str | os.PathLike[str]) -> list[Key]:
     """The signature keys of a JWK set file (others are left out); raises ``UsageError`` for a file that
     cannot be read, or that has none."""
@@ -149,7 +161,7 @@ def load_jwks(path: str | os.PathLike[str]) -> list[Key]:
     except ValueError as exc:
         raise UsageError(f"the JWK set {shown} is not JSON: {exc}") from None
     try:
-        keys, problems = parse_jwks(value, shown)
+        keys, problems = parse_jwks(value, published_path(path))
     except UnusableKey as exc:
         raise UsageError(f"the JWK set {shown}: {exc}") from None
     if not keys:

@@ -16,7 +16,7 @@ import json
 import re
 import warnings
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from a2a_docgen.model import (
@@ -27,8 +27,17 @@ from a2a_docgen.model import (
     SignatureCheck,
     SignatureStatus,
 )
-from a2a_docgen.signing.canonical import FORMS, Form, NoCanonicalForm, canonical_bytes, uncovered_pointers
+from a2a_docgen.signing.canonical import (
+    FORMS,
+    Form,
+    NoCanonicalForm,
+    canonical_bytes,
+    sdk_json,
+    uncovered_pointers,
+)
 from a2a_docgen.signing.keys import Key, KeyStore, UnusableKey, jwk_key
+from a2a_docgen.signing.readings import Reading, divergent_readings
+from a2a_docgen.signing.shown import unsigned_shown_value
 
 __all__ = [
     "ALGORITHMS",
@@ -80,6 +89,7 @@ _PRECEDENCE: tuple[CardSignatureStatus, ...] = (
     "verified",
     "invalid",
     "untrusted",
+    "unanchored",
     "unknown-key",
     "unsupported-algorithm",
     "malformed",
@@ -95,7 +105,13 @@ class JkuResolver(Protocol):
     """Fetches the JWK set a signature's ``jku`` names, if the rules allow (``--trust-jku``)."""
 
     def keys(self, card: AgentCard, url: str) -> tuple[tuple[Key, ...], str | None]:
-        """The keys at ``url`` for ``card`` (trusted), or ``()`` and why they cannot be had."""
+        """The keys at ``url`` for ``card``, or ``()`` and why they cannot be had."""
+        ...
+
+    def anchor(self, card: AgentCard, url: str) -> str | None:
+        """What vouches for ``url`` as the card's key source, from outside the card (the origin ``fetch``
+        recorded, an explicit ``--jku-origin``), or ``None``: then only the signer does, and keys from it make
+        a signature ``unanchored``, never ``verified``."""
         ...
 
 
@@ -161,20 +177,59 @@ class _Forms:
         return self.cache[form]
 
 
-def verify_card(card: AgentCard, trust: Trust) -> CardVerification:
-    """Check every signature of ``card``; the card's status is its best signature's."""
+def verify_card(
+    card: AgentCard, trust: Trust, readings: tuple[Reading, ...] | None = None
+) -> CardVerification:
+    """Check every signature of ``card``; the card's status is its best signature's. ``readings``: the card's
+    ``divergent_readings``, when the caller has them."""
     forms = _Forms(card)
+    if readings is None:
+        readings = divergent_readings(card.source.raw)
     checks = tuple(
-        _verify(number, signature, card, forms, trust) for number, signature in enumerate(card.signatures, 1)
+        _shown_is_signed(_verify(number, signature, card, forms, trust), readings)
+        for number, signature in enumerate(card.signatures, 1)
     )
     if not checks:
         return CardVerification(status="unsigned", signatures=())
+    checks = tuple(_shown_as_signed(check, card, forms) for check in checks)
     status = min((c.status for c in checks), key=_PRECEDENCE.index)
     uncovered: tuple[str, ...] = ()
     decided = next(c for c in checks if c.status == status)
     if decided.form in ("sdk", "sdk-legacy"):
         uncovered = uncovered_pointers(card.source.raw)
     return CardVerification(status=status, signatures=checks, uncovered=uncovered)
+
+
+def _shown_as_signed(check: SignatureCheck, card: AgentCard, forms: _Forms) -> SignatureCheck:
+    """A valid signature over the ``sdk`` form vouches for what the site shows only where the model carries the
+    signed values (``signing.shown``); otherwise ``invalid``."""
+    if check.status != "verified" or check.form not in ("sdk", "sdk-legacy"):
+        return check
+    try:
+        difference = unsigned_shown_value(card, sdk_json(card.source.raw))
+    except NoCanonicalForm:
+        return check  # it verified over bytes of this form, so the form exists
+    if difference is None:
+        return check
+    return replace(
+        check,
+        status="invalid",
+        reason=f"{check.reason}, but {difference}: what the site shows is not what was signed",
+    )
+
+
+def _shown_is_signed(check: SignatureCheck, readings: tuple[Reading, ...]) -> SignatureCheck:
+    """A valid signature over a card that reads two ways does not vouch for what the site shows: ``invalid``."""
+    if check.status != "verified" or not readings:
+        return check
+    first = readings[0]
+    more = f" and {len(readings) - 1} more place(s)" if len(readings) > 1 else ""
+    return replace(
+        check,
+        status="invalid",
+        reason=f"{check.reason}, but the signed form reads the card differently from this site at {first.pointer}"
+        f"{more} ({first.message}): what the site shows is not what was signed",
+    )
 
 
 def _verify(
@@ -231,14 +286,19 @@ def _verify(
             "never replaced by a real signature? Sign the card (a2a-docgen sign)",
         )
 
-    trusted, untrusted, notes = _candidates(card, header, signature, kid, trust)
-    if not trusted and not untrusted:
+    trusted, unanchored, untrusted, notes = _candidates(card, header, signature, kid, trust)
+    if not trusted and not unanchored and not untrusted:
         searched = "; ".join(notes) if notes else "no keys were given (--jwks, --keys, --trust-jku)"
         which = f"with kid {kid!r}" if kid is not None else "(the header names no kid)"
         return result("unknown-key", f"no key {which} is known: {searched}")
     unusable: list[str] = []
     tried: list[str] = []
-    for key, is_trusted in [*((k, True) for k in trusted), *((k, False) for k in untrusted)]:
+    outcomes: list[tuple[Key, SignatureStatus]] = [
+        *((k, "verified") for k in trusted),
+        *((k, "unanchored") for k in unanchored),
+        *((k, "untrusted") for k in untrusted),
+    ]
+    for key, outcome in outcomes:
         why_not = key_problem(key, alg)
         if why_not:
             unusable.append(f"{key.label} ({key.source}): {why_not}")
@@ -257,10 +317,18 @@ def _verify(
                     "thumbprint": key.thumbprint,
                     "form": form,
                 }
-                if is_trusted:
+                if outcome == "verified":
                     return result(
                         "verified",
                         f"verified with key {key.label} ({key.source}) over {_FORM_NAMES[form]}",
+                        **found,
+                    )
+                if outcome == "unanchored":
+                    return result(
+                        "unanchored",
+                        f"valid with key {key.label} ({key.source}) over {_FORM_NAMES[form]}, but only the "
+                        "signature's own jku names that key: neither the origin fetch recorded nor --jku-origin "
+                        "or a keys-file pin vouches for it",
                         **found,
                     )
                 return result(
@@ -320,8 +388,9 @@ def _header_problem(header: Mapping[str, Any], signature: AgentCardSignature) ->
 
 def _candidates(
     card: AgentCard, header: Mapping[str, Any], signature: AgentCardSignature, kid: str | None, trust: Trust
-) -> tuple[list[Key], list[Key], list[str]]:
-    """Keys that may have made the signature: trusted ones, the others, and notes on where else was looked."""
+) -> tuple[list[Key], list[Key], list[Key], list[str]]:
+    """Keys that may have made the signature: trusted ones, ones only its own ``jku`` names, the others, and
+    notes on where else was looked."""
     notes: list[str] = []
     trusted_keys = trust.store.trusted_for(card)
     pinned = bool(trust.store.pins_for(card))
@@ -333,6 +402,7 @@ def _candidates(
     trusted = matching(trusted_keys)
     trusted_prints = {k.thumbprint for k in trusted_keys}
     others = [k for k in matching(trust.store.known()) if k.thumbprint not in trusted_prints]
+    unanchored: list[Key] = []
     jku = header.get("jku")
     if isinstance(jku, str):
         if trust.jku is None:
@@ -341,10 +411,11 @@ def _candidates(
             keys, refused = trust.jku.keys(card, jku)
             if refused:
                 notes.append(refused)
+            anchored = trust.jku.anchor(card, jku) is not None
             for key in matching(keys):
                 if key.thumbprint in trusted_prints:
                     continue
-                (others if pinned else trusted).append(key)
+                (others if pinned else trusted if anchored else unanchored).append(key)
     for where, value in (
         ("protected", header.get("jwk")),
         ("unprotected", (signature.header or {}).get("jwk")),
@@ -367,9 +438,13 @@ def _candidates(
             f"none of the {len(trusted_keys)} key(s) trusted for this agent has it"
             + (" (the card is pinned by the keys file)" if pinned else "")
         )
+    first = {t.thumbprint for t in trusted}
+    second = [k for k in _dedupe(unanchored) if k.thumbprint not in first]
+    earlier = first | {k.thumbprint for k in second}
     return (
         _dedupe(trusted),
-        [k for k in _dedupe(others) if k.thumbprint not in {t.thumbprint for t in trusted}],
+        second,
+        [k for k in _dedupe(others) if k.thumbprint not in earlier],
         notes,
     )
 

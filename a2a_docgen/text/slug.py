@@ -16,6 +16,11 @@ Duplicates are not renamed: two ids with the same ``identity_key`` in one namesp
 validator reports them (``duplicate-skill-id``) instead of numbering one of them. The renderer anchors a repeated
 skill id by the skill's position instead.
 
+Distinct ids may still share a slug (same stem, same 40-bit hash prefix: a birthday search finds such a pair in
+seconds). ``unique_slugs`` is the one place every family of pages and anchors gets its slugs: it compares the
+final slugs, and every item of a clash gets a longer hash (neither keeps the short one, so no card can take the
+slug of one it does not control), widening until all are distinct whatever the hash width.
+
 ``plain_slug`` is the same lower-casing without the hash, for names that are unique already (fetched hosts).
 """
 
@@ -25,10 +30,19 @@ import functools
 import hashlib
 import re
 import unicodedata
+from collections.abc import Sequence
 
 from a2a_docgen.text.unicode import strip_invisible
 
-__all__ = ["anchor", "identity_key", "plain_slug", "slug", "tag_key", "tag_slug"]
+__all__ = [
+    "anchor",
+    "identity_key",
+    "plain_slug",
+    "slug",
+    "tag_key",
+    "tag_slug",
+    "unique_slugs",
+]
 
 _MAX_STEM = 40
 _HASH_CHARS = 10
@@ -61,15 +75,49 @@ def _stem(key: str) -> str:
 
 
 @functools.lru_cache(maxsize=65536)
-def slug(s: str, namespace: str = "") -> str:
-    """A file-name-safe, deterministic slug for ``s``, unique within ``namespace`` per ``identity_key``.
+def slug(s: str, namespace: str = "", width: int | None = None) -> str:
+    """A file-name-safe, deterministic slug for ``s``, unique within ``namespace`` per ``identity_key`` as far as
+    ``width`` hex digits of its hash tell (``unique_slugs`` makes sure).
 
     Namespace skills by their agent's slug and agents by their source, so equal ids in different cards do not
     collide.
     """
     key = identity_key(s)
     digest = hashlib.sha256(f"{namespace}\0{key}".encode("utf-8", "surrogatepass")).hexdigest()
-    return f"{_stem(key)}-{digest[:_HASH_CHARS]}"
+    return f"{_stem(key)}-{digest[: width or _HASH_CHARS]}"
+
+
+_WIDTHS = (20, 32, 64)
+"""The hash widths a clashing slug is widened to, in turn."""
+
+
+def unique_slugs(items: Sequence[tuple[str, str]]) -> tuple[list[str], list[tuple[int, ...]]]:
+    """``slug(text, namespace)`` for each ``(text, namespace)``, all distinct, and the clashes found: groups of
+    indexes that had one slug. Every member of a clash is widened (a longer hash; past the widest, its position
+    in the clash), never only one, and the final slugs are compared again until none repeats. Items with the
+    same ``identity_key`` and namespace are one thing and keep one slug."""
+    identities = [(identity_key(text), namespace) for text, namespace in items]
+    widths = [0] * len(items)
+    result = [slug(text, namespace) for text, namespace in items]
+    clashes: list[tuple[int, ...]] = []
+    while True:
+        owners: dict[str, dict[tuple[str, str], list[int]]] = {}
+        for index, value in enumerate(result):
+            owners.setdefault(value, {}).setdefault(identities[index], []).append(index)
+        clashing = [groups for groups in owners.values() if len(groups) > 1]
+        if not clashing:
+            return result, clashes
+        for groups in clashing:
+            members = sorted(i for group in groups.values() for i in group)
+            clashes.append(tuple(members))
+            for order, identity in enumerate(sorted(groups)):
+                for index in groups[identity]:
+                    text, namespace = items[index]
+                    if widths[index] < len(_WIDTHS):
+                        result[index] = slug(text, namespace, _WIDTHS[widths[index]])
+                        widths[index] += 1
+                    else:  # a whole SHA-256 alike: told apart by rank (a letter ends it: no page number)
+                        result[index] = f"{slug(text, namespace, _WIDTHS[-1])}-{order + 1}x"
 
 
 def anchor(s: str, namespace: str = "", *, prefix: str = "skill") -> str:

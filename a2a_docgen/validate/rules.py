@@ -28,8 +28,10 @@ from a2a_docgen.diagnostics import (
     OAUTH_FLOW_DEPRECATED,
     OAUTH_FLOW_UNKNOWN,
     OAUTH_MULTIPLE_FLOWS,
+    PREPROCESSOR_SYNTAX,
     SCHEME_UNUSED,
     SKILL_ID_CASE_TWIN,
+    SLUG_CLASH,
     SUSPICIOUS_INSTRUCTIONS,
     UNDECLARED_SCHEME,
     UNDECLARED_SCOPE,
@@ -55,6 +57,7 @@ from a2a_docgen.model import (
     APIKeySecurityScheme,
     Diagnostic,
     HTTPAuthSecurityScheme,
+    JSONValue,
     OAuth2SecurityScheme,
     OpenIdConnectSecurityScheme,
     SecurityRequirement,
@@ -62,6 +65,8 @@ from a2a_docgen.model import (
     UnknownSecurityScheme,
 )
 from a2a_docgen.protocol import canonical_binding, major_minor
+from a2a_docgen.slugs import agent_slug_clashes, skill_anchor_clashes
+from a2a_docgen.text.preprocessor import preprocessor_syntax
 from a2a_docgen.text.suggest import Suggestions
 from a2a_docgen.validate.fit import example_fit
 from a2a_docgen.validate.formats import (
@@ -812,6 +817,47 @@ def _surrogate_message(what: str, value: str) -> str:
     )
 
 
+_SHOWN_PREPROCESSOR = 20
+"""At most this many ``preprocessor-syntax`` findings a card, then one that counts the rest."""
+
+
+def preprocessor_text(card: AgentCard, report: Report, limits: Limits) -> None:
+    """Every string of the card, member names included, that Markdown preprocessors would read as their own
+    syntax (``text.preprocessor``): pages show it as text, but a generated request carrying it is left out."""
+    if "{" not in card.source.text and "8<" not in card.source.text and "\\u0000" not in card.source.text:
+        return  # one scan of the file proves that no string has any
+    found: list[tuple[tuple[str | int, ...], str, bool]] = []
+    stack: list[tuple[JSONValue, tuple[str | int, ...]]] = [(card.source.raw, ())]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, dict):
+            for key, item in reversed(value.items()):
+                if (fragment := preprocessor_syntax(key)) is not None:
+                    found.append(((*path, key), fragment, True))
+                stack.append((item, (*path, key)))
+        elif isinstance(value, list):
+            stack.extend((item, (*path, index)) for index, item in reversed(list(enumerate(value))))
+        elif isinstance(value, str) and (fragment := preprocessor_syntax(value)) is not None:
+            found.append((path, fragment, False))
+    for path, fragment, at_key in found[:_SHOWN_PREPROCESSOR]:
+        pointer = join_pointer("", *path)
+        what = "member name" if at_key else "text"
+        report.add(
+            PREPROCESSOR_SYNTAX,
+            pointer,
+            f"this {what} holds {quote(fragment)}, which Markdown preprocessors (Jinja, mkdocs-macros, Zensical, "
+            "snippets) read as their own syntax: pages show it as text, and a generated request that would carry "
+            "it is left out",
+            at_key=at_key,
+        )
+    if len(found) > _SHOWN_PREPROCESSOR:
+        report.add(
+            PREPROCESSOR_SYNTAX,
+            "",
+            f"{len(found) - _SHOWN_PREPROCESSOR} more strings of this card hold Markdown preprocessor syntax",
+        )
+
+
 CARD_RULES: tuple[Rule, ...] = (
     duplicate_skill_ids,
     security_references,
@@ -827,16 +873,59 @@ CARD_RULES: tuple[Rule, ...] = (
     unknown_fields,
     deceptive_text,
     lone_surrogates,
+    preprocessor_text,
 )
 
 
 # -- across cards ---------------------------------------------------------------------------------------------------
 
 
-def catalog_rules(cards: Sequence[AgentCard]) -> list[Diagnostic]:
-    """Agent names should be unique in a catalogue (compared as a reader sees them, ignoring case)."""
-    by_name: dict[str, AgentCard] = {}
+def slug_clashes(cards: Sequence[AgentCard]) -> list[Diagnostic]:
+    """A warning for every card whose page slug, or a skill's anchor, clashed with another's (``a2a_docgen.slugs``):
+    the renderer gives every member of a clash a longer slug, so the addresses differ from the usual ones."""
     result = []
+    agent_slugs, clashes = agent_slug_clashes(cards)
+    for group in clashes:
+        for index in group:
+            card = cards[index]
+            others = ", ".join(cards[i].source.path for i in group if i != index)
+            line, column = PositionIndex.build(card.source.text).locate("/name")
+            result.append(
+                diagnostic(
+                    SLUG_CLASH,
+                    f"the page address of agent {quote(card.name)} clashed with that of {others}; neither keeps it: "
+                    f"the page is at agents/{agent_slugs[index]}/",
+                    file=card.source.path,
+                    line=line,
+                    column=column,
+                    pointer="/name",
+                )
+            )
+    for card, agent_slug in zip(cards, agent_slugs, strict=True):
+        anchors, skill_clashes = skill_anchor_clashes(card.skills, agent_slug)
+        for group in skill_clashes:
+            for index in group:
+                skill = card.skills[index]
+                line, column = PositionIndex.build(card.source.text).locate(f"{skill.pointer}/id")
+                result.append(
+                    diagnostic(
+                        SLUG_CLASH,
+                        f"the anchor of skill {quote(skill.id)} clashed with that of another skill of this card; "
+                        f"neither keeps it: the skill is at #{anchors[index]}",
+                        file=card.source.path,
+                        line=line,
+                        column=column,
+                        pointer=f"{skill.pointer}/id",
+                    )
+                )
+    return result
+
+
+def catalog_rules(cards: Sequence[AgentCard]) -> list[Diagnostic]:
+    """Agent names should be unique in a catalogue (compared as a reader sees them, ignoring case), and their
+    page addresses never clash unnoticed (``slug_clashes``)."""
+    by_name: dict[str, AgentCard] = {}
+    result = slug_clashes(cards)
     for card in sorted(cards, key=lambda c: c.source.path):
         if card.name is None:
             continue

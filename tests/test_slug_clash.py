@@ -1,0 +1,105 @@
+"""No card takes another's page: every output path is distinct, a clash widens both slugs and warns.
+
+Slugs end in a hash prefix; a birthday search finds two names with one slug in seconds. The hash width is
+narrowed here to one hex digit so that clashes are certain; the production check compares final slugs and does
+not depend on the width.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+import a2a_docgen.text.slug as slug_module
+from a2a_docgen.catalog import assemble_catalog, load_card_bytes
+from a2a_docgen.render import render_catalog
+from a2a_docgen.text.slug import slug, unique_slugs
+
+
+@pytest.fixture
+def narrow_hash(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    slug.cache_clear()
+    monkeypatch.setattr(slug_module, "_HASH_CHARS", 1)
+    yield
+    slug.cache_clear()
+
+
+def card(
+    name: str, skills: list[dict[str, Any]] | None = None, tags: list[str] | None = None
+) -> dict[str, Any]:
+    return {
+        "name": name,
+        "description": "d",
+        "version": "1",
+        "supportedInterfaces": [
+            {"url": "https://a.example/a2a", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}
+        ],
+        "capabilities": {},
+        "defaultInputModes": ["text/plain"],
+        "defaultOutputModes": ["text/plain"],
+        "skills": skills or [{"id": "s", "name": "s", "description": "d", "tags": tags or ["t"]}],
+    }
+
+
+def catalog(cards: list[dict[str, Any]]) -> Any:
+    loaded = []
+    for index, data in enumerate(cards):
+        display = f"cards/c{index:02}.json"
+        found, diagnostics = load_card_bytes(json.dumps(data, indent=2).encode(), display=display)
+        loaded.append((found, diagnostics, display))
+    return assemble_catalog(loaded)
+
+
+NAMES = [f"Agent{mark}" for mark in "!?#$%&*+,.:;<=>@^_~|"]
+"""One stem ("agent"), twenty distinct names: with a one-digit hash, some must share a slug."""
+
+
+def test_unique_slugs_widens_every_member_of_a_clash(narrow_hash: None) -> None:
+    items = [(name, "agent") for name in NAMES]
+    short = [slug(*item) for item in items]
+    assert len(set(short)) < len(short)  # the narrowed hash clashes
+    final, clashes = unique_slugs(items)
+    assert len(set(final)) == len(final)
+    clashing = {i for group in clashes for i in group}
+    assert clashing
+    for index, value in enumerate(final):
+        if index in clashing:
+            assert value != short[index]
+            assert len(value) > len(short[index])
+        else:
+            assert value == short[index]
+    assert unique_slugs(list(reversed(items)))[0] == list(reversed(final))  # deterministic, order-free
+
+
+def test_clashing_agents_all_get_pages_and_a_warning(narrow_hash: None) -> None:
+    built = catalog([card(name) for name in NAMES])
+    site = render_catalog(built)
+    pages = [p for p in site.pages if p.startswith("agents/") and p.endswith("/index.md")]
+    assert len(pages) == len(NAMES)
+    titles = {next(line for line in site.pages[p].splitlines() if line.startswith("# ")) for p in pages}
+    assert len(titles) == len(NAMES)
+    warned = {d.file for d in built.diagnostics if d.code == "slug-clash"}
+    assert warned
+    assert all(d.pointer == "/name" for d in built.diagnostics if d.code == "slug-clash")
+    home = site.pages["index.md"]
+    for page in pages:
+        assert page.removesuffix("index.md") in home  # every agent linked, each to its own page
+
+
+def test_clashing_skill_ids_and_tags_keep_their_own_anchors_and_pages(narrow_hash: None) -> None:
+    skills = [
+        {"id": f"s{mark}", "name": f"S{n}", "description": "d", "tags": [f"t{mark}"]}
+        for n, mark in enumerate("!?#$%&*+,.:;<=>@^_~|")
+    ]
+    built = catalog([card("Solo", skills)])
+    site = render_catalog(built)
+    page = next(text for path, text in site.pages.items() if path.startswith("agents/"))
+    anchors = [line for line in page.splitlines() if 'id="skill-' in line or "{#skill-" in line]
+    ids = {a.split("skill-", 1)[1].split('"', 1)[0].split("}", 1)[0] for a in anchors}
+    assert len(ids) == len(skills)
+    tag_pages = [p for p in site.pages if p.startswith("tags/") and p != "tags/index.md"]
+    assert len(tag_pages) == len(skills)
+    assert any(d.code == "slug-clash" and d.pointer.endswith("/id") for d in built.diagnostics)
