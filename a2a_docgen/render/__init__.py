@@ -14,7 +14,6 @@ The navigation lists the catalogue pages only, never one entry per agent, so it 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +53,6 @@ def render_catalog(
     site_url: str | None = None,
     site_name: str = DEFAULT_SITE_NAME,
     jobs: int = 1,
-    convert: Callable[[str, str], object] | None = None,
     markdown_sources: bool = True,
     reuse: RenderReuse | None = None,
 ) -> RenderedSite:
@@ -64,9 +62,8 @@ def render_catalog(
     site is published at) only adds each raw card's absolute URL as text on its agent page. ``site_name``
     titles the ``llms.txt`` export; ``catalog.json`` and ``llms.txt`` are part of every site. With ``jobs``
     above 1, agent pages are rendered by up to that many worker processes where that is safe and pays
-    (``render.parallel``); the result is the same. ``convert(path, markdown)``, when given, is called for every
-    page (by the worker that rendered it) and its results are the site's ``converted`` (a site engine turning
-    the pages into HTML this way converts them on every core). ``markdown_sources`` says whether the site
+    (``render.parallel``); the result is the same. The pages are Markdown only: who turns them into HTML (an
+    engine, the MkDocs plugin's own pass) does so after, on the final paths. ``markdown_sources`` says whether the site
     publishes each page's Markdown next to its HTML (the MkDocs plugin does): ``llms.txt`` links to the sources
     then, to the HTML pages otherwise (``a2a-docgen build``, whose pages an engine turns into HTML only).
     ``reuse``, kept by the caller from one render to the next (``mkdocs serve``), lets agents whose cards did
@@ -86,7 +83,6 @@ def render_catalog(
             site_url=site_url,
             site_name=site_name,
             jobs=jobs,
-            convert=convert,
             markdown_sources=markdown_sources,
             reuse=reuse,
         )
@@ -99,23 +95,21 @@ def _render_site(
     site_url: str | None,
     site_name: str,
     jobs: int,
-    convert: Callable[[str, str], object] | None,
     markdown_sources: bool,
     reuse: RenderReuse | None,
 ) -> RenderedSite:
     views = build_views(catalog, site_url=site_url, reuse=reuse.views if reuse is not None else None)
     agents = views.agents
 
-    def agent_page(index: int) -> tuple[str, object]:
+    def agent_page(index: int) -> str:
         agent = agents[index]
         text = reuse.page(agent) if reuse is not None else None
         if text is None:
             text = _render(env, "agent.md.jinja", agent.path, site=views, agent=agent, search_exclude=False)
-        return text, convert(agent.path, text) if convert is not None else None
+        return text
 
     layout = site_layout(views)
     pages: dict[str, str] = {}
-    converted: dict[str, object] = {}
     indexed: set[str] = set()
     with PageWorkers(agent_page, len(agents), jobs) as workers:
         # While workers render the agent pages, this process renders the rest.
@@ -124,8 +118,6 @@ def _render_site(
                 env, job.template, job.path, site=views, search_exclude=not job.indexed, **job.context
             )
             pages[job.path] = text
-            if convert is not None:
-                converted[job.path] = convert(job.path, text)
             if job.indexed:
                 indexed.add(job.path)
         files = {agent.card_json: agent.card.source.text.encode("utf-8") for agent in agents}
@@ -133,12 +125,10 @@ def _render_site(
         files[FILTER_INDEX] = filter_index(views)
         files.update(asset_files())
         rendered = workers.results()
-        for agent, (text, html) in zip(agents, rendered, strict=True):
+        for agent, text in zip(agents, rendered, strict=True):
             pages[agent.path] = text
-            if convert is not None:
-                converted[agent.path] = html
         if reuse is not None:
-            reuse.keep(agents, [text for text, _ in rendered])
+            reuse.keep(agents, rendered)
     unindexed = frozenset(pages) - indexed - {agent.path for agent in agents}
     search: dict[str, tuple[SearchEntry, ...]] = {
         entry.path: page_entry(entry.title) for entry in NAV if entry.path not in unindexed
@@ -150,7 +140,6 @@ def _render_site(
         nav=NAV,
         unindexed=unindexed,
         facets={agent.path: agent_facets(agent) for agent in agents},
-        converted=converted,
         search=dict(sorted(search.items())),
     )
 

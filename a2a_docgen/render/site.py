@@ -38,8 +38,6 @@ class RenderedSite:
     search: Mapping[str, tuple[SearchEntry, ...]] = field(default_factory=dict)
     """A site search's entries for each page that has any (agent pages: the agent and each skill), from the
     model: an engine indexes these instead of the page's HTML."""
-    converted: Mapping[str, object] = field(default_factory=dict)
-    """What ``render_catalog``'s ``convert`` made of each page (its HTML, for a site engine), by path."""
 
     def nav_owner(self, path: str) -> str | None:
         """The navigation entry a page that is not in the navigation belongs to: the entry whose path is the

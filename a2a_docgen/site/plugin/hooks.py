@@ -19,13 +19,13 @@ from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
 
 from a2a_docgen.errors import A2ADocgenError
-from a2a_docgen.html import HtmlPage, Theme, front_matter, to_html
+from a2a_docgen.html import HtmlPage, Theme, front_matter
 from a2a_docgen.model import Catalog
-from a2a_docgen.render.gc import collector_paused
 from a2a_docgen.render.reuse import RenderReuse
 from a2a_docgen.render.search import SearchEntry
 from a2a_docgen.render.site import RenderedSite
 from a2a_docgen.report_formats import format_line
+from a2a_docgen.site.plugin.cache import HtmlCache
 from a2a_docgen.site.plugin.handover import html_title, nav_title, theme_for, toc_token, with_links, wrapped
 from a2a_docgen.site.plugin.options import (
     AUTO_PREFIX,
@@ -58,9 +58,11 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         self.theme = Theme()
         self.pagefind: Path | None = None
         """The Pagefind program that indexes the catalogue after the build, when it is indexed."""
-        self.converted: dict[str, tuple[str, Theme, HtmlPage]] = {}
-        """Page path -> (its Markdown, the theme settings, its HTML): kept across ``mkdocs serve`` rebuilds, so
-        a rebuild converts only the pages whose Markdown changed."""
+        self.cache = HtmlCache()
+        """Each page's HTML by final path, kept across ``mkdocs serve`` rebuilds: a rebuild converts only the
+        pages whose Markdown changed."""
+        self.html: dict[str, HtmlPage] = {}
+        """This build's pages as HTML, by final path."""
         self.reuse = RenderReuse()
         """The last render's agent views and pages: a rebuild renders again only the agents whose cards changed."""
 
@@ -110,16 +112,14 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
                 site_url=join_url(config.site_url, prefix),
                 site_name=config.site_name,
                 jobs=jobs or default_jobs(),
-                convert=self._convert,
                 reuse=self.reuse,
             )
         except A2ADocgenError as exc:
             raise PluginError(f"a2a-docgen: {exc}") from exc
         self.site = _with_prefix(site, prefix)
+        # The one conversion pass, on the pages as the site has them (after the prefix).
+        self.html = self.cache.convert(self.site.pages, self.theme, jobs=jobs or default_jobs())
         self.pagefind = pagefind_for(self.config.search_index, self.site)
-        for path, converted in self.site.converted.items():  # workers' conversions, for the next rebuild
-            if isinstance(converted, HtmlPage):
-                self.converted[path] = (self.site.pages[path], self.theme, converted)
         _add_assets(config, prefix)
         if self.config.nav and config.nav is None and not _site_pages(config.docs_dir, prefix):
             config.nav = [{nav_title(entry.title): entry.path} for entry in self.site.nav]
@@ -184,12 +184,11 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         return files
 
     def on_pre_page(self, page: Page, /, *, config: MkDocsConfig, files: Files) -> Page:
-        """Seal one of our pages: MkDocs calls our conversion instead of its Markdown pipeline."""
-        markdown = self.site.pages.get(page.file.src_uri) if self.site is not None else None
-        if markdown is None:
+        """Seal one of our pages: MkDocs takes our HTML (from the conversion pass) instead of running its
+        Markdown pipeline."""
+        converted = self.html.get(page.file.src_uri)
+        if converted is None:
             return page
-        done = self.site.converted.get(page.file.src_uri) if self.site is not None else None
-        converted = done if isinstance(done, HtmlPage) else self._convert(page.file.src_uri, markdown)
         # A title from the nav is kept. Ours is set in ``render``, as MkDocs sets a title found in the Markdown:
         # after ``on_page_markdown``, where a plugin such as mkdocs-macros evaluates the title it finds.
         title = (
@@ -238,17 +237,6 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         owner = self.site.nav_owner(page.file.src_uri)
         file = self.files.get_file_from_path(owner) if owner and self.files is not None else None
         return file.page if file is not None and file.page is not None and file.page is not page else None
-
-    def _convert(self, path: str, markdown: str) -> HtmlPage:
-        """One page as HTML: from the last build when its Markdown is the same (``mkdocs serve``), else
-        converted now (in a render worker, when the catalogue is rendered by several)."""
-        cached = self.converted.get(path)
-        if cached is not None and cached[0] == markdown and cached[1] == self.theme:
-            return cached[2]
-        with collector_paused():
-            converted = to_html(markdown, theme=self.theme)
-        self.converted[path] = (markdown, self.theme, converted)
-        return converted
 
     def _search_entries(self, page: Page) -> tuple[SearchEntry, ...] | None:
         """Our entries for one of our pages (``()`` for a page kept out of search), ``None`` for a site page."""
