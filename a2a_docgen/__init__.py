@@ -15,8 +15,9 @@ The names below are imported on first use, so ``a2a-docgen --help`` stays fast.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from a2a_docgen.lazy import lazy_attributes
 
 __version__ = "0.1.0"
 
@@ -65,8 +66,4 @@ if TYPE_CHECKING:
     from a2a_docgen.site.writer import write_site
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'a2a_docgen' has no attribute {name!r}")
-    return getattr(importlib.import_module(module), name)
+__getattr__ = lazy_attributes(__name__, _EXPORTS)

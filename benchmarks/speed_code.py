@@ -48,7 +48,7 @@ import contextlib, json, re, sys, time
 variant, config_file, site_dir = sys.argv[1:4]
 
 if variant == "gc-pause":
-    import a2a_docgen.render as render, a2a_docgen.site.plugin.cache as cache
+    import a2a_docgen.render.catalog as render, a2a_docgen.site.plugin.cache as cache
     render.collector_paused = cache.collector_paused = contextlib.nullcontext
 elif variant == "pretty-json":
     import json as _json

@@ -29,6 +29,7 @@ BOTTOM = (
     "a2a_docgen.diagnostics",
     "a2a_docgen.files",
     "a2a_docgen.text",
+    "a2a_docgen.lazy",
 )
 """The bottom layer: these import nothing of a2a-docgen but each other."""
 
@@ -127,3 +128,13 @@ def test_layers_import_downward(module: str, never: tuple[str, ...]) -> None:
     loaded = a2a_modules(f"import {module}")
     assert module in loaded
     assert {name for name in loaded if name.startswith(never)} == set()
+
+
+def test_importing_the_encoders_loads_neither_jinja2_nor_multiprocessing() -> None:
+    """``render/__init__`` re-exports lazily: a leaf of the package (the encoders) costs that leaf alone."""
+    loaded = loaded_after("import a2a_docgen.render.escape")
+    assert packages(loaded) & {"jinja2", "multiprocessing", "concurrent"} == set()
+    assert {name for name in loaded if name.startswith("a2a_docgen.render")} == {
+        "a2a_docgen.render",
+        "a2a_docgen.render.escape",
+    }
