@@ -18,8 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from a2a_docgen.lazy import lazy_attributes
-
-__version__ = "0.1.0"
+from a2a_docgen.version import __version__
 
 _EXPORTS = {
     "load_catalog": "a2a_docgen.catalog",

@@ -6,6 +6,7 @@ imported inside functions, which reading the import lines would miss.
 
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 import sys
@@ -30,6 +31,7 @@ BOTTOM = (
     "a2a_docgen.files",
     "a2a_docgen.text",
     "a2a_docgen.lazy",
+    "a2a_docgen.version",
 )
 """The bottom layer: these import nothing of a2a-docgen but each other."""
 
@@ -138,3 +140,15 @@ def test_importing_the_encoders_loads_neither_jinja2_nor_multiprocessing() -> No
         "a2a_docgen.render",
         "a2a_docgen.render.escape",
     }
+
+
+def test_no_module_imports_the_package_root() -> None:
+    """The root's face imports the layers above on demand; the version lives at the bottom (``version``)."""
+    offenders = []
+    for path in sorted((REPO / "a2a_docgen").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            from_root = isinstance(node, ast.ImportFrom) and node.level == 0 and node.module == "a2a_docgen"
+            root = isinstance(node, ast.Import) and any(alias.name == "a2a_docgen" for alias in node.names)
+            if from_root or root:
+                offenders.append(f"{path.relative_to(REPO)}:{getattr(node, 'lineno', 0)}")
+    assert offenders == []

@@ -22,7 +22,6 @@ from typing import Any
 
 import jinja2
 
-import a2a_docgen
 from a2a_docgen.errors import UsageError
 from a2a_docgen.render.escape import FILTERS, md_link_text
 
@@ -47,7 +46,7 @@ class UnescapedOutputError(UsageError):
 
 def builtin_templates_dir() -> Path:
     """The shipped templates: ``a2a_docgen/templates`` in a wheel, the repository's ``templates/`` otherwise."""
-    packaged = Path(a2a_docgen.__file__).parent / "templates"
+    packaged = Path(__file__).parents[1] / "templates"
     if packaged.is_dir():
         return packaged
     return Path(__file__).parents[2] / "templates"
