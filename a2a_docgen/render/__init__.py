@@ -23,7 +23,7 @@ from a2a_docgen.lazy import lazy_attributes
 __all__ = ["NAV", "RenderReuse", "RenderedSite", "UnescapedOutputError", "render_catalog"]
 
 _EXPORTS = {
-    "NAV": "a2a_docgen.render.catalog",
+    "NAV": "a2a_docgen.render.paths",
     "render_catalog": "a2a_docgen.render.catalog",
     "RenderReuse": "a2a_docgen.render.reuse",
     "RenderedSite": "a2a_docgen.render.site",
@@ -31,8 +31,9 @@ _EXPORTS = {
 }
 
 if TYPE_CHECKING:
-    from a2a_docgen.render.catalog import NAV, render_catalog
+    from a2a_docgen.render.catalog import render_catalog
     from a2a_docgen.render.env import UnescapedOutputError
+    from a2a_docgen.render.paths import NAV
     from a2a_docgen.render.reuse import RenderReuse
     from a2a_docgen.render.site import RenderedSite
 

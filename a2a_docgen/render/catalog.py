@@ -18,21 +18,13 @@ from a2a_docgen.render.gc import collector_paused
 from a2a_docgen.render.layout import site_layout
 from a2a_docgen.render.pages import AgentPage, SiteViews, build_views
 from a2a_docgen.render.parallel import PageWorkers
+from a2a_docgen.render.paths import NAV
 from a2a_docgen.render.reuse import RenderReuse
 from a2a_docgen.render.search import SearchEntry, agent_entries, page_entry
-from a2a_docgen.render.site import NavEntry, RenderedSite
+from a2a_docgen.render.site import RenderedSite
 from a2a_docgen.text.urls import safe_url
 
 __all__ = ["NAV", "RenderReuse", "RenderedSite", "UnescapedOutputError", "render_catalog"]
-
-NAV: tuple[NavEntry, ...] = (
-    NavEntry("Home", "index.md"),
-    NavEntry("Tags", "tags/index.md"),
-    NavEntry("Media types", "media-types.md"),
-    NavEntry("Security", "security.md"),
-    NavEntry("Protocol bindings", "bindings.md"),
-    NavEntry("Excluded cards", "excluded.md"),
-)
 
 
 def render_catalog(

@@ -23,6 +23,7 @@ from typing import Any
 import jinja2
 
 from a2a_docgen.errors import UsageError
+from a2a_docgen.render import paths
 from a2a_docgen.render.escape import FILTERS, md_link_text
 
 __all__ = [
@@ -218,5 +219,6 @@ def _new_env(search: tuple[str, ...]) -> jinja2.Environment:
     env.filters["quote_block"] = _quote_block
     env.filters["md_page_link"] = _page_link
     env.globals["rel"] = _relative
+    env.globals["paths"] = paths  # the URL scheme: rel(paths.TAGS)
     env.globals["heading_id"] = _heading_id
     return env

@@ -44,10 +44,16 @@ from a2a_docgen.protocol import canonical_binding
 from a2a_docgen.render.credentials import credentials
 from a2a_docgen.render.env import CardText
 from a2a_docgen.render.escape import json_text
-from a2a_docgen.render.paths import agent_badge_path
+from a2a_docgen.render.paths import (
+    agent_badge_path,
+    agent_card_path,
+    agent_page_path,
+    media_type_page_path,
+    tag_page_path,
+)
 from a2a_docgen.render.requests import RequestExample, build_request, json_media_type
 from a2a_docgen.render.snippets import curl_command, grpcurl_command, python_snippet
-from a2a_docgen.text.slug import anchor, identity_key, slug, tag_key, tag_slug
+from a2a_docgen.text.slug import anchor, identity_key, slug, tag_key
 
 if TYPE_CHECKING:
     from a2a_docgen.quality import Grade
@@ -673,8 +679,8 @@ def agent_page(
 ) -> AgentPage:
     """The view of one (tainted) card, with its (tainted) signature verification when signatures were checked,
     and its (tainted) grade."""
-    path = f"agents/{agent_slug}/index.md"
-    card_json = f"agents/{agent_slug}/card.json"
+    path = agent_page_path(agent_slug)
+    card_json = agent_card_path(agent_slug)
     skills = []
     target = _request_interface(card)
     card_requirements = _requirement_key(card.security_requirements)
@@ -685,7 +691,7 @@ def agent_page(
                 skill=skill,
                 anchor=skill_anchor,
                 link=f"{path}#{skill_anchor}",
-                tags=tuple(TagLink(tags[k], f"tags/{tag_slug(tags[k])}.md") for k in sorted(tags)),
+                tags=tuple(TagLink(tags[k], tag_page_path(tags[k])) for k in sorted(tags)),
                 examples=_examples(card, skill, target),
                 input_modes=skill.effective_input_modes,
                 output_modes=skill.effective_output_modes,
@@ -772,7 +778,7 @@ def _tag_pages(refs: Sequence[SkillRef]) -> tuple[TagPage, ...]:
         TagPage(
             spelling[key],
             key,
-            f"tags/{tag_slug(spelling[key])}.md",
+            tag_page_path(spelling[key]),
             tuple(by_key[key]),
             by_agent(by_key[key]),
         )
@@ -812,7 +818,7 @@ def _media_types(refs: Sequence[SkillRef]) -> tuple[MediaTypeView, ...]:
     return tuple(
         MediaTypeView(
             media_type=spelling[key],
-            path=f"media-types/{slug(key, 'media-type')}.md",
+            path=media_type_page_path(key),
             accepted_by=_media_groups(accepted.get(key, [])),
             produced_by=_media_groups(produced.get(key, [])),
             accepts=len(accepted.get(key, ())),
