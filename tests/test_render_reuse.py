@@ -10,10 +10,13 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import jinja2
+import pytest
 
 from a2a_docgen.catalog import load_catalog
+from a2a_docgen.model import AgentCard
 from a2a_docgen.render import RenderReuse, render_catalog
 
 REPO = Path(__file__).resolve().parents[1]
@@ -168,3 +171,31 @@ def test_a_serve_rebuild_builds_the_site_a_fresh_build_builds(tmp_path: Path) ->
     assert served.keys() == fresh.keys()
     assert [path for path in served if served[path] != fresh[path]] == []
     assert any(b"edited while serving" in data for data in served.values())
+
+
+def test_a_reload_validates_only_the_changed_cards_and_gives_a_fresh_catalogue(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import a2a_docgen.catalog as catalog_module
+
+    validated: list[str] = []
+    real = catalog_module.validate_card
+
+    def counting(card: AgentCard, report: Any, limits: Any) -> None:
+        validated.append(card.source.relpath)
+        real(card, report, limits)
+
+    monkeypatch.setattr(catalog_module, "validate_card", counting)
+    cards = _cards(tmp_path)
+    cache = catalog_module.CardCache()
+    first = load_catalog([cards], cache=cache)
+    assert len(validated) == len(first.cards)
+    validated.clear()
+    assert load_catalog([cards], cache=cache) == first
+    assert validated == [], "nothing changed: nothing is validated again"
+    _edit(cards / "unit-converter.json", description="Converts units; edited.")
+    (cards / "harbour-transit-route-planner.json").unlink()
+    again = load_catalog([cards], cache=cache)
+    assert validated == ["unit-converter.json"]
+    assert again == load_catalog([cards])
+    assert "harbour-transit-route-planner.json" not in {card.source.relpath for card in again.cards}

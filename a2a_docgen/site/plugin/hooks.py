@@ -18,6 +18,7 @@ from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
 
+from a2a_docgen.catalog import CardCache, load_catalog
 from a2a_docgen.errors import A2ADocgenError
 from a2a_docgen.html import HtmlPage, Theme, front_matter
 from a2a_docgen.model import Catalog
@@ -63,6 +64,8 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         pages whose Markdown changed."""
         self.html: dict[str, HtmlPage] = {}
         """This build's pages as HTML, by final path."""
+        self.cards = CardCache()
+        """The last load of each card file: a rebuild reads every file but validates only the changed ones."""
         self.reuse = RenderReuse()
         """The last render's agent views and pages: a rebuild renders again only the agents whose cards changed."""
 
@@ -73,7 +76,6 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         return self._configure(config)
 
     def _configure(self, config: MkDocsConfig) -> MkDocsConfig:
-        from a2a_docgen.catalog import load_catalog
         from a2a_docgen.render import render_catalog
         from a2a_docgen.render.parallel import default_jobs
         from a2a_docgen.signing import load_trust, unverified_message
@@ -100,7 +102,7 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
             )
             # Read relative to mkdocs.yml and named as configured: no published page names the build machine's
             # directories (an excluded card's path, a card's source file).
-            catalog = load_catalog(configured, base=base_dir, trust=trust)
+            catalog = load_catalog(configured, base=base_dir, trust=trust, cache=self.cards)
             self._report(catalog)
             unverified = unverified_message(catalog.diagnostics)
             if unverified:
