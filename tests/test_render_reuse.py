@@ -120,15 +120,24 @@ def _site_files(site: Path) -> dict[str, bytes]:
     }
 
 
-def test_a_serve_rebuild_builds_the_site_a_fresh_build_builds(tmp_path: Path) -> None:
+@pytest.mark.parametrize("own_home", [False, True], ids=["root", "prefix"])
+def test_a_serve_rebuild_builds_the_site_a_fresh_build_builds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, own_home: bool
+) -> None:
     """As under ``mkdocs serve``: one plugin instance, a card edited, the site built again with a fresh
-    configuration: every file equals what a build from nothing writes."""
+    configuration: every file equals what a build from nothing writes (with the catalogue at the root, and
+    under a prefix because the site has its own home page)."""
     import yaml
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
+    from mkdocs.config.defaults import MkDocsConfig
 
+    # a plugin instance of this test's own (MkDocs keeps one for every configuration loaded after it)
+    monkeypatch.setattr(dict(MkDocsConfig._schema)["plugins"], "plugin_cache", {})
     cards = _cards(tmp_path)
     (tmp_path / "docs").mkdir()
+    if own_home:
+        (tmp_path / "docs" / "index.md").write_text("# Our site\n", encoding="utf-8")
     config_file = tmp_path / "mkdocs.yml"
     config_file.write_text(
         yaml.safe_dump(
