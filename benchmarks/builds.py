@@ -235,6 +235,53 @@ def measure(
     return result
 
 
+CONFIGURATIONS: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("as users get it (Pagefind on)", {"pagefind": True, "own_home": False, "cpus": None}),
+    (
+        "with the site's own `docs/index.md` (a prefix; Pagefind on)",
+        {"pagefind": True, "own_home": True, "cpus": None},
+    ),
+    (
+        "on one core (`taskset -c 0`; Pagefind on)",
+        {"pagefind": True, "own_home": False, "cpus": "0", "serve": False},
+    ),
+)
+"""What docs/performance.md compares: the configuration users get by default, a site with a home page of its
+own, and a one-core runner."""
+
+
+def configuration_name(result: dict[str, Any]) -> str:
+    for name, options in CONFIGURATIONS:
+        if all(result.get(key) == options.get(key) for key in ("own_home", "cpus")) and result.get(
+            "pagefind"
+        ):
+            return name
+    return "Pagefind off" + (", own home page" if result.get("own_home") else "")
+
+
+def report_lines(results: list[dict[str, Any]]) -> list[str]:
+    """The Markdown table of measured configurations (medians of interleaved rounds)."""
+    lines = [
+        "| configuration | agents x skills | rounds | plugin build: wall, CPU | plain build: wall, CPU "
+        "| plugin / plain: wall, CPU | serve rebuild / full build: wall, CPU |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for r in results:
+        plugin, plain = r["plugin"], r["plain"]
+        serve = (
+            f"{r['serve']['rebuild']:.1f} s / {r['serve']['full']:.1f} s = {r['rebuild_vs_full']:.2f}x, "
+            f"{r['serve']['rebuild_cpu']:.1f} s / {r['serve']['full_cpu']:.1f} s = {r['rebuild_vs_full_cpu']:.2f}x"
+            if "serve" in r
+            else "not measured"
+        )
+        lines.append(
+            f"| {configuration_name(r)} | {r['agents']} x {r['skills']} | {r['rounds']} "
+            f"| {plugin['wall']:.1f} s, {plugin['cpu']:.1f} s | {plain['wall']:.1f} s, {plain['cpu']:.1f} s "
+            f"| **{r['wall_ratio']:.2f}x**, **{r['cpu_ratio']:.2f}x** | {serve} |"
+        )
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -248,7 +295,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--own-home", action="store_true", help="the site has its own docs/index.md")
     parser.add_argument("--cpus", help="run every build under taskset -c CPUS (0: one core)")
     parser.add_argument("--no-serve", action="store_true", help="builds only, no serve rebuild")
+    parser.add_argument(
+        "--report", nargs="+", type=Path, help="print the Markdown table of these JSON results instead"
+    )
     args = parser.parse_args(argv)
+    if args.report:
+        results = [json.loads(path.read_text(encoding="utf-8")) for path in args.report]
+        print("\n".join(report_lines(results)))
+        return 0
     result = measure(
         args.agents,
         args.skills,
