@@ -12,6 +12,7 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -129,3 +130,42 @@ def test_each_page_is_converted_once_on_a_build_and_on_every_serve_rebuild(
     assert 1 <= len(changed) < len(pages) // 2
     assert conversions() == len(changed)
     assert any(b"Edited while serving." in p.read_bytes() for p in site.rglob("agents/*/index.html"))
+
+
+def test_a_serve_rebuild_compiles_only_the_theme_templates_that_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import jinja2
+
+    compiled: list[str] = []
+    real = jinja2.Environment.compile
+
+    def counting(
+        self: jinja2.Environment, source: Any, name: str | None = None, *args: Any, **kw: Any
+    ) -> Any:
+        if name is not None and name.endswith(".html"):
+            compiled.append(name)
+        return real(self, source, name, *args, **kw)
+
+    monkeypatch.setattr(jinja2.Environment, "compile", counting)
+    config_file = _project(tmp_path, own_home=False, jobs=1)
+    overrides = tmp_path / "overrides"
+    overrides.mkdir()
+    main = overrides / "main.html"
+    main.write_text('{% extends "base.html" %}{% block footer %}marker-one{% endblock %}', encoding="utf-8")
+    config = yaml.safe_load(config_file.read_text(encoding="utf-8"))
+    config["theme"] = {"name": "mkdocs", "custom_dir": "overrides"}
+    config_file.write_text(yaml.safe_dump(config), encoding="utf-8")
+    site = tmp_path / "site"
+
+    _serve_build(config_file, site)
+    assert "main.html" in compiled
+    compiled.clear()
+    _serve_build(config_file, site)
+    assert compiled == [], "nothing changed: no theme template is compiled again"
+    assert b"marker-one" in (site / "index.html").read_bytes()
+
+    main.write_text('{% extends "base.html" %}{% block footer %}marker-two{% endblock %}', encoding="utf-8")
+    _serve_build(config_file, site)
+    assert compiled == ["main.html"]
+    assert b"marker-two" in (site / "index.html").read_bytes()

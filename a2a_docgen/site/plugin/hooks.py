@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import jinja2
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.livereload import LiveReloadServer
@@ -26,7 +27,7 @@ from a2a_docgen.render.reuse import RenderReuse
 from a2a_docgen.render.search import SearchEntry
 from a2a_docgen.render.site import RenderedSite
 from a2a_docgen.report_formats import format_line
-from a2a_docgen.site.plugin.cache import HtmlCache
+from a2a_docgen.site.plugin.cache import HtmlCache, TemplateCodeCache
 from a2a_docgen.site.plugin.handover import html_title, nav_title, theme_for, toc_token, with_links, wrapped
 from a2a_docgen.site.plugin.options import (
     AUTO_PREFIX,
@@ -64,6 +65,8 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         pages whose Markdown changed."""
         self.html: dict[str, HtmlPage] = {}
         """This build's pages as HTML, by final path."""
+        self.template_code = TemplateCodeCache()
+        """The theme's compiled templates, kept across ``mkdocs serve`` rebuilds."""
         self.cards = CardCache()
         """The last load of each card file: a rebuild reads every file but validates only the changed ones."""
         self.reuse = RenderReuse()
@@ -245,6 +248,12 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         if self.site is None or page.file.src_uri not in self.site.pages:
             return None
         return self.site.search.get(page.file.src_uri, ())
+
+    def on_env(self, env: jinja2.Environment, /, *, config: MkDocsConfig, files: Files) -> jinja2.Environment:
+        """The theme's templates compiled once per plugin instance, not once per ``serve`` rebuild."""
+        if env.bytecode_cache is None:
+            self.template_code.serve(env)
+        return env
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         """Publish each catalogue page's Markdown next to its HTML (``llms.txt`` links to it)."""
