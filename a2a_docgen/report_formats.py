@@ -29,6 +29,7 @@ __all__ = [
     "format_line",
     "format_text",
     "hint_count",
+    "log_line",
     "printable",
     "summary",
 ]
@@ -57,15 +58,20 @@ def _ordered(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
     return sorted(diagnostics, key=lambda d: (*d.sort_key(), d.severity, d.pointer))
 
 
-def format_line(d: Diagnostic) -> str:
-    """One diagnostic as one line of text: ``file:line:col: severity code message``, made ``printable``.
+def log_line(file: str, rest: str) -> str:
+    """``file`` then ``rest`` as one line of a text report (``check``'s, ``diff``'s), made ``printable``.
 
     The line never starts with ``::`` (a CI runner such as GitHub Actions would take a file named
-    ``::stop-commands::x.json`` for a workflow command): a path that starts with ``:`` is written ``./:...``,
-    which names the same file.
+    ``::stop-commands::x.json`` for a workflow command): a path that starts with ``:`` (after any blanks) is
+    written ``./...``, which names the same file.
     """
-    file = f"./{d.file}" if d.file.startswith(":") else d.file
-    return printable(f"{file}:{d.line}:{d.column}: {d.severity} {d.code} {d.message}")
+    shown = f"./{file}" if file.lstrip().startswith(":") else file
+    return printable(f"{shown}{rest}")
+
+
+def format_line(d: Diagnostic) -> str:
+    """One diagnostic as one line of text: ``file:line:col: severity code message`` (``log_line``)."""
+    return log_line(d.file, f":{d.line}:{d.column}: {d.severity} {d.code} {d.message}")
 
 
 def format_text(diagnostics: Iterable[Diagnostic]) -> str:

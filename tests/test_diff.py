@@ -644,7 +644,9 @@ def test_every_code_is_documented() -> None:
         pytest.skip("docs/review.md is not in this tree")
     text = DOCS.read_text(encoding="utf-8")
     rows = re.findall(
-        r"^\| `([a-z-]+)` \| (breaking|non-breaking|info)( †)? \| (.+?) \| (.+?) \|$", text, re.MULTILINE
+        r'^\| <a id="code-([a-z-]+)"></a>`\1` \| (breaking|non-breaking|info)( †)? \| (.+?) \| (.+?) \|$',
+        text,
+        re.MULTILINE,
     )
     assert {(code, severity) for code, severity, *_ in rows} == {
         (code, severity) for code, (severity, _) in CODES.items()
@@ -840,7 +842,8 @@ def test_removed_card_file_is_named_in_the_message() -> None:
     base = catalog(travel_card(), prefix="cards/")
     head = Catalog(cards=(), diagnostics=(), excluded=("cards/card0.json",))
     [change] = diff_catalogs(base, head)
-    assert change.code == "agent-removed"
+    assert (change.code, change.severity, change.side) == ("card-unreadable", "breaking", "head")
+    assert change.file == "cards/card0.json"
     assert "no longer loads" in change.message
 
 

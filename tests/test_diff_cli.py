@@ -15,8 +15,16 @@ import pytest
 
 from a2a_docgen.cli import main
 from a2a_docgen.render.escape import md_code
+from a2a_docgen.review.codes import DOCS_URL
+from a2a_docgen.review.comment import format_comment
 from a2a_docgen.review.diff import Change
-from a2a_docgen.review.formats import COMMENT_MARKER, MARKDOWN_BUDGET, format_markdown, page_url
+from a2a_docgen.review.formats import (
+    COMMENT_MARKER,
+    MARKDOWN_BUDGET,
+    ReviewReport,
+    format_markdown,
+    page_url,
+)
 from a2a_docgen.review.git import load_catalog_at_revision
 from tests.support.markdown_tokens import html_tokens, links, table_rows
 
@@ -58,7 +66,7 @@ def write(path: Path, card: dict[str, Any]) -> Path:
 def test_identical_inputs_exit_0_with_an_empty_array(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, BASE, BASE, "--format", "json")
     assert code == 0
-    assert json.loads(out) == []
+    assert json.loads(out)["changes"] == []
 
 
 def test_breaking_changes_exit_1(capsys: pytest.CaptureFixture[str]) -> None:
@@ -128,10 +136,21 @@ def test_invalid_cards_are_reported_and_the_rest_is_compared(
     assert "a2a-docgen diff: head cards with errors (1 not read):" in err
     assert re.search(r"weather\.json:1:\d+: error ", err)
     assert "Traceback" not in err
-    changes = json.loads(out)
-    removed = [c for c in changes if c["code"] == "agent-removed"]
-    assert {c["agent"] for c in removed} == {"Fax Gateway", "Weather Agent"}
+    report = json.loads(out)
+    changes = report["changes"]
+    assert {c["agent"] for c in changes if c["code"] == "agent-removed"} == {"Fax Gateway"}
+    [unreadable] = [c for c in changes if c["code"] == "card-unreadable"]
+    assert (unreadable["agent"], unreadable["severity"], unreadable["line"]) == (
+        "Weather Agent",
+        "breaking",
+        1,
+    )
+    assert unreadable["file"] == str(head / "weather.json")
     assert any(c["code"] == "agent-added" and c["agent"] == "Maps Agent" for c in changes)
+    [failure] = report["loadErrors"]
+    assert (failure["side"], failure["file"]) == ("head", str(head / "weather.json"))
+    assert failure["diagnostics"][0]["code"] == "json-syntax"
+    assert report["summary"]["loadFailures"] == 1
 
 
 # -- formats ---------------------------------------------------------------------------------------------
@@ -139,14 +158,27 @@ def test_invalid_cards_are_reported_and_the_rest_is_compared(
 
 def test_json_objects_carry_every_field(capsys: pytest.CaptureFixture[str]) -> None:
     _, out, err = run(capsys, BASE, HEAD, "--format", "json")
-    changes = json.loads(out)
+    changes = json.loads(out)["changes"]
     assert err.strip() == (
         "a2a-docgen diff: 8 changes: 3 breaking, 3 non-breaking, 2 info; 1 policy finding: 1 breaking"
     )
     required = {"agent", "skill", "severity", "code", "message", "pointer", "before", "after", "file", "line"}
     assert all(required <= set(c) for c in changes)
     forecast = next(c for c in changes if c["code"] == "input-mode-removed")
-    assert forecast | {"message": ""} == {
+    assert (
+        forecast["fingerprint"]
+        == Change(
+            **{
+                k: v
+                for k, v in forecast.items()
+                if k in Change.__dataclass_fields__ and k not in {"anchor", "accepted"}
+            }
+        ).fingerprint
+    )  # type: ignore[arg-type]
+    assert forecast["docs"] == DOCS_URL + "#code-input-mode-removed"
+    assert forecast | {"message": "", "fingerprint": "", "docs": ""} == {
+        "fingerprint": "",
+        "docs": "",
         "agent": "Weather Agent",
         "skill": "forecast",
         "severity": "breaking",
@@ -158,11 +190,11 @@ def test_json_objects_carry_every_field(capsys: pytest.CaptureFixture[str]) -> N
         "side": "head",
         "file": str(HEAD / "weather.json"),
         "line": 30,
-        "column": 21,
+        "column": 22,
         "anchor": {
             "file": str(HEAD / "weather.json"),
             "line": 30,
-            "column": 21,
+            "column": 22,
             "pointer": "/skills/0/inputModes",
         },
         "policy": False,
@@ -222,7 +254,10 @@ def test_markdown_without_breaking_changes_lists_the_rest_plainly(
     assert "### ✅ No breaking changes to A2A agent cards" in out
     assert "#### Breaking changes" not in out
     assert "<details>" not in out
-    assert "- info · `era-changed` · the card is now written in the v1.0 shape (was v0.3)" in out
+    assert (
+        "- info · [`era-changed`](https://github.com/a2a-docgen/a2a-docgen/blob/main/docs/review.md#code-era-changed)"
+        " · the card is now written in the v1.0 shape (was v0.3)"
+    ) in out
 
 
 HOSTILE_NAME = "<img src=x onerror=alert(1)> | **bold** [x](javascript:alert(1))"
@@ -239,7 +274,9 @@ def test_hostile_card_text_stays_inert(capsys: pytest.CaptureFixture[str], tmp_p
     _, out, _ = run(capsys, b, h, "--format", "markdown", "--site-url", "https://docs.example.com")
     assert [t.content.strip() for t in html_tokens(out)] == [COMMENT_MARKER]
     assert all(len(row) == 4 for row in table_rows(out))
-    assert all(href.startswith("https://docs.example.com/agents/") for href in links(out))
+    assert all(
+        href.startswith(("https://docs.example.com/agents/", DOCS_URL + "#code-")) for href in links(out)
+    )
     assert "<img" not in out
     assert "<script" not in out
 
@@ -297,7 +334,7 @@ def test_base_ref_compares_the_working_tree_with_a_revision(
     shutil.copy(HEAD / "maps.json", repo / "cards" / "maps.json")
     code, out, err = run(capsys, "--base-ref", "HEAD", "cards", "--format", "json")
     assert code == 1, err
-    changes = json.loads(out)
+    changes = json.loads(out)["changes"]
     by_code = {(c["agent"], c["code"]): c for c in changes}
     assert by_code["Fax Gateway", "agent-removed"]["file"] == str(Path("cards", "fax.json"))
     assert by_code["Maps Agent", "agent-added"]["file"] == str(Path("cards", "maps.json"))
@@ -323,10 +360,10 @@ def test_base_ref_with_a_file_argument_and_from_a_subdirectory(
     write(repo / "cards" / "weather.json", head)
     code, out, _ = run(capsys, "--base-ref", "HEAD", "cards/weather.json", "--format", "json")
     assert code == 1
-    assert {c["code"] for c in json.loads(out)} == {"skill-removed", "version-not-bumped"}
+    assert {c["code"] for c in json.loads(out)["changes"]} == {"skill-removed", "version-not-bumped"}
     monkeypatch.chdir(repo / "cards")
     code, out, _ = run(capsys, "--base-ref", "HEAD", ".", "--format", "json")
-    assert {(c["code"], c["file"]) for c in json.loads(out)} == {
+    assert {(c["code"], c["file"]) for c in json.loads(out)["changes"]} == {
         ("skill-removed", os.path.join(".", "weather.json")),
         ("version-not-bumped", os.path.join(".", "weather.json")),
     }
@@ -334,17 +371,23 @@ def test_base_ref_with_a_file_argument_and_from_a_subdirectory(
 
 def test_base_ref_when_the_directory_is_gone(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     shutil.rmtree(repo / "cards")
-    code, out, _ = run(capsys, "--base-ref", "HEAD", "cards", "--format", "json")
+    code, _, err = run(capsys, "--base-ref", "HEAD", "cards", "--format", "json")
+    assert code == 2
+    assert "no card files (*.json) in cards: is the path right?" in err
+    code, out, _ = run(capsys, "--base-ref", "HEAD", "cards", "--format", "json", "--allow-empty-head")
     assert code == 1
-    assert sorted(c["agent"] for c in json.loads(out)) == ["Fax Gateway", "Weather Agent"]
+    assert sorted(c["agent"] for c in json.loads(out)["changes"]) == ["Fax Gateway", "Weather Agent"]
 
 
 def test_base_ref_when_the_cards_are_new(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (repo / "new").mkdir()
     shutil.copy(HEAD / "maps.json", repo / "new" / "maps.json")
-    code, out, _ = run(capsys, "--base-ref", "HEAD", "new", "--format", "json")
+    code, _, err = run(capsys, "--base-ref", "HEAD", "new", "--format", "json")
+    assert code == 2
+    assert "no card files (*.json) at HEAD" in err
+    code, out, _ = run(capsys, "--base-ref", "HEAD", "new", "--format", "json", "--allow-empty-base")
     assert code == 0
-    assert [c["code"] for c in json.loads(out)] == ["agent-added"]
+    assert [c["code"] for c in json.loads(out)["changes"]] == ["agent-added"]
 
 
 @pytest.mark.parametrize(
@@ -401,16 +444,24 @@ def test_markdown_folds_long_lists_per_agent() -> None:
     tokens = [t.content.strip() for t in html_tokens(out)]
     assert tokens.count("</details>") == 2
     assert "<details><summary><b>Alpha</b> (8 info)</summary>" in tokens
-    assert out.count("- info · `description-changed` · ") == 12
+    assert out.count(f"- info · [`description-changed`]({DOCS_URL}#code-description-changed) · ") == 12
 
 
 def test_markdown_stays_under_the_comment_limit() -> None:
     changes = [_change("Alpha", i, "breaking") for i in range(400)] + [_change("Beta", i) for i in range(400)]
     out = format_markdown(changes)
     assert len(out) <= MARKDOWN_BUDGET
-    assert "more breaking changes of this agent; see the job log." in out
-    assert "<details><summary><b>Alpha</b> (400 breaking changes)</summary>" in out
-    assert out.endswith("more changes; see the job log.\n")
+    assert "more breaking changes of this agent; `a2a-docgen diff --format text` lists them." in out
+    assert "**Alpha** (400 breaking changes)" in out
+    assert out.endswith("more changes; `a2a-docgen diff --format text` lists them.\n")
+    run_url = "https://github.com/o/r/actions/runs/7"
+    linked = format_comment(ReviewReport(changes=changes, full_report_url=run_url))
+    assert f"more breaking changes of this agent; the [full report]({run_url}) lists them." in linked
+    assert "see the job log" not in linked
+    whole = format_comment(ReviewReport(changes=changes, budget=0))
+    assert len(whole) > MARKDOWN_BUDGET
+    assert len(table_rows(whole)) == 401
+    assert "more" not in whole.split("#### Other changes")[1]
     rows = table_rows(out)
     assert 10 < len(rows) < 401
 
@@ -428,48 +479,49 @@ def _workflow() -> dict[str, Any]:
     return workflow
 
 
-def test_documented_workflow_runs_check_and_diff() -> None:
+def _action_step(workflow: dict[str, Any]) -> dict[str, Any]:
+    steps = workflow["jobs"]["review"]["steps"]
+    [action] = [step for step in steps if step.get("uses", "").startswith("a2a-docgen/a2a-docgen@")]
+    return action
+
+
+def test_documented_workflow_uses_this_repositorys_action() -> None:
     workflow = _workflow()
     steps = workflow["jobs"]["review"]["steps"]
-    scripts = "\n".join(step.get("run", "") for step in steps)
-    assert "a2a-docgen check --format github $CARDS" in scripts
-    assert 'a2a-docgen diff --base-ref "origin/$BASE_REF" --format markdown --skip-empty' in scripts
-    assert "${{" not in scripts  # expressions reach scripts through the environment only
-    assert any(step.get("uses", "").startswith("actions/github-script") for step in steps)
-    assert steps[-1]["if"] == "${{ !cancelled() && steps.review.outputs.exit != '0' }}"
+    assert steps[0]["uses"].startswith("actions/checkout@")
+    assert steps[0]["with"]["fetch-depth"] == 0
+    action = _action_step(workflow)
+    assert re.fullmatch(r"a2a-docgen/a2a-docgen@[0-9a-f]{40}", action["uses"])  # a commit, not a release
+    yaml = pytest.importorskip("yaml")
+    inputs = yaml.safe_load((REPO / "action.yml").read_text(encoding="utf-8"))["inputs"]
+    assert set(action["with"]) <= set(inputs)
+    assert "pip install" not in json.dumps(workflow)  # nothing pinned to a version that was never released
 
 
 def test_documented_workflow_reviews_every_path_it_is_started_for() -> None:
     workflow = _workflow()
     triggers = workflow[True]["pull_request"]["paths"]  # YAML 1.1 reads the key "on" as true
-    cards = workflow["env"]["CARDS"].split()
+    cards = _action_step(workflow)["with"]["cards"].split()
     assert ".well-known/agent-card.json" in cards
     for path in cards:
         assert path in triggers or f"{path}/**" in triggers, path
     assert set(triggers) - {p for c in cards for p in (c, f"{c}/**")} == {".a2a-docgen.toml"}
-    scripts = [step.get("run", "") for step in workflow["jobs"]["review"]["steps"]]
-    assert all(script.rstrip().endswith("$CARDS") for script in scripts if "a2a-docgen check" in script)
-    commands = [line.strip() for script in scripts for line in script.splitlines()]
-    commands = [line for line in commands if line.startswith("a2a-docgen ")]
-    assert len(commands) == 3
-    assert all("$CARDS" in line or line.endswith("\\") for line in commands)
-    assert sum(script.count("$CARDS") for script in scripts) == 3
 
 
-def test_documented_workflow_is_safe_to_rerun_and_reports_usage_errors() -> None:
-    from a2a_docgen import __version__
-
+def test_documented_workflow_is_safe_to_rerun() -> None:
     workflow = _workflow()
     assert workflow["concurrency"]["cancel-in-progress"] is True
     assert "github.event.pull_request.number" in workflow["concurrency"]["group"]
-    steps = workflow["jobs"]["review"]["steps"]
-    installs = [step["run"] for step in steps if "pip install" in step.get("run", "")]
-    assert installs == [f'pip install "a2a-docgen=={__version__}"']
-    comment = next(step for step in steps if step.get("uses", "").startswith("actions/github-script"))
-    script = comment["with"]["script"]
-    assert script.index('fs.existsSync("review.md")') < script.index("readFileSync")
-    assert "deleteComment" in script  # --skip-empty: an empty report removes the outdated comment
-    assert "exit 2, a usage error" in steps[-1]["run"]
+    assert workflow["permissions"] == {"contents": "read", "pull-requests": "write"}
+
+
+def test_documented_pre_commit_config_pins_a_commit() -> None:
+    yaml = pytest.importorskip("yaml")
+    text = (REPO / "docs" / "review.md").read_text(encoding="utf-8")
+    block = text.split("# .pre-commit-config.yaml\n", 1)[1].split("```", 1)[0]
+    [repo] = yaml.safe_load(block)["repos"]
+    assert re.fullmatch(r"[0-9a-f]{40}", repo["rev"])
+    assert {hook["id"] for hook in repo["hooks"]} == set(_hooks())
 
 
 def _hooks() -> dict[str, dict[str, Any]]:
@@ -501,9 +553,9 @@ def test_pre_commit_hook_selects_card_files(path: str, checked: bool) -> None:
         assert selected is checked
 
 
-def test_pre_push_hook_diffs_against_the_upstream_branch() -> None:
+def test_pre_push_hook_diffs_against_where_the_branch_left_the_default_branch() -> None:
     hook = _hooks()["a2a-docgen-diff"]
-    assert hook["entry"] == "a2a-docgen diff --base-ref @{upstream}"
+    assert hook["entry"] == "a2a-docgen diff --since-default-branch"
     assert hook["stages"] == ["pre-push"]
     assert hook["pass_filenames"] is False
     assert re.search(hook["files"], ".a2a-docgen.toml")
@@ -516,9 +568,43 @@ def test_the_upstream_revision_resolves_and_says_when_there_is_none(
     assert code == 2
     assert "no upstream configured" in err
     assert "--base-ref origin/main" in err
+    assert "--set-upstream" not in err  # the hook would block that push too
     git(repo, "branch", "-q", "base")
     git(repo, "branch", "-q", "--set-upstream-to", "base")
     assert run(capsys, "--base-ref", "@{upstream}", "cards")[0] == 0
+
+
+def test_a_first_push_is_reviewed_against_the_default_branch(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    git(repo, "branch", "-q", "-M", "main")
+    git(repo, "checkout", "-q", "-b", "feature")  # no upstream: its first push
+    card = weather()
+    card["skills"].pop(0)
+    write(repo / "cards" / "weather.json", card)
+    git(repo, "commit", "-q", "-am", "drop a skill")
+    code, out, _ = run(capsys, "--since-default-branch", "cards", "--format", "json", "--no-config")
+    assert code == 1
+    assert "skill-removed" in {c["code"] for c in json.loads(out)["changes"]}
+    # main moving on does not change the base: it is where the branch left main
+    git(repo, "checkout", "-q", "main")
+    (repo / "cards" / "fax.json").unlink()
+    git(repo, "commit", "-q", "-am", "retire fax")
+    git(repo, "checkout", "-q", "feature")
+    _, out, _ = run(capsys, "--since-default-branch", "cards", "--format", "json", "--no-config")
+    assert "agent-removed" not in {c["code"] for c in json.loads(out)["changes"]}
+    # --base-ref wins
+    _, out, _ = run(capsys, "--since-default-branch", "--base-ref", "main", "cards", "--format", "json")
+    assert "agent-added" in {c["code"] for c in json.loads(out)["changes"]}
+
+
+def test_since_default_branch_without_one_is_a_usage_error(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    git(repo, "branch", "-q", "-M", "trunk")
+    code, _, err = run(capsys, "--since-default-branch", "cards")
+    assert code == 2
+    assert "no default branch found" in err
 
 
 def test_json_escapes_invisible_characters_and_round_trips(
@@ -533,7 +619,7 @@ def test_json_escapes_invisible_characters_and_round_trips(
     assert "\u202e" not in out
     assert "\u0085" not in out
     assert "\\u202e" in out
-    assert {c["agent"] for c in json.loads(out)} == {"Weather \u202eAgent\u0085"}
+    assert {c["agent"] for c in json.loads(out)["changes"]} == {"Weather \u202eAgent\u0085"}
 
 
 # -- issue 16 ----------------------------------------------------------------------------------------------
@@ -544,8 +630,12 @@ def test_head_card_that_no_longer_loads_says_so_in_two_directory_mode(
 ) -> None:
     head = broken_copy(BASE, tmp_path / "head")
     _, out, _ = run(capsys, BASE, head, "--format", "json")
-    removed = {c["agent"]: c["message"] for c in json.loads(out) if c["code"] == "agent-removed"}
-    assert removed == {"Weather Agent": "the agent is gone (its file no longer loads as a card)"}
+    changes = json.loads(out)["changes"]
+    assert not [c for c in changes if c["code"] == "agent-removed" and c["agent"] == "Weather Agent"]
+    unreadable = {c["agent"]: c["message"] for c in changes if c["code"] == "card-unreadable"}
+    assert unreadable["Weather Agent"].startswith(
+        "the file no longer loads as a card, so no client can read it: "
+    )
 
 
 def test_head_file_that_no_longer_loads_when_comparing_two_files(
@@ -554,8 +644,10 @@ def test_head_file_that_no_longer_loads_when_comparing_two_files(
     broken = tmp_path / "other-name.json"
     broken.write_text("{", encoding="utf-8")
     _, out, _ = run(capsys, BASE / "weather.json", broken, "--format", "json")
-    [removed] = json.loads(out)
-    assert removed["message"] == "the agent is gone (its file no longer loads as a card)"
+    [unreadable] = json.loads(out)["changes"]
+    assert unreadable["code"] == "card-unreadable"
+    assert unreadable["file"] == str(broken)
+    assert unreadable["message"].startswith("the file no longer loads as a card, so no client can read it: ")
 
 
 def test_removed_card_whose_file_is_deleted_has_no_note(
@@ -567,8 +659,10 @@ def test_removed_card_whose_file_is_deleted_has_no_note(
     (head / "sub").mkdir()
     (head / "sub" / "fax.json").write_text("{", encoding="utf-8")
     _, out, _ = run(capsys, BASE, head, "--format", "json")
-    [removed] = json.loads(out)
+    removed, unreadable = json.loads(out)["changes"]
     assert removed["message"] == "the agent is gone"
+    assert (unreadable["code"], unreadable["agent"]) == ("card-unreadable", "fax.json")
+    assert unreadable["message"].startswith("the file does not load as a card")
 
 
 @pytest.fixture(autouse=True)
@@ -598,9 +692,34 @@ def test_base_ref_annotations_of_removals_land_on_the_surviving_parent(
     assert fax.startswith("::error title=Breaking change%3A agent-removed::Fax Gateway: the agent is gone")
 
     _, out, _ = run(capsys, "--base-ref", "HEAD", "cards", "--format", "json")
-    anchors = {c["code"]: c["anchor"] for c in json.loads(out)}
+    anchors = {c["code"]: c["anchor"] for c in json.loads(out)["changes"]}
     assert anchors["agent-removed"] is None
     assert anchors["skill-removed"]["pointer"] == "/skills"
+
+
+def test_base_ref_text_shows_removals_at_their_working_tree_place(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    head = weather()
+    head["skills"].pop()  # "observations", line 31 of the base file
+    write(repo / "cards" / "weather.json", head)
+    _, out, _ = run(capsys, "--base-ref", "HEAD", "cards", "--no-config")
+    [line] = [line for line in out.splitlines() if "skill-removed" in line]
+    text = (repo / "cards" / "weather.json").read_text(encoding="utf-8").splitlines()
+    shown = int(line.split(":")[1])
+    assert line.startswith(f"{Path('cards', 'weather.json')}:{shown}: breaking: ")
+    assert text[shown - 1].strip() == '"skills": ['  # the working-tree line, not base line 31
+    assert line.endswith("(line 31 of the base card)")
+
+
+def test_an_invalid_head_card_does_not_ask_for_a_version_bump(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    head = weather()
+    head["skills"][0]["examples"] = "What is the weather?"  # a string: the SDK refuses the card
+    b, h = write(tmp_path / "b" / "w.json", weather()), write(tmp_path / "h" / "w.json", head)
+    _, out, _ = run(capsys, b, h, "--format", "json", "--no-config")
+    assert [c["code"] for c in json.loads(out)["changes"]] == ["card-error-added"]
 
 
 def test_base_ref_annotation_of_a_card_that_no_longer_loads_is_on_its_first_line(
@@ -610,9 +729,9 @@ def test_base_ref_annotation_of_a_card_that_no_longer_loads_is_on_its_first_line
     _, out, _ = run(capsys, "--base-ref", "HEAD", "cards", "--format", "github")
     [line] = out.splitlines()
     assert line.startswith(
-        f"::error file={Path('cards', 'fax.json')},line=1,col=1,title=Breaking change%3A agent-removed::"
+        f"::error file={Path('cards', 'fax.json')},line=1,col=2,title=Breaking change%3A card-unreadable::"
     )
-    assert "its file no longer loads as a card" in line
+    assert "the file no longer loads as a card" in line
 
 
 GITHUB_COMMAND_ANY = re.compile(
@@ -667,7 +786,7 @@ def test_markdown_links_findings_to_their_file_and_line(
     ).stdout.strip()
     narrowed = next(
         c
-        for c in json.loads(run(capsys, "--base-ref", "HEAD", "cards", "--format", "json")[1])
+        for c in json.loads(run(capsys, "--base-ref", "HEAD", "cards", "--format", "json")[1])["changes"]
         if c["code"] == "input-mode-removed"
     )
     assert f"https://github.com/acme/cards/blob/{sha}/cards/weather.json#L{narrowed['line']}" in hrefs
@@ -772,8 +891,9 @@ def test_markdown_groups_many_breaking_changes_per_agent() -> None:
     ]
     out = format_markdown(changes)
     tokens = [t.content.strip() for t in html_tokens(out)]
-    assert "<details><summary><b>Alpha</b> (15 breaking changes)</summary>" in tokens
-    assert "<details><summary><b>Beta</b> (10 breaking changes)</summary>" in tokens
+    assert tokens == [COMMENT_MARKER]  # every breaking change stays open: nothing folds them
+    assert "**Alpha** (15 breaking changes)" in out
+    assert "**Beta** (10 breaking changes)" in out
     assert len(table_rows(out)) == 25 + 2  # a head row per table
     few = format_markdown(changes[:20])
     assert "<details>" not in few
@@ -796,9 +916,11 @@ def test_json_output_follows_the_documented_schema(
     )
     monkeypatch.chdir(tmp_path)
     _, out, _ = run(capsys, BASE, HEAD, "--format", "json")
-    changes = json.loads(out)
+    report = json.loads(out)
+    changes = report["changes"]
     assert any(c["accepted"] for c in changes)
     assert any(c["policy"] for c in changes)
-    jsonschema.Draft202012Validator(schema).validate(changes)
-    keys = set(Change.__dataclass_fields__) | {"policy"}
+    assert report["schemaVersion"] == 2
+    jsonschema.Draft202012Validator(schema).validate(report)
+    keys = set(Change.__dataclass_fields__) | {"policy", "fingerprint", "docs"}
     assert set(schema["$defs"]["change"]["required"]) == keys

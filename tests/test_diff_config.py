@@ -224,7 +224,7 @@ reason = "Retired; its clients moved to Mail"
     assert "warning" not in err
 
     code, out, _ = run(capsys, weather_only, empty, "--format", "json")
-    removed = next(c for c in json.loads(out) if c["code"] == "agent-removed")
+    removed = next(c for c in json.loads(out)["changes"] if c["code"] == "agent-removed")
     assert removed["severity"] == "breaking"
     assert removed["accepted"] == {
         "reason": "Retired; its clients moved to Mail",
@@ -263,7 +263,7 @@ def review_weather(capsys: pytest.CaptureFixture[str], *argv: object) -> tuple[i
 
 
 def _codes(out: str) -> dict[str, Any]:
-    return {c["code"]: c for c in json.loads(out)}
+    return {c["code"]: c for c in json.loads(out)["changes"]}
 
 
 def test_acceptance_by_skill_and_pointer(here: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -360,7 +360,7 @@ def test_severity_overrides(here: Path, capsys: pytest.CaptureFixture[str], tmp_
 
     configure(here, '[diff.severity]\nextension-removed = "off"\n')
     code, out, _ = run(capsys, with_extension, BASE / "weather.json", "--format", "json")
-    assert (code, json.loads(out)) == (0, [])
+    assert (code, json.loads(out)["changes"]) == (0, [])
 
 
 def test_an_override_never_lifts_a_change_to_an_unused_scheme(
@@ -374,7 +374,7 @@ def test_an_override_never_lifts_a_change_to_an_unused_scheme(
     (here / "h.json").write_text(json.dumps(head), encoding="utf-8")
     configure(here, '[diff.severity]\napi-key-location-changed = "breaking"\n')
     code, out, _ = run(capsys, here / "b.json", here / "h.json", "--format", "json")
-    assert (code, [(c["code"], c["severity"]) for c in json.loads(out)]) == (
+    assert (code, [(c["code"], c["severity"]) for c in json.loads(out)["changes"]]) == (
         0,
         [("api-key-location-changed", "info")],
     )

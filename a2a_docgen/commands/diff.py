@@ -1,8 +1,10 @@
 """``a2a-docgen diff``: what a change to Agent Cards breaks for the clients of those agents.
 
 Exit status: 1 when a change at or above ``--fail-on`` (default: breaking) is found, 0 otherwise, 2 for
-usage errors. Cards that do not load on either side are reported on standard error as ``check`` reports
-them, and the review runs on everything that loaded.
+usage errors (a side with no card file at all among them, unless ``--allow-empty-base`` or
+``--allow-empty-head`` says that is meant). Cards that do not load on either side are reported on standard
+error as ``check`` reports them and in every format (a head file that no longer loads, or a new error, is
+itself a breaking finding); the review runs on everything that loaded.
 """
 
 from __future__ import annotations
@@ -14,11 +16,12 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from a2a_docgen.catalog import load_catalog
 from a2a_docgen.commands.check import add_limit_options, limits_from_args
 from a2a_docgen.errors import UsageError
+from a2a_docgen.limits import Limits
 from a2a_docgen.model import Catalog
 from a2a_docgen.report_formats import format_text
 from a2a_docgen.review.config import CONFIG_NAME, ConfigWarning, ReviewConfig, find_config, load_config
@@ -35,6 +38,9 @@ from a2a_docgen.review.formats import (
 )
 from a2a_docgen.review.git import GitRevision
 from a2a_docgen.text.urls import safe_url
+
+if TYPE_CHECKING:
+    from a2a_docgen.signing import Trust
 
 __all__ = ["FAIL_ON", "exit_code", "register", "run"]
 
@@ -77,8 +83,9 @@ def register(subparsers: Any) -> None:
         "--format",
         choices=FORMATS,
         default="text",
-        help="text: one line per change (default); markdown: a pull-request comment; json: an array of "
-        "objects (docs/diff.schema.json); github: workflow annotations on the changed lines",
+        help="text: one line per change (default); markdown: a pull-request comment; json: an object with "
+        "the findings, load errors and a summary (docs/diff.schema.json); github: workflow annotations on the "
+        "changed lines; changelog: Markdown grouped by agent and kind of change",
     )
     parser.add_argument(
         "--fail-on",
@@ -91,6 +98,13 @@ def register(subparsers: Any) -> None:
         "--base-ref",
         metavar="REV",
         help="compare HEAD in the working tree with the same paths at this git revision (e.g. origin/main)",
+    )
+    parser.add_argument(
+        "--since-default-branch",
+        action="store_true",
+        help="compare HEAD in the working tree with where the branch left the default branch (git merge-base "
+        "of origin/HEAD, else origin/main ..., and HEAD): what its pull request will be reviewed against. "
+        "--base-ref wins when both are given (the pre-commit hook uses this)",
     )
     parser.add_argument(
         "--config",
@@ -129,6 +143,30 @@ def register(subparsers: Any) -> None:
         help="with --format markdown: write nothing when there is nothing to say (no finding, no card "
         "that fails to load, no configuration warning)",
     )
+    parser.add_argument(
+        "--allow-empty-base",
+        action="store_true",
+        help="accept a BASE (or --base-ref side) without card files: every head agent is new (default: a "
+        "usage error, as for a mistyped directory)",
+    )
+    parser.add_argument(
+        "--allow-empty-head",
+        action="store_true",
+        help="accept a HEAD without card files: every base agent is removed (default: a usage error)",
+    )
+    parser.add_argument(
+        "--full-report-url",
+        metavar="URL",
+        help="with --format markdown: where the full review is (default in GitHub Actions: the run's page, "
+        "whose job summary the documented workflow writes); the comment's notes of what did not fit link there",
+    )
+    parser.add_argument(
+        "--comment-limit",
+        type=int,
+        metavar="CHARS",
+        help="with --format markdown: at most this many characters (default 60000, under GitHub's comment "
+        "limit); 0 for no limit, as for the job summary",
+    )
     signatures = parser.add_argument_group(
         "signatures", "with keys, a signature that verified and no longer does is breaking (docs/signing.md)"
     )
@@ -155,6 +193,7 @@ class _Sides:
     base: Catalog
     head: Catalog
     base_label: str
+    base_roots: list[str]
     head_roots: list[str]
     revision: GitRevision | None
 
@@ -165,19 +204,37 @@ def _sides(args: argparse.Namespace) -> _Sides:
     limits = limits_from_args(args)
     trust = load_trust(args.jwks, args.keys)
     paths: list[str] = list(args.paths)
+    if args.base_ref is None and args.since_default_branch:
+        if not paths:
+            raise UsageError("--since-default-branch needs HEAD: the card files or directories to compare")
+        return _revision_sides(args, GitRevision.default_branch_merge_base(), limits, trust)
     if args.base_ref is None:
         if len(paths) != 2:
             raise UsageError("give BASE and HEAD (two card files or directories), or --base-ref REV and HEAD")
         base = load_catalog([paths[0]], limits=limits, trust=trust)
         head = load_catalog([paths[1]], limits=limits, trust=trust)
-        return _Sides(base=base, head=head, base_label="base", head_roots=[paths[1]], revision=None)
+        return _Sides(
+            base=base,
+            head=head,
+            base_label="base",
+            base_roots=[paths[0]],
+            head_roots=[paths[1]],
+            revision=None,
+        )
     if not paths:
         raise UsageError("--base-ref needs HEAD: the card files or directories to compare, e.g. cards/")
-    revision = GitRevision(args.base_ref)
+    return _revision_sides(args, GitRevision(args.base_ref), limits, trust)
+
+
+def _revision_sides(
+    args: argparse.Namespace, revision: GitRevision, limits: Limits, trust: Trust | None
+) -> _Sides:
+    """The base read at ``revision``, the head from the working tree, both under the same paths."""
+    paths: list[str] = list(args.paths)
     files = revision.files(paths)
     for path in paths:
         if not os.path.exists(path) and not any(f.argument == path for f in files):
-            raise UsageError(f"{path}: no such file or directory, here or at {args.base_ref}")
+            raise UsageError(f"{path}: no such file or directory, here or at {revision.revision}")
     base = revision.load(files, limits=limits, trust=trust)
     present = [p for p in paths if os.path.exists(p)]
     head = (
@@ -186,7 +243,12 @@ def _sides(args: argparse.Namespace) -> _Sides:
         else Catalog(cards=(), diagnostics=(), excluded=())
     )
     return _Sides(
-        base=base, head=head, base_label=f"base ({args.base_ref})", head_roots=paths, revision=revision
+        base=base,
+        head=head,
+        base_label=f"base ({revision.revision})",
+        base_roots=paths,
+        head_roots=paths,
+        revision=revision,
     )
 
 
@@ -229,6 +291,35 @@ def _links(args: argparse.Namespace, revision: GitRevision | None) -> SourceLink
     )
 
 
+def _require_cards(sides: _Sides, args: argparse.Namespace) -> None:
+    """A side without a single card file is a mistyped path (as ``check`` says), unless it is meant."""
+    if not (sides.base.cards or sides.base.excluded) and not args.allow_empty_base:
+        where = f"at {sides.revision.revision}" if sides.revision is not None else f"in {args.paths[0]}"
+        raise UsageError(
+            f"no card files (*.json) {where}: is the path right? (--allow-empty-base if every agent is new)"
+        )
+    if not (sides.head.cards or sides.head.excluded) and not args.allow_empty_head:
+        where = ", ".join(args.paths) if sides.revision is not None else args.paths[1]
+        raise UsageError(
+            f"no card files (*.json) in {where}: is the path right? (--allow-empty-head if every agent is removed)"
+        )
+
+
+def _full_report_url(args: argparse.Namespace) -> str | None:
+    """``--full-report-url``, or in GitHub Actions the page of the run (its job summary has the report)."""
+    if args.full_report_url is not None:
+        return str(args.full_report_url)
+    server, repository, run = (
+        os.environ.get("GITHUB_SERVER_URL"),
+        os.environ.get("GITHUB_REPOSITORY"),
+        os.environ.get("GITHUB_RUN_ID"),
+    )
+    if server and repository and run and run.isdigit():
+        url = f"{server.rstrip('/')}/{repository}/actions/runs/{run}"
+        return url if safe_url(url) is not None else None
+    return None
+
+
 def _failures(side: str, catalog: Catalog) -> list[LoadFailure]:
     return [
         LoadFailure(side=side, file=path, diagnostics=catalog.diagnostics_for(path))
@@ -268,16 +359,30 @@ def run(args: argparse.Namespace) -> int:
         return _list_codes(args, config)
     if args.site_url is not None and safe_url(args.site_url) is None:
         raise UsageError(f"--site-url: {args.site_url!r} is not an http(s) URL")
+    if args.comment_limit is not None and args.comment_limit < 0:
+        raise UsageError("--comment-limit: give a number of characters (0 for no limit)")
+    if (args.comment_limit is not None or args.full_report_url is not None) and args.format != "markdown":
+        raise UsageError("--comment-limit and --full-report-url apply to --format markdown")
+    if args.full_report_url is not None and safe_url(args.full_report_url) is None:
+        raise UsageError(f"--full-report-url: {args.full_report_url!r} is not an http(s) URL")
     if args.skip_empty and args.format != "markdown":
         raise UsageError("--skip-empty applies to --format markdown (the pull-request comment)")
     sides = _sides(args)
     base, head = sides.base, sides.head
     if not (base.cards or base.excluded or head.cards or head.excluded):
         raise UsageError(f"no card files (*.json) found in {', '.join(args.paths)}")
+    _require_cards(sides, args)
     links = _links(args, sides.revision) if args.format == "markdown" else None
     _report_problems(sides.base_label, base)
     _report_problems("head", head)
-    review = review_catalogs(base, head, config=config, head_roots=sides.head_roots, today=date.today())
+    review = review_catalogs(
+        base,
+        head,
+        config=config,
+        head_roots=sides.head_roots,
+        base_roots=sides.base_roots,
+        today=date.today(),
+    )
     _report_warnings(review.warnings)
     report = ReviewReport(
         changes=review.changes,
@@ -285,6 +390,8 @@ def run(args: argparse.Namespace) -> int:
         failures=[*_failures(sides.base_label, base), *_failures("head", head)],
         site_url=args.site_url,
         links=links,
+        full_report_url=_full_report_url(args) if args.format == "markdown" else None,
+        budget=args.comment_limit,
         anchor_removals=sides.revision is not None,
     )
     if args.skip_empty and not has_news(report):

@@ -4,12 +4,15 @@
 classified, located ``Change`` findings (after the configuration's severities and accepted changes, then
 the version policy) with the configuration's warnings; ``diff_catalogs`` returns the findings alone.
 ``a2a_docgen.review.config`` reads ``.a2a-docgen.toml``, ``a2a_docgen.review.formats`` writes reports as
-text, JSON, a pull-request comment or GitHub annotations, and ``a2a_docgen.review.git`` reads the base
-side from a git revision.
+text, JSON, a pull-request comment, GitHub annotations or a changelog (``changelog_markdown``, which takes
+findings and returns Markdown, for a site's change history too), ``a2a_docgen.review.compare`` holds the
+comparisons, one module per family of codes, and ``a2a_docgen.review.git`` reads the base side from a git
+revision.
 """
 
 from __future__ import annotations
 
+from a2a_docgen.review.changelog import changelog_markdown
 from a2a_docgen.review.config import ReviewConfig, load_config
 from a2a_docgen.review.diff import CODES, SEVERITIES, Change, ChangeSeverity, diff_catalogs, review_catalogs
 
@@ -19,6 +22,7 @@ __all__ = [
     "Change",
     "ChangeSeverity",
     "ReviewConfig",
+    "changelog_markdown",
     "diff_catalogs",
     "load_config",
     "review_catalogs",

@@ -1,22 +1,25 @@
 """The review as a pull-request comment in GitHub-flavoured Markdown.
 
-Sections, each only when it has something: the breaking changes (a table, or one folded table per agent
-when there are many), the version policy, the card files that fail to load, the other changes per agent,
+Sections, each only when it has something: the breaking changes (a table, or one open table per agent
+when there are many: breaking changes are never folded), the version policy (folded below many breaking
+changes), the card files that fail to load, the other changes per agent,
 the accepted changes with their reasons, and the configuration warnings. Card text is encoded with the
-``render.escape`` encoders, so it cannot start Markdown or HTML syntax, and the comment stays under
-GitHub's size limit (what does not fit is counted, with a pointer to the job log).
+``render.escape`` encoders, so it cannot start Markdown or HTML syntax, and ``review.markdown`` keeps
+GitHub from turning it into mentions, issue references or emoji. The comment stays under GitHub's size
+limit (what does not fit is counted, with a link to the full report).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from urllib.parse import quote
 
-from a2a_docgen.render.escape import md_code, md_inline, md_link, md_table_row
+from a2a_docgen.render.escape import md_code, md_link, md_table_row
 from a2a_docgen.render.paths import agent_dir
 from a2a_docgen.review.codes import SEVERITIES
 from a2a_docgen.review.diff import Change
+from a2a_docgen.review.markdown import comment_text
 from a2a_docgen.review.report import ReviewReport, SourceLinks, counts, has_news, plural
 from a2a_docgen.text.slug import anchor, slug
 
@@ -56,14 +59,14 @@ class _Names:
 
     def agent(self, agent: str) -> str:
         if self.site_url is None or agent in self.new_agents:
-            return md_inline(agent)
+            return comment_text(agent)
         return md_link(agent, page_url(self.site_url, agent))
 
     def skill(self, agent: str, skill: str | None) -> str:
         if skill is None:
             return "(agent)"
         if self.site_url is None or agent in self.new_agents or (agent, skill) in self.new_skills:
-            return md_inline(skill)
+            return comment_text(skill)
         return md_link(skill, page_url(self.site_url, agent, skill))
 
 
@@ -94,8 +97,13 @@ class _Sources:
         return md_link(f"{path}:{change.line}" + (" (base)" if base else ""), url)
 
 
+def _code(change: Change) -> str:
+    """The code, linked to its row in docs/review.md."""
+    return f"[`{change.code}`]({change.docs_url})"  # both ours: a registered code and docs/review.md
+
+
 def _message(change: Change) -> str:
-    return md_inline(change.message, max_len=1000)
+    return comment_text(change.message, max_len=1000)
 
 
 def _verdict(report: ReviewReport) -> str:
@@ -141,7 +149,8 @@ def format_comment(report: ReviewReport) -> str:
         return "\n".join(out)
     out += [_headline(report), ""]
     # Headings and the notes of what was left out come on top of the rows and lists counted here.
-    comment = _Comment(report, MARKDOWN_BUDGET - 1_000 - sum(len(line) + 1 for line in out))
+    budget = report.budget if report.budget is not None else MARKDOWN_BUDGET
+    comment = _Comment(report, (budget or 1 << 62) - 1_000 - sum(len(line) + 1 for line in out))
     out += comment.breaking()
     out += comment.policy()
     out += comment.failures()
@@ -166,7 +175,7 @@ class _Comment:
             self.names.agent(change.agent),
             self.names.skill(change.agent, change.skill),
             _message(change),
-            f"`{change.code}`",
+            _code(change),
         ]
         if self.report.links is not None:
             cells.append(self.sources.link(change))
@@ -183,23 +192,34 @@ class _Comment:
         out = ["#### Breaking changes", ""]
         if len(breaking) <= GROUP_BREAKING_AFTER:
             rows = self.table_head() + [self.row(c) for c in breaking]
-            return [*out, *self.budget.take(rows, len(breaking) + 2, "breaking changes"), ""]
+            return [*out, *self.budget.take(rows, len(breaking) + 2, "breaking changes", self.more), ""]
+        # Many breaking changes: one open table per agent, so every breaking change stays in view.
         left = len(breaking)
         for agent, mine in _by_agent(breaking):
-            summary = f"<details><summary><b>{md_inline(agent)}</b> ({plural(len(mine), 'breaking change')})</summary>"
-            head = [summary, "", *self.table_head()]
-            if not self.budget.fits([*head, "", "</details>", ""]):
-                return [*out, f"… and {left} more breaking changes; see the job log.", ""]
-            rows = self.budget.take_items([self.row(c) for c in mine], "breaking changes of this agent")
-            out += [*head, *rows, "", "</details>", ""]
+            head = [
+                f"**{self.names.agent(agent)}** ({plural(len(mine), 'breaking change')})",
+                "",
+                *self.table_head(),
+            ]
+            if not self.budget.fits([*head, ""]):
+                return [*out, self.more(left, "breaking changes"), ""]
+            rows = self.budget.take_items(
+                [self.row(c) for c in mine], "breaking changes of this agent", self.more
+            )
+            out += [*head, *rows, ""]
             left -= len(mine)
             if len(rows) < len(mine):
-                return (
-                    [*out, f"… and {left} more breaking changes of other agents; see the job log.", ""]
-                    if left
-                    else out
-                )
+                return [*out, self.more(left, "breaking changes of other agents"), ""] if left else out
         return out
+
+    def more(self, count: int, what: str) -> str:
+        """The note of what did not fit, pointing at the full report when there is one."""
+        where = (
+            f"the [full report]({self.report.full_report_url}) lists them"
+            if self.report.full_report_url
+            else "`a2a-docgen diff --format text` lists them"
+        )
+        return f"… and {count} more {what}; {where}."
 
     def item(self, change: Change, *, agent: bool = False, severity: bool = True) -> str:
         who = f"{self.names.agent(change.agent)} › " if agent and change.skill is not None else ""
@@ -207,24 +227,31 @@ class _Comment:
         skill = f"{self.names.skill(change.agent, change.skill)}: " if change.skill is not None else ""
         link = self.sources.link(change)
         level = f"{change.severity} · " if severity else ""
-        text = f"- {level}`{change.code}` · {who}{skill}{_message(change)}"
+        text = f"- {level}{_code(change)} · {who}{skill}{_message(change)}"
         return text + (f" ({link})" if link else "")
 
     def policy(self) -> list[str]:
         policy = [c for c in self.open if c.policy]
         if not policy:
             return []
-        items = [self.item(c, agent=True) for c in policy]
-        return ["#### Version policy", "", *self.budget.take_items(items, "policy findings"), ""]
+        items = self.budget.take_items(
+            [self.item(c, agent=True) for c in policy], "policy findings", self.more
+        )
+        breaking = sum(1 for c in self.open if c.severity == "breaking" and not c.policy)
+        if breaking > GROUP_BREAKING_AFTER:
+            # The breaking changes come first; the version findings they cause are folded below them.
+            summary = f"<details><summary>Version policy ({plural(len(policy), 'finding')})</summary>"
+            return [summary, "", *items, "", "</details>", ""]
+        return ["#### Version policy", "", *items, ""]
 
     def failures(self) -> list[str]:
         if not self.report.failures:
             return []
         items = []
         for failure in self.report.failures:
-            items.append(f"- {md_inline(failure.side)} · {md_code(failure.file)}")
+            items.append(f"- {comment_text(failure.side)} · {md_code(failure.file)}")
             items += [
-                f"  - line {d.line}, column {d.column}: {md_inline(d.message, max_len=500)} (`{d.code}`)"
+                f"  - line {d.line}, column {d.column}: {comment_text(d.message, max_len=500)} (`{d.code}`)"
                 for d in failure.diagnostics
                 if d.severity == "error"
             ]
@@ -234,7 +261,7 @@ class _Comment:
             "",
             note,
             "",
-            *self.budget.take_items(items, "lines"),
+            *self.budget.take_items(items, "lines", self.more),
             "",
         ]
 
@@ -243,12 +270,13 @@ class _Comment:
         if not rest:
             return []
         out = ["#### Other changes", ""]
-        fold = len(rest) > DETAILS_AFTER
+        breaking = sum(1 for c in self.open if c.severity == "breaking" and not c.policy)
+        fold = len(rest) > DETAILS_AFTER or breaking > GROUP_BREAKING_AFTER  # many breaking: they come first
         shown = 0
         for agent, mine in _by_agent(rest):
             block = self.agent_block(agent, mine, fold=fold)
             if not self.budget.fits(block):
-                out += [f"… and {len(rest) - shown} more changes; see the job log.", ""]
+                out += [self.more(len(rest) - shown, "changes"), ""]
                 break
             out += block
             shown += len(mine)
@@ -265,7 +293,7 @@ class _Comment:
         linked = self.names.site_url is not None and agent not in self.names.new_agents
         link = [f"Page: {title}", ""] if linked else []
         return [
-            f"<details><summary><b>{md_inline(agent)}</b> ({label})</summary>",
+            f"<details><summary><b>{comment_text(agent)}</b> ({label})</summary>",
             "",
             *link,
             *items,
@@ -284,10 +312,17 @@ class _Comment:
             until = f" (until {change.accepted.expires.isoformat()})" if change.accepted.expires else ""
             items.append(
                 self.item(change, agent=True)
-                + f" — accepted: {md_inline(change.accepted.reason, max_len=500)}{until}"
+                + f" — accepted: {comment_text(change.accepted.reason, max_len=500)}{until}"
             )
         heading = f"<details><summary>Accepted changes ({len(accepted)})</summary>"
-        return [heading, "", *self.budget.take_items(items, "accepted changes"), "", "</details>", ""]
+        return [
+            heading,
+            "",
+            *self.budget.take_items(items, "accepted changes", self.more),
+            "",
+            "</details>",
+            "",
+        ]
 
     def configuration(self) -> list[str]:
         if not self.report.warnings:
@@ -295,8 +330,8 @@ class _Comment:
         items = []
         for warning in self.report.warnings:
             where = f"{warning.file}:{warning.line}" if warning.line else warning.file
-            items.append(f"- ⚠️ {md_code(where)}: {md_inline(warning.message, max_len=500)}")
-        return ["#### Configuration", "", *self.budget.take_items(items, "warnings"), ""]
+            items.append(f"- ⚠️ {md_code(where)}: {comment_text(warning.message, max_len=500)}")
+        return ["#### Configuration", "", *self.budget.take_items(items, "warnings", self.more), ""]
 
 
 def _by_agent(changes: Sequence[Change]) -> list[tuple[str, list[Change]]]:
@@ -318,21 +353,21 @@ class _Budget:
         self.left -= size
         return True
 
-    def take(self, rows: Sequence[str], total: int, what: str) -> list[str]:
-        """As many rows as fit (the first two are the table head), then a note of what was left out."""
+    def take(self, rows: Sequence[str], total: int, what: str, more: Callable[[int, str], str]) -> list[str]:
+        """As many rows as fit (the first two are the table head), then ``more``'s note of what was left out."""
         kept: list[str] = []
         for row in rows:
             if not self.fits([row]):
                 shown = max(len(kept) - 2, 0)
-                return [*kept, "", f"… and {total - 2 - shown} more {what}; see the job log."]
+                return [*kept, "", more(total - 2 - shown, what)]
             kept.append(row)
         return kept
 
-    def take_items(self, items: Sequence[str], what: str) -> list[str]:
-        """As many list items as fit, then a note of how many were left out."""
+    def take_items(self, items: Sequence[str], what: str, more: Callable[[int, str], str]) -> list[str]:
+        """As many list items as fit, then ``more``'s note of how many were left out."""
         kept: list[str] = []
         for item in items:
             if not self.fits([item]):
-                return [*kept, "", f"… and {len(items) - len(kept)} more {what}; see the job log."]
+                return [*kept, "", more(len(items) - len(kept), what)]
             kept.append(item)
         return kept

@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from typing import Literal
 
 from a2a_docgen.model import JSONValue
-from a2a_docgen.report_formats import printable
+from a2a_docgen.report_formats import diagnostic_dict, log_line, printable
+from a2a_docgen.review.changelog import changelog_markdown
 from a2a_docgen.review.codes import CODES, EXAMPLES, POLICY_CODES, SCHEME_DETAIL_CODES
 from a2a_docgen.review.comment import (
     COMMENT_MARKER,
@@ -40,11 +41,13 @@ __all__ = [
     "COMMENT_MARKER",
     "FORMATS",
     "MARKDOWN_BUDGET",
+    "SCHEMA_VERSION",
     "LoadFailure",
     "ReviewFormat",
     "ReviewReport",
     "SourceLinks",
     "counts",
+    "format_changelog",
     "format_changes",
     "format_codes",
     "format_github",
@@ -57,8 +60,13 @@ __all__ = [
     "summary",
 ]
 
-ReviewFormat = Literal["text", "markdown", "json", "github"]
-FORMATS: tuple[ReviewFormat, ...] = ("text", "markdown", "json", "github")
+ReviewFormat = Literal["text", "markdown", "json", "github", "changelog"]
+FORMATS: tuple[ReviewFormat, ...] = ("text", "markdown", "json", "github", "changelog")
+
+SCHEMA_VERSION = 2
+"""Of the JSON report (docs/diff.schema.json). 2: an object with the summary, the findings (each with its
+fingerprint and documentation link), the files that fail to load and the configuration warnings; 1 was the
+bare array of findings."""
 
 ANNOTATIONS_PER_LEVEL = 10
 """GitHub shows 10 error, 10 warning and 10 notice annotations per step (and 50 per job)."""
@@ -67,27 +75,77 @@ _ANNOTATION = {"breaking": "error", "non-breaking": "warning", "info": "notice"}
 _TITLE = {"breaking": "Breaking change", "non-breaking": "Non-breaking change", "info": "Card change"}
 
 
-def format_text(changes: Sequence[Change]) -> str:
+def _text_line(change: Change, anchor_removals: bool) -> str:
+    severity = f"{change.severity} (accepted)" if change.accepted is not None else change.severity
+    text = f"{severity}: {where(change)}: {change.message} [{change.code}]{accepted_note(change)}"
+    if change.side == "base" and anchor_removals:
+        # --base-ref: a base line number next to the working-tree path would name another line.
+        text += f" (line {change.line} of the base card)"
+        if change.anchor is None:
+            return log_line(change.file, f": {text}")
+        return log_line(change.anchor.file, f":{change.anchor.line}: {text}")
+    return log_line(change.file, f":{change.line}: {text}")
+
+
+def format_text(changes: Sequence[Change], *, anchor_removals: bool = False) -> str:
     """One line per change (``file:line: severity: agent › skill: message [code]``), then the summary.
 
-    Accepted changes say so after their severity and end with the reason.
+    Accepted changes say so after their severity and end with the reason. Lines are written by
+    ``report_formats.log_line``, as ``check`` writes its own: printable, never a workflow command. With
+    ``anchor_removals`` (``--base-ref``), a removal shows the working-tree path at its surviving parent and
+    names its base line in the message.
     """
-    lines = []
-    for c in changes:
-        severity = f"{c.severity} (accepted)" if c.accepted is not None else c.severity
-        text = f"{c.file}:{c.line}: {severity}: {where(c)}: {c.message} [{c.code}]{accepted_note(c)}"
-        lines.append(printable(text) + "\n")
+    lines = [_text_line(c, anchor_removals) + "\n" for c in changes]
     return "".join(lines) + summary(changes).capitalize() + ".\n"
 
 
-def format_json(changes: Sequence[Change]) -> str:
-    """A JSON array of change objects (``[]`` when nothing changed), with a final newline.
+def report_json(report: ReviewReport) -> dict[str, JSONValue]:
+    """The JSON report as an object (see ``format_json``)."""
+    numbers = counts([c for c in report.changes if not c.policy and c.accepted is None])
+    return {
+        "schemaVersion": SCHEMA_VERSION,
+        "summary": {
+            "text": summary(report.changes),
+            "changes": sum(1 for c in report.changes if not c.policy),
+            "breaking": numbers["breaking"],
+            "nonBreaking": numbers["non-breaking"],
+            "info": numbers["info"],
+            "accepted": sum(1 for c in report.changes if c.accepted is not None),
+            "policy": sum(1 for c in report.changes if c.policy),
+            "loadFailures": len(report.failures),
+        },
+        "changes": [c.to_json() for c in report.changes],
+        "loadErrors": [
+            {
+                "side": failure.side,
+                "file": failure.file,
+                "diagnostics": [
+                    dict(diagnostic_dict(d)) for d in failure.diagnostics if d.severity == "error"
+                ],
+            }
+            for failure in report.failures
+        ],
+        "warnings": [{"file": w.file, "line": w.line, "message": w.message} for w in report.warnings],
+    }
 
-    Non-ASCII text stays readable; control, bidi and other invisible characters are ``\\uXXXX`` escapes.
-    The objects are described by docs/diff.schema.json.
+
+def format_json(report: ReviewReport | Sequence[Change]) -> str:
+    """The report as a JSON object with a final newline (described by docs/diff.schema.json).
+
+    ``schemaVersion``, ``summary`` (the counts and the summary line), ``changes`` (the findings, ``[]``
+    when nothing changed), ``loadErrors`` (each card file that fails to load, with its errors) and
+    ``warnings`` (of the configuration). Non-ASCII text stays readable; control, bidi and other invisible
+    characters are ``\\uXXXX`` escapes.
     """
-    text = json.dumps([c.to_json() for c in changes], ensure_ascii=False, indent=2)
+    if not isinstance(report, ReviewReport):
+        report = ReviewReport(changes=report)
+    text = json.dumps(report_json(report), ensure_ascii=False, indent=2)
     return printable(text, keep_newlines=True) + "\n"  # raw newlines are layout: strings have them escaped
+
+
+def format_changelog(changes: Sequence[Change]) -> str:
+    """The changes as a changelog in Markdown (``review.changelog``), or a line saying there are none."""
+    return changelog_markdown(changes) or "No changes to A2A agent cards.\n"
 
 
 def _github_data(value: str) -> str:
@@ -173,7 +231,7 @@ def format_github(
     left = total - len(kept)
     note = (
         f"{plural(left, 'more finding')} not annotated: GitHub shows {per_level} annotations of each level per "
-        "step. The review comment, the job summary and a2a-docgen diff --format text list them all."
+        "step. The job summary of this run has the full report (so does a2a-docgen diff --format text)."
     )
     return "".join(kept) + _command("notice", note, title="a2a-docgen diff")
 
@@ -215,12 +273,14 @@ def format_codes(config: ReviewConfig | None = None, output_format: ReviewFormat
 def format_report(report: ReviewReport, output_format: ReviewFormat) -> str:
     """The report in one of ``FORMATS``."""
     if output_format == "json":
-        return format_json(report.changes)
+        return format_json(report)
+    if output_format == "changelog":
+        return format_changelog(report.changes)
     if output_format == "github":
         return format_github(report.changes, report.warnings, anchor_removals=report.anchor_removals)
     if output_format == "markdown":
         return format_comment(report)
-    return format_text(report.changes)
+    return format_text(report.changes, anchor_removals=report.anchor_removals)
 
 
 def format_changes(

@@ -82,9 +82,49 @@ class GitRevision:
             if "resolve" in what and not detail:
                 reason = "no such revision (fetch it first, e.g. git fetch origin main)"
             elif "no upstream configured" in reason:
-                reason += " (push it with --set-upstream once, or name the base, e.g. --base-ref origin/main)"
+                reason += (
+                    " (name the base instead, e.g. --base-ref origin/main, or use --since-default-branch)"
+                )
             raise UsageError(f"cannot {what}: {reason}")
         return result.stdout
+
+    @classmethod
+    def default_branch_merge_base(cls, *, cwd: str | os.PathLike[str] | None = None) -> GitRevision:
+        """Where the current branch left the default branch: ``git merge-base <default> HEAD``.
+
+        The default branch is ``origin/HEAD`` (what the clone calls the remote's default), else the first
+        of ``origin/main``, ``origin/master``, ``main`` and ``master`` that exists. This is the base a
+        branch's pull request will be reviewed against, known before the branch has an upstream (its first
+        push) and unchanged by pushes of the branch itself.
+        """
+        probe = cls("HEAD", cwd=cwd)
+        candidates = []
+        head_ref = probe._try(["symbolic-ref", "--quiet", "refs/remotes/origin/HEAD"])
+        if head_ref:
+            candidates.append(head_ref.removeprefix("refs/remotes/"))
+        candidates += ["origin/main", "origin/master", "main", "master"]
+        for branch in candidates:
+            if probe._try(["rev-parse", "--verify", "--quiet", f"{branch}^{{commit}}"]) is None:
+                continue
+            base = probe._try(["merge-base", branch, "HEAD"])
+            if base:
+                revision = cls(base, cwd=cwd)
+                revision.revision = f"the merge base of {branch} and HEAD"
+                return revision
+        raise UsageError(
+            "--since-default-branch: no default branch found (origin/HEAD, origin/main, origin/master, main or "
+            "master), or it shares no history with HEAD; name the base with --base-ref"
+        )
+
+    def _try(self, argv: list[str]) -> str | None:
+        """The output of a git query, stripped, or ``None`` when git says no."""
+        try:
+            result = subprocess.run(
+                ["git", *argv], cwd=self.top, capture_output=True, check=False, timeout=60, text=True
+            )
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+        return result.stdout.strip() if result.returncode == 0 else None
 
     def repo_path(self, path: str) -> str:
         """``path`` (relative to ``cwd``) as a path from the repository root, ``""`` for the root."""

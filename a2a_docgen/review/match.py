@@ -4,9 +4,12 @@ Agents are paired pass by pass, each pass on what the earlier ones left:
 
 1. name and preferred (first) interface URL: same-named agents keep their identity whatever their files
    are called;
-2. name and path below the argument (same-named agents whose URL changed stay in their files);
-3. name; 4. name ignoring letter case;
-5. preferred interface URL alone: an agent that disappeared and one that appeared at its URL are a rename.
+2. preferred interface URL alone: the endpoint is what clients use, so an agent renamed at its URL is a
+   rename even when a new agent takes its old name at another URL;
+3. name and path below the argument (same-named agents whose URL changed stay in their files);
+4. name; 5. name ignoring letter case.
+
+URLs compare as RFC 3986 says (scheme and host case-insensitively).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
 
 from a2a_docgen.model import AgentCard, Catalog
+from a2a_docgen.text.urls import comparable_url
 
 __all__ = ["HeadFiles", "pair", "pair_agents", "pair_passes"]
 
@@ -23,7 +27,7 @@ T = TypeVar("T")
 
 
 def _url(card: AgentCard) -> str | None:
-    return card.interfaces[0].url if card.interfaces and card.interfaces[0].url else None
+    return comparable_url(card.interfaces[0].url) if card.interfaces and card.interfaces[0].url else None
 
 
 def _with_url(name: str | None, card: AgentCard) -> object:
@@ -37,10 +41,10 @@ def pair_agents(
     """(matched pairs, removed, added); see the module docstring for the order of the passes."""
     keys: tuple[Callable[[AgentCard], object], ...] = (
         lambda c: _with_url(c.name, c),
+        _url,
         lambda c: (c.name, c.source.relpath),
         lambda c: c.name,
         lambda c: (c.name or "").casefold(),
-        _url,
     )
     return pair_passes(base, head, keys)
 
@@ -96,12 +100,12 @@ class HeadFiles:
         self.roots = {*roots, *(card.source.root for card in head.cards)}
         self.by_relpath: dict[str, str] = {card.source.relpath: card.source.path for card in head.cards}
         for path in head.excluded:
-            relpath = self._relpath(path)
+            relpath = self.relpath(path)
             if relpath is not None:
                 self.by_relpath.setdefault(relpath, path)
         self.file_roots = [root for root in self.roots if root in self.loaded | self.unloadable]
 
-    def _relpath(self, path: str) -> str | None:
+    def relpath(self, path: str) -> str | None:
         for root in self.roots:
             if path == root:
                 return os.path.basename(path)

@@ -58,6 +58,12 @@ class ReviewReport:
     failures: Sequence[LoadFailure] = ()
     site_url: str | None = None
     links: SourceLinks | None = None
+    full_report_url: str | None = None
+    """Where the complete review is (the job summary of the run, an artifact): the comment's notes of what
+    did not fit link there."""
+    budget: int | None = None
+    """Characters of Markdown at most (``None``: ``MARKDOWN_BUDGET``, under GitHub's comment limit; ``0``: no
+    limit, for the job summary, which holds 1 MiB)."""
     anchor_removals: bool = False
     """``github``: annotate base-side findings at their anchor in the head file (``--base-ref``, where a
     base line number on a head path would land on whatever is now on that line)."""

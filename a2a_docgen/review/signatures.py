@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from a2a_docgen.model import AgentCard, CardVerification, SignatureCheck
+from a2a_docgen.review.codes import SIGNATURE_BROKEN, SIGNATURES_REMOVED, ReviewCode
 from a2a_docgen.signing.canonical import FORMS, NoCanonicalForm, canonical_bytes
 
 __all__ = ["SignatureChange", "signature_changes"]
@@ -22,7 +23,7 @@ _VALID = ("verified", "untrusted")
 
 @dataclass(frozen=True, slots=True)
 class SignatureChange:
-    code: str
+    code: ReviewCode
     message: str
     pointer: str
     side: str
@@ -69,7 +70,7 @@ def signature_changes(
         return
     if not new.signatures:
         yield SignatureChange(
-            "signatures-removed",
+            SIGNATURES_REMOVED,
             f"the card is no longer signed (it had {len(old.signatures)} signature(s)): clients that require a "
             "signature refuse it",
             "/signatures",
@@ -82,7 +83,7 @@ def signature_changes(
     for kid, index in old_kids.items():
         if kid not in new_kids:
             yield SignatureChange(
-                "signatures-removed",
+                SIGNATURES_REMOVED,
                 f"the signature by key {kid!r} was removed: clients that trust only that key cannot verify the "
                 "card any more",
                 old.signatures[index].pointer,
@@ -100,7 +101,7 @@ def signature_changes(
         if before is not None and after is not None and before.status in _VALID:
             if after.status not in _VALID:
                 yield SignatureChange(
-                    "signature-broken",
+                    SIGNATURE_BROKEN,
                     f"the signature by key {kid!r} verified before and is now {after.status}: {after.reason}",
                     pointer,
                     "head",
@@ -117,7 +118,7 @@ def signature_changes(
         contents = contents or (_bytes(old), _bytes(new))
         if all(a != b for a, b in zip(*contents, strict=True)):
             yield SignatureChange(
-                "signature-broken",
+                SIGNATURE_BROKEN,
                 f"the signature by key {kid!r} was kept while the content it covers changed (neither canonical "
                 "form is the same), so it no longer verifies: re-sign the card",
                 pointer,

@@ -14,7 +14,7 @@ from urllib.parse import SplitResult, urlsplit
 
 from a2a_docgen.limits import DEFAULT_LIMITS
 
-__all__ = ["is_ip_address", "is_local_host", "normal_host", "safe_url", "valid_host"]
+__all__ = ["comparable_url", "is_ip_address", "is_local_host", "normal_host", "safe_url", "valid_host"]
 
 # Kept as they are in a URL; everything else is percent-encoded (``%`` itself only before two hex digits).
 _URL_KEEP = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#@!$&+,;=")
@@ -164,3 +164,22 @@ def is_local_host(host: str) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
+
+
+def comparable_url(url: str) -> str:
+    """``url`` as RFC 3986 (6.2.2.1) compares it: the scheme and the host in lower case, the rest as written.
+
+    A URL without a scheme (``grpc.example.com:443``, as gRPC interfaces are written) is an authority and
+    a path. User information keeps its case; so do the path, query and fragment, which are case-sensitive.
+    """
+    scheme, separator, rest = url.partition("://")
+    if not separator:
+        scheme, rest = "", url
+    end = len(rest)
+    for delimiter in "/?#":
+        found = rest.find(delimiter)
+        if found != -1:
+            end = min(end, found)
+    authority, tail = rest[:end], rest[end:]
+    userinfo, at, host = authority.rpartition("@")
+    return f"{scheme.lower()}{separator}{userinfo}{at}{host.lower()}{tail}"
