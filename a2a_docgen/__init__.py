@@ -15,10 +15,10 @@ The names below are imported on first use, so ``a2a-docgen --help`` stays fast.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-__version__ = "0.1.0"
+from a2a_docgen.lazy import lazy_attributes
+from a2a_docgen.version import __version__
 
 _EXPORTS = {
     "load_catalog": "a2a_docgen.catalog",
@@ -65,8 +65,4 @@ if TYPE_CHECKING:
     from a2a_docgen.site.writer import write_site
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'a2a_docgen' has no attribute {name!r}")
-    return getattr(importlib.import_module(module), name)
+__getattr__ = lazy_attributes(__name__, _EXPORTS)

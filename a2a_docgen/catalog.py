@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from a2a_docgen.limits import DEFAULT_LIMITS, Limits
 from a2a_docgen.load import CardFile, discover, read_card_bytes, read_card_file, read_fetch_record
@@ -16,7 +17,7 @@ from a2a_docgen.model import AgentCard, Catalog, Diagnostic, FetchRecord, card_o
 from a2a_docgen.signing import Trust, verify_catalog
 from a2a_docgen.validate import validate_card, validate_catalog
 
-__all__ = ["assemble_catalog", "load_card_bytes", "load_card_file", "load_catalog"]
+__all__ = ["CardCache", "assemble_catalog", "load_card_bytes", "load_card_file", "load_catalog"]
 
 
 def load_catalog(
@@ -25,17 +26,70 @@ def load_catalog(
     limits: Limits = DEFAULT_LIMITS,
     base: str | None = None,
     trust: Trust | None = None,
+    cache: CardCache | None = None,
 ) -> Catalog:
     """Read every card under ``paths`` into a ``Catalog`` (cards sorted by name, diagnostics by place).
 
     Relative paths are read from ``base`` when given, and files are named as found under the paths given.
     ``trust`` (keys and signature options) is what signatures are verified against; without it they are
-    still checked as far as no key is needed. Raises ``UsageError`` for a path that does not exist.
+    still checked as far as no key is needed. ``cache``, kept by the caller from one load to the next
+    (``mkdocs serve``), gives a file whose bytes did not change its last card and diagnostics without reading
+    and validating it again; the rules across cards and signature verification always run. The catalogue is
+    the same either way. Raises ``UsageError`` for a path that does not exist.
     """
-    return assemble_catalog(
-        ((*load_card_file(card_file, limits), card_file.display) for card_file in discover(paths, base=base)),
-        trust=trust,
-    )
+    files = discover(paths, base=base)
+    if cache is None:
+        loaded = [(*load_card_file(card_file, limits), card_file.display) for card_file in files]
+    else:
+        loaded = [(*cache.load(card_file, limits), card_file.display) for card_file in files]
+        cache.keep_only(files)
+    return assemble_catalog(loaded, trust=trust)
+
+
+@dataclass(frozen=True, slots=True)
+class _Loaded:
+    data: bytes | Diagnostic
+    where: tuple[str, str]
+    limits: Limits
+    fetched: FetchRecord | None
+    card: AgentCard | None
+    diagnostics: tuple[Diagnostic, ...]
+
+
+class CardCache:
+    """One card file's last load (its bytes, and the card and diagnostics they gave), by display path.
+
+    A file is read every time (its bytes are the key: no clock is trusted), and validated again only when
+    they, its fetch sidecar or the limits changed. Cards are frozen values, so the same card object serves
+    both loads; a card's own diagnostics depend on its bytes alone (the rules across cards run on every load).
+    """
+
+    def __init__(self) -> None:
+        self._loaded: dict[str, _Loaded] = {}
+
+    def load(self, card_file: CardFile, limits: Limits) -> tuple[AgentCard | None, list[Diagnostic]]:
+        """``load_card_file(card_file, limits)``, from the last load when nothing it reads changed."""
+        data = read_card_file(card_file, limits)
+        fetched = read_fetch_record(card_file.path) if isinstance(data, bytes) else None
+        where = (card_file.root, card_file.relpath)
+        last = self._loaded.get(card_file.display)
+        if (
+            last is not None
+            and last.data == data
+            and last.where == where
+            and last.limits == limits
+            and last.fetched == fetched
+        ):
+            return last.card, list(last.diagnostics)
+        card, diagnostics = _load_read(data, card_file, limits, fetched)
+        self._loaded[card_file.display] = _Loaded(data, where, limits, fetched, card, tuple(diagnostics))
+        return card, diagnostics
+
+    def keep_only(self, files: Sequence[CardFile]) -> None:
+        """Forget the files that are no longer found."""
+        found = {card_file.display for card_file in files}
+        for display in [display for display in self._loaded if display not in found]:
+            del self._loaded[display]
 
 
 def assemble_catalog(
@@ -71,6 +125,13 @@ def assemble_catalog(
 def load_card_file(card_file: CardFile, limits: Limits) -> tuple[AgentCard | None, list[Diagnostic]]:
     """Read and validate one file; never raises for anything the file contains."""
     data = read_card_file(card_file, limits)
+    fetched = read_fetch_record(card_file.path) if isinstance(data, bytes) else None
+    return _load_read(data, card_file, limits, fetched)
+
+
+def _load_read(
+    data: bytes | Diagnostic, card_file: CardFile, limits: Limits, fetched: FetchRecord | None
+) -> tuple[AgentCard | None, list[Diagnostic]]:
     if isinstance(data, Diagnostic):
         return None, [data]
     return load_card_bytes(
@@ -79,7 +140,7 @@ def load_card_file(card_file: CardFile, limits: Limits) -> tuple[AgentCard | Non
         root=card_file.root,
         relpath=card_file.relpath,
         limits=limits,
-        fetched=read_fetch_record(card_file.path),
+        fetched=fetched,
     )
 
 

@@ -14,8 +14,8 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from a2a_docgen import __version__
 from a2a_docgen.errors import A2ADocgenError, BuildFailed, UsageError
+from a2a_docgen.version import __version__
 
 COMMANDS: dict[str, str] = {
     "init": "write a new site project for Zensical, MkDocs or ProperDocs",

@@ -12,8 +12,15 @@ Measures, side by side in one run, on the synthetic catalogue (benchmarks/synthe
   rebuilt with a fresh configuration and the same plugin instance (MkDocs keeps plugins that define
   ``on_startup``), while another thread runs (as the server's does, so no render workers are forked).
 
-Each build runs in a new Python process; the fastest of ``--repeat`` runs counts (other work on the machine only
-ever adds time). Prints one JSON object.
+Each build runs in a new Python process, the plugin's and the plain one interleaved round by round, so both meet
+the same machine. Wall time and CPU time (user + system of the build and every process it waited for: render and
+conversion workers, Pagefind) are both recorded: on a shared machine wall time says how busy the others were, CPU
+time says how much work the build did. Medians of ``--repeat`` rounds, and the fastest.
+
+Configurations: ``--pagefind`` (the default a user gets, with the ``search`` extra: the plugin's Pagefind index
+built after the pages; the plain build has none), ``--own-home`` (the site has its own ``docs/index.md``, so the
+catalogue goes under ``catalogue/``, for the plain build too), ``--cpus 0`` (every build under ``taskset``: what a
+one-core runner gets). Prints one JSON object.
 """
 
 from __future__ import annotations
@@ -21,12 +28,15 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -44,7 +54,7 @@ NAV = """nav:
 """
 
 _SERVE = r"""
-import json, sys, threading, time
+import json, resource, sys, threading, time
 from pathlib import Path
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
@@ -54,11 +64,15 @@ config_file, site_dir, card = sys.argv[1:4]
 def get_config():
     return load_config(config_file=config_file, site_dir=site_dir)
 
+def cpu():
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
 config = get_config()
 config.plugins.on_startup(command="serve", dirty=False)
-start = time.perf_counter()
+start, start_cpu = time.perf_counter(), cpu()
 build(config)
-full = time.perf_counter() - start
+full, full_cpu = time.perf_counter() - start, cpu() - start_cpu
 stop = threading.Event()
 server = threading.Thread(target=stop.wait)  # the server's thread, as under mkdocs serve
 server.start()
@@ -67,19 +81,19 @@ data = json.loads(path.read_text(encoding="utf-8"))
 data["description"] = data.get("description", "") + " Edited."
 path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
 config = get_config()
-start = time.perf_counter()
+start, start_cpu = time.perf_counter(), cpu()
 build(config)
-rebuild = time.perf_counter() - start
+rebuild, rebuild_cpu = time.perf_counter() - start, cpu() - start_cpu
 stop.set()
 server.join()
 config.plugins.on_shutdown()
-print(json.dumps({"full": full, "rebuild": rebuild}))
+print(json.dumps({"full": full, "rebuild": rebuild, "full_cpu": full_cpu, "rebuild_cpu": rebuild_cpu}))
 """
 
 
-def _config(cards: Path | None, docs: Path, *, search_index: str | None = None) -> str:
-    """The repository's mkdocs.yml, reading ``cards`` with the plugin (or, for ``None``, without it), with the
-    plugin's ``search_index`` option when given."""
+def _config(cards: Path | None, docs: Path, *, search_index: str | None = None, prefix: str = "") -> str:
+    """The repository's mkdocs.yml, reading ``cards`` with the plugin (or, for ``None``, without it, the
+    catalogue's navigation under ``prefix``), with the plugin's ``search_index`` option when given."""
     lines = []
     skip_plugin = False
     for line in (REPO / "mkdocs.yml").read_text(encoding="utf-8").splitlines():
@@ -100,66 +114,172 @@ def _config(cards: Path | None, docs: Path, *, search_index: str | None = None) 
             skip_plugin = skip_plugin and line.startswith("      ")
             lines.append(line)
     text = "\n".join(lines) + "\n"
-    return text + (NAV if cards is None else "")
+    return text + (NAV.replace(": ", ": " + prefix) if cards is None else "")
 
 
-def _timed_build(config: Path, site: Path) -> float:
+Timed = dict[str, float]
+"""``wall`` and ``cpu`` seconds of one build."""
+
+
+def _timed_build(config: Path, site: Path, *, cpus: str | None = None) -> Timed:
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     command = [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(config), "-d", str(site)]
+    if cpus is not None:
+        command = ["taskset", "-c", cpus, *command]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(command, check=True, env=env, capture_output=True)
-    return time.perf_counter() - start
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return {"wall": wall, "cpu": cpu}
 
 
-def measure(agents: int, skills: int, repeat: int) -> dict[str, float]:
+def _summary(runs: list[Timed]) -> dict[str, float]:
+    """Median and fastest of each measure."""
+    out: dict[str, float] = {}
+    for key in runs[0]:
+        values = [run[key] for run in runs]
+        out[key] = statistics.median(values)
+        out[f"{key}_min"] = min(values)
+    return out
+
+
+def _own_home(docs: Path) -> None:
+    docs.mkdir(parents=True, exist_ok=True)
+    (docs / "index.md").write_text("# Our site\n\nThe catalogue is under [catalogue](catalogue/index.md).\n")
+
+
+def measure(
+    agents: int,
+    skills: int,
+    repeat: int,
+    *,
+    pagefind: bool = False,
+    own_home: bool = False,
+    cpus: str | None = None,
+    serve: bool = True,
+) -> dict[str, Any]:
+    """The plugin build against the plain build of the same pages (interleaved), and a serve rebuild."""
+    search_index = "pagefind" if pagefind else "off"
     with tempfile.TemporaryDirectory(prefix="a2a-docgen-builds-") as tmp:
         work = Path(tmp)
         cards = work / "cards"
         write_catalogue(cards, agents, skills)
         plain_docs = work / "plain-docs"
+        prefix = "catalogue/" if own_home else ""
         subprocess.run(
-            [sys.executable, "-m", "a2a_docgen", "build", str(cards), "-o", str(plain_docs)],
+            [sys.executable, "-m", "a2a_docgen", "build", str(cards), "-o", str(plain_docs / prefix)],
             check=True,
             capture_output=True,
         )
-        empty = work / "empty-docs"
-        empty.mkdir()
+        plugin_docs = work / "plugin-docs"
+        plugin_docs.mkdir()
+        if own_home:
+            _own_home(plugin_docs)
+            _own_home(plain_docs)
         plugin_config = work / "plugin.yml"
-        # Pagefind off: it indexes the built site afterwards, the same work with or without the plugin
-        plugin_config.write_text(_config(cards, empty, search_index="off"), encoding="utf-8")
+        plugin_config.write_text(_config(cards, plugin_docs, search_index=search_index), encoding="utf-8")
         plain_config = work / "plain.yml"
-        plain_config.write_text(_config(None, plain_docs), encoding="utf-8")
-        plugin: list[float] = []
-        plain: list[float] = []
-        for n in range(repeat):  # interleaved, so both meet the same machine
-            plugin.append(_timed_build(plugin_config, work / f"plugin-site-{n}"))
-            plain.append(_timed_build(plain_config, work / f"plain-site-{n}"))
-        serve = []
-        for n in range(repeat):
+        plain_config.write_text(_config(None, plain_docs, prefix=prefix), encoding="utf-8")
+        plugin: list[Timed] = []
+        plain: list[Timed] = []
+        for n in range(repeat):  # interleaved, so both meet the same machine; the order turns each round
+            builds = [(plugin, plugin_config, "plugin"), (plain, plain_config, "plain")]
+            for runs, config, name in builds if n % 2 == 0 else builds[::-1]:
+                site = work / f"{name}-site"
+                shutil.rmtree(site, ignore_errors=True)
+                runs.append(_timed_build(config, site, cpus=cpus))
+        served: list[dict[str, float]] = []
+        for n in range(repeat if serve else 0):
             copy = work / f"serve-cards-{n}"
             shutil.copytree(cards, copy)
             config = work / f"serve-{n}.yml"
-            config.write_text(_config(copy, empty, search_index="off"), encoding="utf-8")
+            config.write_text(_config(copy, plugin_docs, search_index=search_index), encoding="utf-8")
             card = sorted(copy.glob("*.json"))[agents // 2]
+            command = [sys.executable, "-c", _SERVE, str(config), str(work / f"serve-site-{n}"), str(card)]
             done = subprocess.run(
-                [sys.executable, "-c", _SERVE, str(config), str(work / f"serve-site-{n}"), str(card)],
+                ["taskset", "-c", cpus, *command] if cpus is not None else command,
                 check=True,
                 capture_output=True,
                 text=True,
                 env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
             )
-            serve.append(json.loads(done.stdout.strip().splitlines()[-1]))
-    best_serve = min(serve, key=lambda s: s["rebuild"])
-    return {
+            served.append(json.loads(done.stdout.strip().splitlines()[-1]))
+    plugin_time, plain_time = _summary(plugin), _summary(plain)
+    result: dict[str, Any] = {
         "agents": agents,
         "skills": skills,
-        "plugin_build": min(plugin),
-        "plain_build": min(plain),
-        "plugin_vs_plain": min(plugin) / min(plain),
-        "serve_full": best_serve["full"],
-        "serve_rebuild": best_serve["rebuild"],
-        "rebuild_vs_full": best_serve["rebuild"] / min(plugin),
+        "pagefind": pagefind,
+        "own_home": own_home,
+        "cpus": cpus,
+        "rounds": repeat,
+        "plugin": plugin_time,
+        "plain": plain_time,
+        "wall_ratio": plugin_time["wall"] / plain_time["wall"],
+        "cpu_ratio": plugin_time["cpu"] / plain_time["cpu"],
+        # the names benchmarks/run.py reports
+        "plugin_build": plugin_time["wall_min"],
+        "plain_build": plain_time["wall_min"],
+        "plugin_vs_plain": plugin_time["wall_min"] / plain_time["wall_min"],
     }
+    if served:
+        serve_time = _summary(served)
+        result.update(
+            serve=serve_time,
+            serve_full=serve_time["full_min"],
+            serve_rebuild=serve_time["rebuild_min"],
+            rebuild_vs_full=serve_time["rebuild"] / serve_time["full"],
+            rebuild_vs_full_cpu=serve_time["rebuild_cpu"] / serve_time["full_cpu"],
+        )
+    return result
+
+
+CONFIGURATIONS: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("as users get it (Pagefind on)", {"pagefind": True, "own_home": False, "cpus": None}),
+    (
+        "with the site's own `docs/index.md` (a prefix; Pagefind on)",
+        {"pagefind": True, "own_home": True, "cpus": None},
+    ),
+    (
+        "on one core (`taskset -c 0`; Pagefind on)",
+        {"pagefind": True, "own_home": False, "cpus": "0", "serve": False},
+    ),
+)
+"""What docs/performance.md compares: the configuration users get by default, a site with a home page of its
+own, and a one-core runner."""
+
+
+def configuration_name(result: dict[str, Any]) -> str:
+    for name, options in CONFIGURATIONS:
+        if all(result.get(key) == options.get(key) for key in ("own_home", "cpus")) and result.get(
+            "pagefind"
+        ):
+            return name
+    return "Pagefind off" + (", own home page" if result.get("own_home") else "")
+
+
+def report_lines(results: list[dict[str, Any]]) -> list[str]:
+    """The Markdown table of measured configurations (medians of interleaved rounds)."""
+    lines = [
+        "| configuration | agents x skills | rounds | plugin build: wall, CPU | plain build: wall, CPU "
+        "| plugin / plain: wall, CPU | serve rebuild / full build: wall, CPU |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for r in results:
+        plugin, plain = r["plugin"], r["plain"]
+        serve = (
+            f"{r['serve']['rebuild']:.1f} s / {r['serve']['full']:.1f} s = {r['rebuild_vs_full']:.2f}x, "
+            f"{r['serve']['rebuild_cpu']:.1f} s / {r['serve']['full_cpu']:.1f} s = {r['rebuild_vs_full_cpu']:.2f}x"
+            if "serve" in r
+            else "not measured"
+        )
+        lines.append(
+            f"| {configuration_name(r)} | {r['agents']} x {r['skills']} | {r['rounds']} "
+            f"| {plugin['wall']:.1f} s, {plugin['cpu']:.1f} s | {plain['wall']:.1f} s, {plain['cpu']:.1f} s "
+            f"| **{r['wall_ratio']:.2f}x**, **{r['cpu_ratio']:.2f}x** | {serve} |"
+        )
+    return lines
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -169,8 +289,30 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--agents", type=int, default=200)
     parser.add_argument("--skills", type=int, default=10)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument(
+        "--pagefind", action="store_true", help="the plugin's Pagefind index on (the default)"
+    )
+    parser.add_argument("--own-home", action="store_true", help="the site has its own docs/index.md")
+    parser.add_argument("--cpus", help="run every build under taskset -c CPUS (0: one core)")
+    parser.add_argument("--no-serve", action="store_true", help="builds only, no serve rebuild")
+    parser.add_argument(
+        "--report", nargs="+", type=Path, help="print the Markdown table of these JSON results instead"
+    )
     args = parser.parse_args(argv)
-    print(json.dumps(measure(args.agents, args.skills, args.repeat), indent=2))
+    if args.report:
+        results = [json.loads(path.read_text(encoding="utf-8")) for path in args.report]
+        print("\n".join(report_lines(results)))
+        return 0
+    result = measure(
+        args.agents,
+        args.skills,
+        args.repeat,
+        pagefind=args.pagefind,
+        own_home=args.own_home,
+        cpus=args.cpus,
+        serve=not args.no_serve,
+    )
+    print(json.dumps(result, indent=2))
     return 0
 
 

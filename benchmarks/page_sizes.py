@@ -29,22 +29,20 @@ from builds import _config  # noqa: E402
 from synthetic import write_catalogue  # noqa: E402
 
 from a2a_docgen.catalog import load_catalog  # noqa: E402
-from a2a_docgen.html import Theme, to_html  # noqa: E402
+from a2a_docgen.html import Theme  # noqa: E402
 from a2a_docgen.render import render_catalog  # noqa: E402
 from a2a_docgen.render.parallel import default_jobs  # noqa: E402
+from a2a_docgen.site.plugin.cache import HtmlCache  # noqa: E402
 
 TARGET_BYTES = 300_000
 MATERIAL = Theme(flavour="material", permalink="¶")
 
 
-def _content_bytes(path: str, markdown: str) -> int:
-    return len(to_html(markdown, theme=MATERIAL).html.encode("utf-8"))
-
-
 def content_sizes(cards: Path) -> dict[str, int]:
     """Each page's converted content, in bytes, by page path."""
-    site = render_catalog(load_catalog([cards]), jobs=default_jobs(), convert=_content_bytes)
-    return {path: int(size) for path, size in site.converted.items()}  # type: ignore[call-overload]
+    site = render_catalog(load_catalog([cards]), jobs=default_jobs())
+    html = HtmlCache().convert(site.pages, MATERIAL, jobs=default_jobs())  # as the plugin converts them
+    return {path: len(page.html.encode("utf-8")) for path, page in html.items()}
 
 
 def chrome_bytes(work: Path) -> int:

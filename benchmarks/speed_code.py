@@ -9,7 +9,7 @@ of ``--repeat`` runs counting. A variant turns its piece off from the outside (t
 module before MkDocs starts), so the product carries no switch for the benchmark:
 
 - ``gc-pause``: ``render.gc.collector_paused`` (the collector off while pages are rendered and converted);
-- ``workers``: forked render workers (the plugin's ``jobs: 1``);
+- ``workers``: forked render and conversion workers (the plugin's ``jobs: 1``);
 - ``pretty-json``: the hand-written ``pretty_json`` (``json.dumps`` writes the same bytes);
 - ``taint-bypass``: ``_taint_fields`` making copies without the dataclass ``__init__``;
 - ``ascii-paths``: the ASCII fast paths of ``clean_text`` and of the deceptive-text rule.
@@ -34,7 +34,7 @@ from synthetic import write_catalogue  # noqa: E402
 
 DESCRIPTIONS = {
     "gc-pause": "the garbage collector paused while pages are rendered and converted (`render/gc.py`)",
-    "workers": "forked render workers (`render/parallel.py`; plugin option `jobs: 1`)",
+    "workers": "forked render and conversion workers (`render/parallel.py`; plugin option `jobs: 1`)",
     "pretty-json": "the hand-written `pretty_json` (`text/jsonio.py`; `json.dumps` writes the same bytes)",
     "taint-bypass": "`_taint_fields` copying model objects without their dataclass `__init__` (`render/pages.py`)",
     "ascii-paths": "the ASCII fast paths of `clean_text` and of the deceptive-text rule",
@@ -48,8 +48,8 @@ import contextlib, json, re, sys, time
 variant, config_file, site_dir = sys.argv[1:4]
 
 if variant == "gc-pause":
-    import a2a_docgen.render as render, a2a_docgen.site.plugin as plugin
-    render.collector_paused = plugin.collector_paused = contextlib.nullcontext
+    import a2a_docgen.render.catalog as render, a2a_docgen.site.plugin.cache as cache
+    render.collector_paused = cache.collector_paused = contextlib.nullcontext
 elif variant == "pretty-json":
     import json as _json
     import a2a_docgen.render.escape as escape, a2a_docgen.text.jsonio as jsonio

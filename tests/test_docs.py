@@ -79,3 +79,31 @@ def test_public_api_names_resolve() -> None:
         assert getattr(a2a_docgen, name) is not None, name
     with pytest.raises(AttributeError):
         _ = a2a_docgen.no_such_name  # type: ignore[attr-defined]
+
+
+def _architecture_rows() -> list[str]:
+    text = (REPO / "docs" / "architecture.md").read_text(encoding="utf-8")
+    layout = text.split("## Layout", 1)[1].split("\n## ", 1)[0]
+    return [line for line in layout.splitlines() if line.startswith("| `")]
+
+
+def _named_in(row: str, module: str) -> bool:
+    """A row names a module by its path, by its package (``a2a_docgen/signing/``), or by its file name beside
+    another module of its directory (``render/requests.py``, ``snippets.py``)."""
+    cell = row.split(" | ", 1)[0]
+    directory, _, name = module.rpartition("/")
+    return (
+        f"`{module}`" in cell
+        or f"`{directory}/`" in cell
+        or (f"`{name}`" in cell and f"`{directory}/" in cell)
+    )
+
+
+def test_every_module_has_a_row_in_the_architecture_page() -> None:
+    rows = _architecture_rows()
+    modules = [
+        path.relative_to(REPO).as_posix()
+        for path in sorted((REPO / "a2a_docgen").rglob("*.py"))
+        if path.stat().st_size > 0  # an empty package marker has no job of its own
+    ]
+    assert [module for module in modules if not any(_named_in(row, module) for row in rows)] == []

@@ -6,6 +6,7 @@ imported inside functions, which reading the import lines would miss.
 
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 import sys
@@ -29,6 +30,8 @@ BOTTOM = (
     "a2a_docgen.diagnostics",
     "a2a_docgen.files",
     "a2a_docgen.text",
+    "a2a_docgen.lazy",
+    "a2a_docgen.version",
 )
 """The bottom layer: these import nothing of a2a-docgen but each other."""
 
@@ -134,3 +137,25 @@ def test_layers_import_downward(module: str, never: tuple[str, ...]) -> None:
     loaded = a2a_modules(f"import {module}")
     assert module in loaded
     assert {name for name in loaded if name.startswith(never)} == set()
+
+
+def test_importing_the_encoders_loads_neither_jinja2_nor_multiprocessing() -> None:
+    """``render/__init__`` re-exports lazily: a leaf of the package (the encoders) costs that leaf alone."""
+    loaded = loaded_after("import a2a_docgen.render.escape")
+    assert packages(loaded) & {"jinja2", "multiprocessing", "concurrent"} == set()
+    assert {name for name in loaded if name.startswith("a2a_docgen.render")} == {
+        "a2a_docgen.render",
+        "a2a_docgen.render.escape",
+    }
+
+
+def test_no_module_imports_the_package_root() -> None:
+    """The root's face imports the layers above on demand; the version lives at the bottom (``version``)."""
+    offenders = []
+    for path in sorted((REPO / "a2a_docgen").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            from_root = isinstance(node, ast.ImportFrom) and node.level == 0 and node.module == "a2a_docgen"
+            root = isinstance(node, ast.Import) and any(alias.name == "a2a_docgen" for alias in node.names)
+            if from_root or root:
+                offenders.append(f"{path.relative_to(REPO)}:{getattr(node, 'lineno', 0)}")
+    assert offenders == []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import zipfile
@@ -56,3 +57,12 @@ def test_wheel_ships_every_module_and_entry_points(wheel: zipfile.ZipFile) -> No
     assert "a2a-docgen = a2a_docgen.cli:main" in text
     assert "a2a-docgen = a2a_docgen.site.plugin:A2ADocgenPlugin" in text
     assert "tests/" not in " ".join(names)
+
+
+def test_the_version_is_the_one_pyproject_declares() -> None:
+    from a2a_docgen.version import __version__
+
+    pyproject = (REPO / "pyproject.toml").read_text(encoding="utf-8")
+    declared = re.search(r'^version = "([^"]+)"$', pyproject, re.MULTILINE)
+    assert declared is not None
+    assert __version__ == declared.group(1)

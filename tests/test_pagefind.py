@@ -17,6 +17,7 @@ from a2a_docgen.render.site import RenderedSite
 from a2a_docgen.site import pagefind as pagefind_module
 from a2a_docgen.site import plugin
 from a2a_docgen.site.pagefind import PAGEFIND_DIR, build_search_index, find_pagefind
+from a2a_docgen.site.plugin.search import pagefind_for
 from tests.conftest import REPO
 
 AGENT_PAGE = """<!doctype html><html lang="en"><head><title>{name}</title></head><body>
@@ -116,12 +117,12 @@ def test_plugin_without_pagefind_logs_one_line_unless_asked_for_it(
 ) -> None:
     monkeypatch.setattr(pagefind_module, "find_pagefind", lambda: None)
     with caplog.at_level(logging.INFO):
-        assert plugin._pagefind(None, _rendered()) is None
+        assert pagefind_for(None, _rendered()) is None
     lines = [r for r in caplog.records if "Pagefind" in r.getMessage()]
     assert len(lines) == 1
     assert lines[0].levelno == logging.INFO
     with pytest.raises(PluginError, match="search_index: Pagefind is not installed"):
-        plugin._pagefind("pagefind", _rendered())
+        pagefind_for("pagefind", _rendered())
 
 
 def test_plugin_option_off_and_an_empty_catalogue_write_no_index(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -129,8 +130,8 @@ def test_plugin_option_off_and_an_empty_catalogue_write_no_index(monkeypatch: py
         raise AssertionError("Pagefind was looked for")
 
     monkeypatch.setattr(pagefind_module, "find_pagefind", never)
-    assert plugin._pagefind("off", _rendered()) is None
-    assert plugin._pagefind(None, RenderedSite()) is None
+    assert pagefind_for("off", _rendered()) is None
+    assert pagefind_for(None, RenderedSite()) is None
 
 
 def test_plugin_option_accepts_only_pagefind_or_off() -> None:

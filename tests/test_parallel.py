@@ -159,7 +159,7 @@ def test_render_catalog_gives_the_same_site_with_workers(tmp_path: Path) -> None
         from pathlib import Path
         sys.path.insert(0, {str(BENCHMARKS)!r})
         from synthetic import write_catalogue
-        import a2a_docgen.render as render
+        import a2a_docgen.render.catalog as render
         from a2a_docgen.catalog import load_catalog
 
         used = []

@@ -16,13 +16,14 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from a2a_docgen import render
 from a2a_docgen.catalog import load_card_bytes, load_catalog
 from a2a_docgen.errors import UsageError
 from a2a_docgen.history.entries import CatalogHistory
 from a2a_docgen.model import Catalog
-from a2a_docgen.render import NAV, _tidy, render_catalog
+from a2a_docgen.render import NAV, render_catalog
+from a2a_docgen.render import catalog as render
 from a2a_docgen.render import pages as page_views
+from a2a_docgen.render.catalog import _tidy
 from a2a_docgen.render.env import (
     CardText,
     UnescapedOutputError,

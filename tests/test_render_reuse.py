@@ -10,10 +10,13 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import jinja2
+import pytest
 
 from a2a_docgen.catalog import load_catalog
+from a2a_docgen.model import AgentCard
 from a2a_docgen.render import RenderReuse, render_catalog
 
 REPO = Path(__file__).resolve().parents[1]
@@ -117,15 +120,24 @@ def _site_files(site: Path) -> dict[str, bytes]:
     }
 
 
-def test_a_serve_rebuild_builds_the_site_a_fresh_build_builds(tmp_path: Path) -> None:
+@pytest.mark.parametrize("own_home", [False, True], ids=["root", "prefix"])
+def test_a_serve_rebuild_builds_the_site_a_fresh_build_builds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, own_home: bool
+) -> None:
     """As under ``mkdocs serve``: one plugin instance, a card edited, the site built again with a fresh
-    configuration: every file equals what a build from nothing writes."""
+    configuration: every file equals what a build from nothing writes (with the catalogue at the root, and
+    under a prefix because the site has its own home page)."""
     import yaml
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
+    from mkdocs.config.defaults import MkDocsConfig
 
+    # a plugin instance of this test's own (MkDocs keeps one for every configuration loaded after it)
+    monkeypatch.setattr(dict(MkDocsConfig._schema)["plugins"], "plugin_cache", {})
     cards = _cards(tmp_path)
     (tmp_path / "docs").mkdir()
+    if own_home:
+        (tmp_path / "docs" / "index.md").write_text("# Our site\n", encoding="utf-8")
     config_file = tmp_path / "mkdocs.yml"
     config_file.write_text(
         yaml.safe_dump(
@@ -168,3 +180,31 @@ def test_a_serve_rebuild_builds_the_site_a_fresh_build_builds(tmp_path: Path) ->
     assert served.keys() == fresh.keys()
     assert [path for path in served if served[path] != fresh[path]] == []
     assert any(b"edited while serving" in data for data in served.values())
+
+
+def test_a_reload_validates_only_the_changed_cards_and_gives_a_fresh_catalogue(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import a2a_docgen.catalog as catalog_module
+
+    validated: list[str] = []
+    real = catalog_module.validate_card
+
+    def counting(card: AgentCard, report: Any, limits: Any) -> None:
+        validated.append(card.source.relpath)
+        real(card, report, limits)
+
+    monkeypatch.setattr(catalog_module, "validate_card", counting)
+    cards = _cards(tmp_path)
+    cache = catalog_module.CardCache()
+    first = load_catalog([cards], cache=cache)
+    assert len(validated) == len(first.cards)
+    validated.clear()
+    assert load_catalog([cards], cache=cache) == first
+    assert validated == [], "nothing changed: nothing is validated again"
+    _edit(cards / "unit-converter.json", description="Converts units; edited.")
+    (cards / "harbour-transit-route-planner.json").unlink()
+    again = load_catalog([cards], cache=cache)
+    assert validated == ["unit-converter.json"]
+    assert again == load_catalog([cards])
+    assert "harbour-transit-route-planner.json" not in {card.source.relpath for card in again.cards}

@@ -251,10 +251,16 @@ def test_ctrl_c_during_the_switch_is_held_back_and_the_output_is_complete(
         real_exchange(first, second)
 
     monkeypatch.setattr(writer, "_exchange", exchange_with_sigint)
-    result = write_site(NEXT, out)  # no KeyboardInterrupt: the output is complete
+    # Python's own handler, as in an interactive run: a run in the background or under nohup starts with
+    # SIGINT ignored, and the test must not depend on how it was started.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        result = write_site(NEXT, out)  # no KeyboardInterrupt: the output is complete
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # given back
+    finally:
+        signal.signal(signal.SIGINT, previous)
     assert result.interrupted
     assert tree(out) == tree(tmp_path / "expected")
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
 def test_a_second_writer_waits_for_the_lock_then_fails_clearly(tmp_path: Path) -> None:

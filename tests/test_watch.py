@@ -98,6 +98,10 @@ def test_interval_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
 # -- the command ------------------------------------------------------------------------------------------------
 
 
+def _sigint_default() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class Watch:
     """``a2a-docgen build CARDS -o OUT --watch`` running in a child process."""
 
@@ -125,6 +129,9 @@ class Watch:
             stdout=subprocess.DEVNULL,
             stderr=self.stderr,
             text=True,
+            # SIGINT as in a terminal, whatever this run inherited: a run in the background or under nohup
+            # ignores it, and an ignored signal stays ignored across exec, so Ctrl-C would never arrive.
+            preexec_fn=_sigint_default,  # noqa: PLW1509 (the test starts no threads of its own)
         )
 
     def log(self) -> str:

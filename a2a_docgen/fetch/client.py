@@ -20,7 +20,6 @@ from dataclasses import dataclass, replace
 
 import httpx
 
-from a2a_docgen import __version__
 from a2a_docgen.errors import UsageError
 from a2a_docgen.fetch.errors import (
     AddressRefused,
@@ -41,6 +40,7 @@ from a2a_docgen.limits import DEFAULT_LIMITS, Limits
 from a2a_docgen.load.source import SourceError, line_col, parse_bytes
 from a2a_docgen.model import JSONObject
 from a2a_docgen.protocol import media_type_essence
+from a2a_docgen.version import __version__
 
 __all__ = [
     "DEFAULT_MAX_BYTES",

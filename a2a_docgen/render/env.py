@@ -22,8 +22,8 @@ from typing import Any
 
 import jinja2
 
-import a2a_docgen
 from a2a_docgen.errors import UsageError
+from a2a_docgen.render import paths
 from a2a_docgen.render.escape import FILTERS, md_link_text
 
 __all__ = [
@@ -47,7 +47,7 @@ class UnescapedOutputError(UsageError):
 
 def builtin_templates_dir() -> Path:
     """The shipped templates: ``a2a_docgen/templates`` in a wheel, the repository's ``templates/`` otherwise."""
-    packaged = Path(a2a_docgen.__file__).parent / "templates"
+    packaged = Path(__file__).parents[1] / "templates"
     if packaged.is_dir():
         return packaged
     return Path(__file__).parents[2] / "templates"
@@ -219,5 +219,6 @@ def _new_env(search: tuple[str, ...]) -> jinja2.Environment:
     env.filters["quote_block"] = _quote_block
     env.filters["md_page_link"] = _page_link
     env.globals["rel"] = _relative
+    env.globals["paths"] = paths  # the URL scheme: rel(paths.TAGS)
     env.globals["heading_id"] = _heading_id
     return env

@@ -12,6 +12,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from a2a_docgen.render import paths
 from a2a_docgen.render.changes import WHATS_NEW, ChangeView
 from a2a_docgen.render.pages import (
     AgentPage,
@@ -26,7 +27,7 @@ from a2a_docgen.render.pages import (
     TagPage,
 )
 from a2a_docgen.render.paging import Page, paginate
-from a2a_docgen.text.slug import unique_slugs
+from a2a_docgen.render.paths import binding_page_paths, security_kind_path
 
 __all__ = ["PER_PAGE", "BindingPages", "KindPages", "MediaTypeLine", "PageJob", "SiteLayout", "site_layout"]
 
@@ -105,15 +106,15 @@ class SiteLayout:
         yield from _list("tags.md.jinja", self.tag_index, indexed=True)
         for tag, pages in self.tags:
             yield from _list("tag.md.jinja", pages, tag=tag)
-        yield PageJob("media-types.md", "media-types.md.jinja", {"layout": self})
+        yield PageJob(paths.MEDIA_TYPES, "media-types.md.jinja", {"layout": self})
         for media_type, lines in self.media_types:
             yield from _list("media-type.md.jinja", lines, media_type=media_type)
-        yield PageJob("security.md", "security.md.jinja", {"layout": self})
+        yield PageJob(paths.SECURITY, "security.md.jinja", {"layout": self})
         for kind in self.kinds:
             yield from _list("security-kind.md.jinja", kind.pages, kind=kind)
         yield from _list("scopes.md.jinja", self.scopes)
         yield from _list("no-authentication.md.jinja", self.unauthenticated)
-        yield PageJob("bindings.md", "bindings.md.jinja", {"layout": self})
+        yield PageJob(paths.BINDINGS, "bindings.md.jinja", {"layout": self})
         for binding in self.bindings:
             yield from _list("binding.md.jinja", binding.pages, binding=binding)
         yield from _list("excluded.md.jinja", self.excluded, indexed=True)
@@ -143,38 +144,31 @@ def _media_lines(view: MediaTypeView, order: dict[int, int]) -> list[MediaTypeLi
     return [MediaTypeLine(agent, accepts.get(key), produces.get(key)) for key, agent in ordered]
 
 
-def _kind_path(label: str) -> str:
-    words = "".join(ch.lower() if ch.isalnum() else "-" for ch in label)
-    return "security/" + "-".join(part for part in words.split("-") if part) + ".md"
-
-
 def site_layout(views: SiteViews, per_page: dict[str, int] | None = None) -> SiteLayout:
     """The paginated page set of ``views``."""
     size = {**PER_PAGE, **(per_page or {})}
     order = {id(agent): n for n, agent in enumerate(views.agents)}
     kinds = []
     for label, rows in views.schemes_by_kind:
-        path = _kind_path(label)
+        path = security_kind_path(label)
         kinds.append(KindPages(label, path, rows, paginate(rows, path, size["schemes"])))
     bindings = []
-    keys = [f"{group.binding}|{group.version or ''}" for group in views.bindings]
-    slugs, _ = unique_slugs([(key, "binding") for key in keys])
-    for group, binding_slug in zip(views.bindings, slugs, strict=True):
-        path = f"bindings/{binding_slug}.md"
+    binding_paths = binding_page_paths([(group.binding, group.version) for group in views.bindings])
+    for group, path in zip(views.bindings, binding_paths, strict=True):
         bindings.append(BindingPages(group, path, paginate(group.rows, path, size["schemes"])))
     return SiteLayout(
-        home=paginate(views.agents, "index.md", size["agents"]),
-        tag_index=paginate(views.tags, "tags/index.md", size["tags"]),
+        home=paginate(views.agents, paths.HOME, size["agents"]),
+        tag_index=paginate(views.tags, paths.TAGS, size["tags"]),
         tags=tuple((tag, paginate(tag.agents, tag.path, size["facet"])) for tag in views.tags),
         media_types=tuple(
             (view, paginate(_media_lines(view, order), view.path, size["facet"]))
             for view in views.media_types
         ),
         kinds=tuple(kinds),
-        scopes=paginate(views.scopes, "security/scopes.md", size["scopes"]),
-        unauthenticated=paginate(views.unauthenticated, "security/no-authentication.md", size["facet"]),
+        scopes=paginate(views.scopes, paths.SCOPES, size["scopes"]),
+        unauthenticated=paginate(views.unauthenticated, paths.NO_AUTHENTICATION, size["facet"]),
         bindings=tuple(bindings),
-        excluded=paginate(views.excluded, "excluded.md", size["excluded"]),
+        excluded=paginate(views.excluded, paths.EXCLUDED, size["excluded"]),
         whats_new=paginate(views.history.recent, WHATS_NEW, size["changes"]) if views.history else (),
         histories=tuple(
             (agent, paginate(agent.changes.entries, agent.changes.history_path, size["changes"]))

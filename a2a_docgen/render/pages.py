@@ -40,6 +40,7 @@ from a2a_docgen.model import (
     SignatureCheck,
     card_order,
 )
+from a2a_docgen.render import paths
 from a2a_docgen.render.calling import (
     CallingView,
     RequestTarget,
@@ -50,10 +51,10 @@ from a2a_docgen.render.calling import (
 )
 from a2a_docgen.render.changes import AgentChanges, HistoryViews, agent_changes, history_views
 from a2a_docgen.render.env import CardText
-from a2a_docgen.render.paths import agent_badge_path
+from a2a_docgen.render.paths import agent_badge_path, agent_card_path, agent_page_path
 from a2a_docgen.render.requests import accepts_text, json_media_type, placeholder_content
 from a2a_docgen.slugs import agent_slug_clashes, skill_anchor_clashes
-from a2a_docgen.text.slug import identity_key, tag_key, unique_slugs
+from a2a_docgen.text.slug import identity_key, tag_key
 
 if TYPE_CHECKING:
     from a2a_docgen.history.entries import CatalogHistory
@@ -628,8 +629,8 @@ def agent_page(
     catalogue; by default, of this card alone)."""
     if tag_paths is None:
         tag_paths = tag_page_paths([card])
-    path = f"agents/{agent_slug}/index.md"
-    card_json = f"agents/{agent_slug}/card.json"
+    path = agent_page_path(agent_slug)
+    card_json = agent_card_path(agent_slug)
     skills = []
     targets, skipped = request_targets(card)
     target = _request_interface(targets)
@@ -726,9 +727,9 @@ def _shown_tags(skill: AgentSkill) -> tuple[str, ...]:
 
 def tag_page_paths(cards: Sequence[AgentCard]) -> dict[str, str]:
     """``tags/<slug>.md`` by ``tag_key`` for every tag of ``cards``, all distinct (``unique_slugs``)."""
-    keys = sorted({tag_key(tag) for card in cards for skill in card.skills for tag in _shown_tags(skill)})
-    slugs, _ = unique_slugs([(key, "tag") for key in keys])
-    return {key: f"tags/{value}.md" for key, value in zip(keys, slugs, strict=True)}
+    return paths.tag_page_paths(
+        sorted({tag_key(tag) for card in cards for skill in card.skills for tag in _shown_tags(skill)})
+    )
 
 
 def _tag_pages(refs: Sequence[SkillRef], tag_paths: Mapping[str, str]) -> tuple[TagPage, ...]:
@@ -781,11 +782,11 @@ def _media_types(refs: Sequence[SkillRef]) -> tuple[MediaTypeView, ...]:
                     seen.add(key)
                     uses.setdefault(key, []).append((ref, modes.origin))
     keys = sorted(spelling)
-    paths = dict(zip(keys, unique_slugs([(key, "media-type") for key in keys])[0], strict=True))
+    page_paths = paths.media_type_page_paths(keys)
     return tuple(
         MediaTypeView(
             media_type=spelling[key],
-            path=f"media-types/{paths[key]}.md",
+            path=page_paths[key],
             accepted_by=_media_groups(accepted.get(key, [])),
             produced_by=_media_groups(produced.get(key, [])),
             accepts=len(accepted.get(key, ())),

@@ -38,8 +38,6 @@ class RenderedSite:
     search: Mapping[str, tuple[SearchEntry, ...]] = field(default_factory=dict)
     """A site search's entries for each page that has any (agent pages: the agent and each skill), from the
     model: an engine indexes these instead of the page's HTML."""
-    converted: Mapping[str, object] = field(default_factory=dict)
-    """What ``render_catalog``'s ``convert`` made of each page (its HTML, for a site engine), by path."""
     feeds: Mapping[str, str] = field(default_factory=dict)
     """The Atom feed of each page that has one (an agent's changes; the catalogue's for the other pages), by
     page path: for a ``<link rel="alternate">`` in the page's head, where the engine lets us write one."""

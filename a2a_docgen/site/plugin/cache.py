@@ -1,0 +1,109 @@
+"""The plugin's one conversion pass and its HTML cache, keyed by a page's final path.
+
+The renderer only makes Markdown; the plugin converts the pages as the site has them (after the ``prefix``), once
+each, here. The cache lives as long as the plugin instance: under ``mkdocs serve`` a rebuild converts only the
+pages whose Markdown (or the theme's settings) changed, and forgets the pages the catalogue no longer has. The
+pages left to convert are converted by forked workers when there are enough of them and forking is safe
+(``render.parallel``; never under ``serve``, whose server runs a thread); the HTML is the same either way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import jinja2
+import jinja2.bccache
+
+from a2a_docgen.html import HtmlPage, Theme, to_html
+from a2a_docgen.render.gc import collector_paused
+from a2a_docgen.render.parallel import PageWorkers
+
+__all__ = ["HtmlCache", "TemplateCodeCache"]
+
+
+@dataclass(frozen=True, slots=True)
+class _Kept:
+    markdown: str
+    theme: Theme
+    html: HtmlPage
+
+
+class HtmlCache:
+    """Each page's HTML from its last conversion, by final path."""
+
+    def __init__(self) -> None:
+        self._kept: dict[str, _Kept] = {}
+
+    def convert(self, pages: Mapping[str, str], theme: Theme, *, jobs: int) -> dict[str, HtmlPage]:
+        """Every page of ``pages`` (final path -> Markdown) as HTML, in the same order: the kept HTML where the
+        Markdown and the theme are the same as last time, converted now otherwise. Afterwards the cache holds
+        exactly these pages."""
+        kept = self._kept
+        html: dict[str, HtmlPage | None] = {}
+        stale: list[str] = []
+        for path, markdown in pages.items():
+            last = kept.get(path)
+            if last is not None and last.theme == theme and last.markdown == markdown:
+                html[path] = last.html
+            else:
+                html[path] = None
+                stale.append(path)
+        sources = [pages[path] for path in stale]
+
+        def convert_one(index: int) -> HtmlPage:
+            return to_html(sources[index], theme=theme)
+
+        with collector_paused(), PageWorkers(convert_one, len(sources), jobs) as workers:
+            converted = workers.results()
+        html.update(zip(stale, converted, strict=True))
+        done = {path: page for path, page in html.items() if page is not None}
+        self._kept = {path: _Kept(pages[path], theme, page) for path, page in done.items()}
+        return done
+
+
+class TemplateCodeCache(jinja2.BytecodeCache):
+    """The theme's compiled templates, kept in memory across ``mkdocs serve`` rebuilds.
+
+    MkDocs makes a new template environment for every build, so every rebuild compiles the theme's templates
+    again (for Material, a good part of a rebuild). Jinja's own bytecode cache stores each template's code
+    with the checksum of its source and uses it only while the source is the same, so an edited template (the
+    site's ``custom_dir``) is compiled again.
+    """
+
+    def __init__(self) -> None:
+        self._code: dict[tuple[str, str], bytes] = {}
+        self._settings = ""
+
+    def serve(self, env: jinja2.Environment) -> None:
+        """Serve ``env`` from now on: code compiled under other settings (extensions, delimiters, whitespace
+        control, finalize) is never given to it."""
+        self._settings = repr(
+            (
+                sorted(env.extensions),
+                env.block_start_string,
+                env.block_end_string,
+                env.variable_start_string,
+                env.variable_end_string,
+                env.comment_start_string,
+                env.comment_end_string,
+                env.line_statement_prefix,
+                env.line_comment_prefix,
+                env.trim_blocks,
+                env.lstrip_blocks,
+                env.newline_sequence,
+                env.keep_trailing_newline,
+                env.optimized,
+                getattr(env.finalize, "__qualname__", repr(env.finalize)),
+                getattr(env.autoescape, "__qualname__", repr(env.autoescape)),
+            )
+        )
+        env.bytecode_cache = self
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        code = self._code.get((self._settings, bucket.key))
+        if code is not None:
+            bucket.bytecode_from_string(code)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self._code[(self._settings, bucket.key)] = bucket.bytecode_to_string()

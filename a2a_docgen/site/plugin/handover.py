@@ -1,0 +1,79 @@
+"""The HTML hand-over: our converted page given to MkDocs as the content, table of contents, title and anchors
+it would have made itself, with links resolved by MkDocs' own code."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping
+from typing import Any
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.structure.files import File, Files
+from mkdocs.structure.pages import Page
+
+from a2a_docgen.html import Flavour, Heading, HtmlPage, Theme
+
+__all__ = ["html_title", "nav_title", "theme_for", "toc_token", "with_links", "wrapped"]
+
+
+def theme_for(config: MkDocsConfig) -> Theme:
+    """The HTML the site's theme expects, and its permalink settings (the toc extension's options)."""
+    toc = config.mdx_configs.get("toc") or {}
+    permalink = toc.get("permalink", False)
+    mark = "\u00b6" if permalink is True else (str(permalink) if permalink else None)
+    title = str(toc.get("permalink_title", "Permanent link"))
+    flavour: Flavour = "material" if config.theme.name == "material" else "plain"
+    return Theme(flavour=flavour, permalink=mark, permalink_title=title)
+
+
+def with_links(
+    converted: HtmlPage, page: Page, files: Files, config: MkDocsConfig
+) -> tuple[str, dict[File, dict[str, str]]]:
+    """The page's HTML with its links to other pages made URLs by MkDocs itself, which validates them (missing
+    pages, anchors) as it does for any page; and the links to anchors it found."""
+    from mkdocs.structure.pages import _RelativePathTreeprocessor  # MkDocs' own link rewriting
+
+    resolver = _RelativePathTreeprocessor(page.file, files, config)
+    return converted.with_links(resolver.path_to_url), resolver.links_to_anchors
+
+
+def wrapped(
+    content: str, facets: Mapping[str, tuple[str, ...]] | None, *, search_body: bool, search_index: bool
+) -> str:
+    """Our page's HTML in the element our stylesheet and scripts know (``a2a-page``). An agent page is marked as
+    the body a site search indexes (Pagefind's ``data-pagefind-body``) and carries its facet values as filters
+    (in an element whose text is not indexed); a list page says whether the site has the search index (so the
+    script never asks for one that is not there)."""
+    kind = "agent" if facets is not None else "list"
+    body = " data-pagefind-body" if search_body else ""
+    search = ' data-a2a-search="pagefind"' if search_index and facets is None else ""
+    out = [f'<div class="a2a-page a2a-page-{kind}"{body}{search}>\n', content]
+    if facets:
+        spans = "".join(
+            f'<span data-pagefind-filter="{name}">{html.escape(value, quote=False)}</span>'
+            for name, values in facets.items()
+            for value in values
+        )
+        out.append(f'<div class="a2a-facets" data-pagefind-ignore hidden>{spans}</div>\n')
+    out.append("</div>\n")
+    return "".join(out)
+
+
+def toc_token(heading: Heading) -> Any:  # MkDocs' _TocToken, a TypedDict private to mkdocs.structure.toc
+    return {
+        "level": heading.level,
+        "id": heading.id,
+        "name": html.escape(heading.text, quote=False),
+        "children": [toc_token(child) for child in heading.children],
+    }
+
+
+def html_title(text: str) -> str:
+    """A page title for the theme, which writes it unescaped (mkdocs-material even decodes it with
+    ``striptags`` inside ``<title>``): escaped, with ``<`` and ``>`` as look-alike characters."""
+    return html.escape(text.replace("<", "\u2039").replace(">", "\u203a"), quote=True)
+
+
+def nav_title(title: str) -> str:
+    """Nav titles reach the HTML unescaped and Material's ``striptags`` decodes entities: no ``<`` at all."""
+    return html.escape(title.replace("<", "‹").replace(">", "›"), quote=True)

@@ -1,0 +1,92 @@
+"""Search in a site with the plugin: our entries handed to the site's search plugin, and the catalogue's
+Pagefind index."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import get_plugin_logger
+from mkdocs.structure.pages import Page
+
+from a2a_docgen.errors import A2ADocgenError
+from a2a_docgen.render.search import SearchEntry
+from a2a_docgen.render.site import RenderedSite
+
+__all__ = ["SearchEntries", "pagefind_for", "take_over_search", "write_search_index"]
+
+log = get_plugin_logger("a2a_docgen.site.plugin")
+
+SearchEntries = Callable[[Page], "tuple[SearchEntry, ...] | None"]
+
+
+def take_over_search(plugin: object, entries_for: SearchEntries) -> None:
+    """Give a search plugin our entries for our pages instead of letting it parse their HTML.
+
+    Both MkDocs' ``search`` and mkdocs-material's index a page through ``search_index.add_entry_from_context``
+    (a new index each build); for our pages this adds our entries instead: plain text for MkDocs' index,
+    escaped text for Material's (it reads titles, text and tags as HTML). Other search plugins are left alone.
+    """
+    index = getattr(plugin, "search_index", None)
+    original = getattr(index, "add_entry_from_context", None)
+    if index is None or original is None or getattr(original, "a2a_docgen", False):
+        return
+    material = isinstance(getattr(index, "entries", None), list)
+    if not material and not callable(getattr(index, "_add_entry", None)):
+        return
+
+    def add_entry_from_context(page: Page) -> None:
+        entries = entries_for(page)
+        if entries is None:
+            original(page)
+            return
+        for entry in entries:
+            location = page.url + (f"#{entry.anchor}" if entry.anchor else "")
+            if material:
+                record: dict[str, Any] = {
+                    "location": location,
+                    "title": html.escape(entry.title, quote=False),
+                    "text": html.escape(entry.text, quote=False),
+                }
+                if entry.tags:  # Material appends every string of a result with innerHTML, tags included
+                    record["tags"] = [html.escape(tag, quote=False) for tag in entry.tags]
+                index.entries.append(record)
+            else:
+                index._add_entry(title=entry.title, text=entry.text, loc=location)
+
+    add_entry_from_context.a2a_docgen = True  # type: ignore[attr-defined]
+    index.add_entry_from_context = add_entry_from_context
+
+
+def pagefind_for(option: str | None, site: RenderedSite) -> Path | None:
+    """The Pagefind program the build will index the catalogue with (option ``search_index``), or ``None``: the
+    option is off, the catalogue has no agent page, or Pagefind is not installed (said once; an error when
+    the option asks for it)."""
+    if option == "off" or not site.facets:
+        return None
+    from a2a_docgen.site.pagefind import find_pagefind
+
+    binary = find_pagefind()
+    if binary is None:
+        if option == "pagefind":
+            raise PluginError(
+                "a2a-docgen: search_index: Pagefind is not installed (pip install 'a2a-docgen[search]')"
+            )
+        log.info(
+            "Pagefind is not installed: the catalogue has no full-text search (pip install 'a2a-docgen[search]')"
+        )
+    return binary
+
+
+def write_search_index(binary: Path, catalogue_dir: Path) -> None:
+    """The catalogue search's Pagefind bundle in ``<catalogue>/pagefind/``."""
+    from a2a_docgen.site.pagefind import build_search_index
+
+    try:
+        index = build_search_index(catalogue_dir, executable=binary)
+    except A2ADocgenError as exc:
+        raise PluginError(f"a2a-docgen: search_index: {exc}") from exc
+    log.info(f"Catalogue search: {index.pages} agent pages indexed by Pagefind")

@@ -1,0 +1,171 @@
+"""The plugin converts each page once: one conversion pass over the final (prefixed) pages, one HTML cache.
+
+Counted on real MkDocs builds, with and without a site's own home page (which puts the catalogue under a
+prefix), rendered in this process and by forked workers, on a build and on ``mkdocs serve``'s rebuilds (one
+plugin instance, a configuration loaded again each time, as serve does).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from mkdocs.commands.build import build
+from mkdocs.config import load_config
+from mkdocs.config.defaults import MkDocsConfig
+
+from a2a_docgen.html import HtmlPage, Theme
+from a2a_docgen.site.plugin import A2ADocgenPlugin, cache
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+from synthetic import write_catalogue
+
+AGENTS = 52
+"""Enough agent pages for two conversion workers (``render.parallel.MIN_PAGES_PER_WORKER`` each)."""
+
+Counter = Callable[[], int]
+
+
+@pytest.fixture
+def conversions(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Counter:
+    """The number of pages converted since the last call, counted in this process and in forked workers (each
+    conversion appends one byte to a file)."""
+    tally = tmp_path / "conversions"
+    tally.write_bytes(b"")
+    real = cache.to_html
+    seen = 0
+
+    def counted(markdown: str, *, theme: Theme) -> HtmlPage:
+        fd = os.open(tally, os.O_WRONLY | os.O_APPEND)
+        try:
+            os.write(fd, b".")
+        finally:
+            os.close(fd)
+        return real(markdown, theme=theme)
+
+    monkeypatch.setattr(cache, "to_html", counted)
+
+    def since_last() -> int:
+        nonlocal seen
+        total = tally.stat().st_size
+        count, seen = total - seen, total
+        return count
+
+    return since_last
+
+
+def _project(tmp_path: Path, *, own_home: bool, jobs: int) -> Path:
+    write_catalogue(tmp_path / "cards", AGENTS, 1)
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    if own_home:
+        (docs / "index.md").write_text("# Our site\n", encoding="utf-8")
+    config_file = tmp_path / "mkdocs.yml"
+    config_file.write_text(
+        yaml.safe_dump(
+            {
+                "site_name": "T",
+                "docs_dir": "docs",
+                "plugins": [{"a2a-docgen": {"cards": "cards", "search_index": "off", "jobs": jobs}}],
+            }
+        ),
+        encoding="utf-8",
+    )
+    return config_file
+
+
+@pytest.fixture(autouse=True)
+def fresh_plugin(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A plugin instance of this test's own: MkDocs keeps the one it made for every configuration loaded in the
+    process after it (a plugin with ``on_startup``), so another test's cache would be reused here."""
+    option = dict(MkDocsConfig._schema)["plugins"]
+    monkeypatch.setattr(option, "plugin_cache", {})
+
+
+def _serve_build(config_file: Path, site: Path) -> A2ADocgenPlugin:
+    config = load_config(config_file=str(config_file), site_dir=str(site))
+    config.plugins.on_startup(command="serve", dirty=False)
+    build(config)
+    plugin = config.plugins["a2a-docgen"]
+    assert isinstance(plugin, A2ADocgenPlugin)
+    return plugin
+
+
+def _edit_one_card(cards: Path) -> None:
+    card = sorted(cards.glob("*.json"))[0]
+    data = json.loads(card.read_text(encoding="utf-8"))
+    data["description"] = "Edited while serving."
+    card.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("own_home", "jobs"), [(False, 1), (True, 2)], ids=["root-one-process", "prefix-workers"]
+)
+def test_each_page_is_converted_once_on_a_build_and_on_every_serve_rebuild(
+    tmp_path: Path, conversions: Counter, own_home: bool, jobs: int
+) -> None:
+    config_file = _project(tmp_path, own_home=own_home, jobs=jobs)
+    site = tmp_path / "site"
+
+    plugin = _serve_build(config_file, site)
+    assert plugin.site is not None
+    pages = dict(plugin.site.pages)
+    assert len(pages) > AGENTS
+    assert all(path.startswith("catalogue/") for path in pages) is own_home
+    assert set(plugin.html) == set(pages), "the HTML is keyed by the final paths"
+    assert conversions() == len(pages)
+
+    assert _serve_build(config_file, site) is plugin
+    assert conversions() == 0, "nothing changed: nothing is converted again"
+
+    _edit_one_card(tmp_path / "cards")
+    assert _serve_build(config_file, site) is plugin
+    changed = [path for path, text in plugin.site.pages.items() if pages.get(path) != text]
+    assert 1 <= len(changed) < len(pages) // 2
+    assert conversions() == len(changed)
+    assert any(b"Edited while serving." in p.read_bytes() for p in site.rglob("agents/*/index.html"))
+
+
+def test_a_serve_rebuild_compiles_only_the_theme_templates_that_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import jinja2
+
+    compiled: list[str] = []
+    real = jinja2.Environment.compile
+
+    def counting(
+        self: jinja2.Environment, source: Any, name: str | None = None, *args: Any, **kw: Any
+    ) -> Any:
+        if name is not None and name.endswith(".html"):
+            compiled.append(name)
+        return real(self, source, name, *args, **kw)
+
+    monkeypatch.setattr(jinja2.Environment, "compile", counting)
+    config_file = _project(tmp_path, own_home=False, jobs=1)
+    overrides = tmp_path / "overrides"
+    overrides.mkdir()
+    main = overrides / "main.html"
+    main.write_text('{% extends "base.html" %}{% block footer %}marker-one{% endblock %}', encoding="utf-8")
+    config = yaml.safe_load(config_file.read_text(encoding="utf-8"))
+    config["theme"] = {"name": "mkdocs", "custom_dir": "overrides"}
+    config_file.write_text(yaml.safe_dump(config), encoding="utf-8")
+    site = tmp_path / "site"
+
+    _serve_build(config_file, site)
+    assert "main.html" in compiled
+    compiled.clear()
+    _serve_build(config_file, site)
+    assert compiled == [], "nothing changed: no theme template is compiled again"
+    assert b"marker-one" in (site / "index.html").read_bytes()
+
+    main.write_text('{% extends "base.html" %}{% block footer %}marker-two{% endblock %}', encoding="utf-8")
+    _serve_build(config_file, site)
+    assert compiled == ["main.html"]
+    assert b"marker-two" in (site / "index.html").read_bytes()
