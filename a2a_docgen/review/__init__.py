@@ -12,9 +12,18 @@ revision.
 
 from __future__ import annotations
 
-from a2a_docgen.review.changelog import changelog_markdown
+from typing import TYPE_CHECKING
+
+from a2a_docgen.lazy import lazy_attributes
 from a2a_docgen.review.config import ReviewConfig, load_config
 from a2a_docgen.review.diff import CODES, SEVERITIES, Change, ChangeSeverity, diff_catalogs, review_catalogs
+
+if TYPE_CHECKING:
+    from a2a_docgen.review.changelog import changelog_markdown
+
+# The changelog writes Markdown through the renderer's encoders: loaded when asked for, so the differ alone
+# (the site's change history reads it) does not import the renderer.
+__getattr__ = lazy_attributes(__name__, {"changelog_markdown": "a2a_docgen.review.changelog"})
 
 __all__ = [
     "CODES",
