@@ -111,6 +111,26 @@ def test_nan_is_rejected() -> None:
     assert (d.code, d.pointer, d.line, d.column) == ("json-syntax", "/version", 1, 26)
 
 
+@pytest.mark.parametrize("digits", [309, 5000])
+def test_integer_beyond_a_double_is_rejected(digits: int) -> None:
+    """The a2a-sdk holds ``params`` numbers as doubles and fails on an integer that overflows one
+    (OverflowError from ``parse_agent_card``), so such a card is as unreadable as one with ``1e400``."""
+    text = (
+        '{"name": "x",\n "capabilities": {"extensions": [{"uri": "u", "params": {"n": 1'
+        + "0" * digits
+        + "}}]}}"
+    )
+    _, diagnostics = load(text.encode())
+    d = single(diagnostics)
+    assert (d.code, d.pointer, d.line) == ("json-syntax", "/capabilities/extensions/0/params/n", 2)
+    assert "overflows a 64-bit float" in d.message
+
+
+def test_a_large_integer_a_double_holds_is_kept() -> None:
+    _, diagnostics = load(b'{"name": "x", "params": 12345678901234567890123}')
+    assert all(d.code != "json-syntax" for d in diagnostics)
+
+
 @pytest.mark.parametrize("depth", [40, 100_000])
 def test_nesting_too_deep(depth: int) -> None:
     text = '{"name": "x", "deep": ' + "[" * depth + "]" * depth + "}"

@@ -302,6 +302,14 @@ def _finite_float(literal: str) -> float:
     return value
 
 
+def _finite_int(literal: str) -> int:
+    """Integers beyond a 64-bit float are rejected like 1e400: ProtoJSON readers (the a2a-sdk's
+    ``parse_agent_card`` reading ``params``) hold every number as a double and fail on them."""
+    if math.isinf(float(literal)):
+        raise _Constant(literal)
+    return int(literal)
+
+
 _UTF16_32_BOMS = (codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
 
 
@@ -351,6 +359,7 @@ def parse_text(text: str, limits: Limits) -> JSONObject:
             object_pairs_hook=_reject_duplicates,
             parse_constant=_reject_constant,
             parse_float=_finite_float,
+            parse_int=_finite_int,
         )
     except json.JSONDecodeError as exc:
         message = f"invalid JSON: {exc.msg}{_syntax_hint(text, exc.pos)}"
