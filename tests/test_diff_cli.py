@@ -924,3 +924,16 @@ def test_json_output_follows_the_documented_schema(
     jsonschema.Draft202012Validator(schema).validate(report)
     keys = set(Change.__dataclass_fields__) | {"policy", "fingerprint", "docs"}
     assert set(schema["$defs"]["change"]["required"]) == keys
+
+
+def test_the_warnings_left_to_check_are_counted_in_words(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """One warning beside the errors of a head card is "1 warning", not "1 warnings"."""
+    card = weather()
+    write(tmp_path / "base" / "weather.json", card)
+    card["version"] = 2  # an error
+    card["description"] = "Forecasts\u0000"  # and one warning (invisible characters)
+    write(tmp_path / "head" / "weather.json", card)
+    _, _, err = run(capsys, "--no-config", tmp_path / "base", tmp_path / "head")
+    assert "(and 1 warning: run a2a-docgen check for them)" in err

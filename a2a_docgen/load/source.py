@@ -291,7 +291,9 @@ def _reject_constant(name: str) -> JSONValue:
 def _constant_message(token: str) -> str:
     if token in _CONSTANTS:
         return f"invalid JSON: {token} is not a JSON number"
-    return f"invalid JSON: {token} is too large for a number (it overflows a 64-bit float)"
+    # A literal of thousands of digits would fill the message: its start and its length say enough.
+    shown = token if len(token) <= 24 else f"{token[:12]}... ({len(token)} characters)"
+    return f"invalid JSON: {shown} is too large for a number (it overflows a 64-bit float)"
 
 
 def _finite_float(literal: str) -> float:
