@@ -453,7 +453,7 @@ def test_markdown_stays_under_the_comment_limit() -> None:
     assert len(out) <= MARKDOWN_BUDGET
     assert "more breaking changes of this agent; `a2a-docgen diff --format text` lists them." in out
     assert "**Alpha** (400 breaking changes)" in out
-    assert out.endswith("more changes; `a2a-docgen diff --format text` lists them.\n")
+    assert out.endswith("more other changes; `a2a-docgen diff --format text` lists them.\n")
     run_url = "https://github.com/o/r/actions/runs/7"
     linked = format_comment(ReviewReport(changes=changes, full_report_url=run_url))
     assert f"more breaking changes of this agent; the [full report]({run_url}) lists them." in linked

@@ -567,3 +567,23 @@ def test_the_pointer_of_every_example_card_finding_resolves(capsys: pytest.Captu
         raw = json.loads(Path(change["file"]).read_text(encoding="utf-8"))
         assert resolve_pointer(raw, change["pointer"]) is not None or change["pointer"] == "", change
     assert os.path.isdir(BASE)
+
+
+def test_a_capped_comment_has_no_table_or_section_without_rows() -> None:
+    """Past the budget, an agent whose first breaking change does not fit gets no table head of its own,
+    and the version policy, the other changes and the accepted changes that do not fit at all are only
+    counted (no folded section that holds nothing but its note)."""
+    breaking = [_finding(f"Agent {i // 5:03}", i, "breaking", "skill-removed") for i in range(1500)]
+    policy = [_finding(f"Agent {i:03}", 0, "breaking", "version-not-bumped") for i in range(300)]
+    rest = [_finding(f"Agent {i // 2:03}", i, "info", "description-changed") for i in range(600)]
+    markdown = format_comment(ReviewReport(changes=[*breaking, *policy, *rest]))
+    page = _github(markdown)  # renders
+    assert page.open_rows > 0
+    tables = markdown.split("| Agent | Skill | Change | Code |\n| --- | --- | --- | --- |\n")[1:]
+    assert tables
+    assert all(table.startswith("| ") for table in tables)
+    assert "<details><summary>Version policy" not in markdown
+    assert "#### Other changes" not in markdown
+    assert "… and 300 more policy findings;" in markdown
+    assert "… and 600 more other changes;" in markdown
+    assert "more breaking changes of other agents;" in markdown
