@@ -99,8 +99,10 @@ def _narrowed(
     alt, index = indexed
     same = [o for o in others if o[0].keys() == alt.keys()]
     if same:
+        # Of equally close alternatives, the one at the same index: the requirement edited in place.
         closest, other_index = min(
-            same, key=lambda o: (sum(len(o[0][s] ^ alt[s]) for s in alt), _alt_sort_key(o[0]))
+            same,
+            key=lambda o: (sum(len(o[0][s] ^ alt[s]) for s in alt), abs(o[1] - index), _alt_sort_key(o[0])),
         )
         at = element_at(pointer, other_index if tightened else index, length)
         for scheme in sorted(alt):
@@ -121,7 +123,9 @@ def _narrowed(
         return
     wider = [o for o in others if o[0].keys() >= alt.keys()]
     if wider:
-        closest, other_index = min(wider, key=lambda o: (len(o[0].keys() ^ alt.keys()), _alt_sort_key(o[0])))
+        closest, other_index = min(
+            wider, key=lambda o: (len(o[0].keys() ^ alt.keys()), abs(o[1] - index), _alt_sort_key(o[0]))
+        )
         schemes = quoted_list(closest.keys() - alt.keys())
         old, new = (alt, closest) if tightened else (closest, alt)
         if tightened:
