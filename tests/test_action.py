@@ -136,6 +136,7 @@ def test_inputs_never_become_shell_code(pull_request: Path, tmp_path: Path) -> N
     )
     assert result.returncode == 0
     assert outputs["exit"] == "2"  # a usage error: no such paths, no such --fail-on
+    assert outputs["comment-file"] == ""  # the comment step keeps the previous review, deletes nothing
     assert not (pull_request / "pwned").exists()
     assert not (pull_request / "pwned2").exists()
 
@@ -175,3 +176,18 @@ def test_the_fail_step_fails_on_findings_and_on_usage_errors(tmp_path: Path) -> 
         )
         assert result.returncode == expected
         assert message in result.stdout
+
+
+def test_a_usage_error_posts_no_comment_and_keeps_the_previous_one(
+    pull_request: Path, tmp_path: Path
+) -> None:
+    """A mistyped cards path is exit 2: no comment file, so the comment step (which deletes the previous
+    review when the comment is empty) leaves the previous review alone; the last step fails the job."""
+    _, outputs = simulate(pull_request, tmp_path, cards="crads", fail_on="breaking")
+    assert outputs["exit"] == "2"
+    assert outputs["comment-file"] == ""
+    assert not (tmp_path / "runner" / "summary.md").exists() or "a2a-docgen-diff" not in (
+        tmp_path / "runner" / "summary.md"
+    ).read_text(encoding="utf-8")
+    script = next(s for s in _action()["runs"]["steps"] if s.get("name") == "Comment on the pull request")
+    assert "if (!file || !fs.existsSync(file))" in script["with"]["script"]
