@@ -25,7 +25,9 @@ elif [ -n "${GITHUB_BASE_REF:-}" ]; then
 else
   base=(--since-default-branch)                 # a push: where the branch left the default branch
 fi
-options=("${base[@]}")
+# A pull request may add the first cards or remove the last ones (every agent new, or every agent gone);
+# a path without cards on either side is still a usage error.
+options=("${base[@]}" --allow-empty-base --allow-empty-head)
 if [ -n "${INPUT_CONFIG:-}" ]; then
   options+=(--config "$INPUT_CONFIG")
 fi

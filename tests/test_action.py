@@ -191,3 +191,16 @@ def test_a_usage_error_posts_no_comment_and_keeps_the_previous_one(
     ).read_text(encoding="utf-8")
     script = next(s for s in _action()["runs"]["steps"] if s.get("name") == "Comment on the pull request")
     assert "if (!file || !fs.existsSync(file))" in script["with"]["script"]
+
+
+def test_a_pull_request_that_adds_the_first_cards_is_reviewed(pull_request: Path, tmp_path: Path) -> None:
+    """No cards at the base under a path the pull request creates: every agent is new (not exit 2)."""
+    (pull_request / "more").mkdir()
+    shutil.copy(CARDS / "fax.json", pull_request / "more" / "fax.json")
+    git(pull_request, "add", ".")
+    git(pull_request, "commit", "-q", "-m", "a first card under more/")
+    _, outputs = simulate(pull_request, tmp_path, cards="more", fail_on="breaking")
+    assert outputs["exit"] == "0"
+    assert "agent-added" in Path(outputs["comment-file"]).read_text(encoding="utf-8")
+    _, outputs = simulate(pull_request, tmp_path, cards="nowhere", fail_on="breaking")
+    assert outputs["exit"] == "2"  # a path with cards on neither side is still wrong

@@ -199,6 +199,18 @@ def test_a_side_without_card_files_is_a_usage_error(
     assert {c["code"] for c in json.loads(out)["changes"]} == {"agent-added"}
 
 
+def test_both_sides_without_card_files_is_a_usage_error_whatever_is_allowed(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A workflow allows either side to be empty (first cards added, last ones removed); a path with no
+    cards on either side is still wrong, never "No changes"."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    code, out, err = run(capsys, tmp_path / "a", tmp_path / "b", "--allow-empty-base", "--allow-empty-head")
+    assert (code, out) == (2, "")
+    assert "no card files (*.json) found in" in err
+
+
 # -- matching ------------------------------------------------------------------------------------------
 
 
