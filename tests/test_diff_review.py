@@ -290,6 +290,27 @@ def test_a_scheme_renamed_with_the_same_definition_says_why_it_breaks(
     )
 
 
+def test_a_requirement_lost_with_a_renamed_scheme_is_named_as_the_base_wrote_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A scheme renamed while a requirement stops being satisfiable: the alternative clients lose is the
+    one they know, under the base card's scheme name (not the new name they never used)."""
+    base = weather()
+    head = copy.deepcopy(base)
+    _rename_scheme(head, "oauth", "oauth2")
+    head["securityRequirements"] = [{"schemes": {"oauth2": {"list": ["read", "admin"]}}}]
+    head["securitySchemes"]["oauth2"]["oauth2SecurityScheme"]["flows"]["clientCredentials"]["scopes"][
+        "admin"
+    ] = "A"
+    changes = json_report(capsys, *sides(tmp_path, base, head))["changes"]
+    lost = [c for c in changes if c["code"] == "security-alternative-removed" and c["skill"] is None]
+    assert lost, [c["code"] for c in changes]
+    for change in lost:
+        assert '"oauth"' in change["message"]
+        assert '"oauth2"' not in change["message"]
+        assert "oauth" in change["before"]
+
+
 def test_a_changed_skill_id_is_one_finding(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     base = weather()
     head = copy.deepcopy(base)
