@@ -25,7 +25,9 @@ elif [ -n "${GITHUB_BASE_REF:-}" ]; then
 else
   base=(--since-default-branch)                 # a push: where the branch left the default branch
 fi
-options=("${base[@]}")
+# A pull request may add the first cards or remove the last ones (every agent new, or every agent gone);
+# a path without cards on either side is still a usage error.
+options=("${base[@]}" --allow-empty-base --allow-empty-head)
 if [ -n "${INPUT_CONFIG:-}" ]; then
   options+=(--config "$INPUT_CONFIG")
 fi
@@ -43,9 +45,15 @@ a2a-docgen diff "${options[@]}" --format markdown --skip-empty --fail-on "$fail_
   -- "${cards[@]}" >"$comment"
 exit_code=$?
 
+comment_file=""
 if [ "$exit_code" -le 1 ]; then
-  # The full report: the job summary holds 1 MiB, and the comment's notes of what did not fit link here.
-  a2a-docgen diff "${options[@]}" --format markdown --comment-limit 0 "${links[@]}" -- "${cards[@]}" \
+  # Only a review that ran is posted: after a usage error (exit 2) the comment step keeps the previous
+  # review instead of taking an empty file for "nothing to say" and deleting it.
+  comment_file="$comment"
+  # The full report: the comment's notes of what did not fit link here. A job summary over 1 MiB is
+  # dropped whole, so it is capped at 250,000 characters (1 MiB even at four bytes a character); the
+  # JSON report in the artifact always has every finding.
+  a2a-docgen diff "${options[@]}" --format markdown --comment-limit 250000 "${links[@]}" -- "${cards[@]}" \
     >>"${GITHUB_STEP_SUMMARY:-/dev/null}"
   a2a-docgen diff "${options[@]}" --format json --fail-on never -- "${cards[@]}" >"$report"
   a2a-docgen diff "${options[@]}" --format github --fail-on never -- "${cards[@]}"
@@ -54,7 +62,7 @@ fi
 {
   echo "exit=$exit_code"
   echo "check-exit=$check_exit"
-  echo "comment-file=$comment"
+  echo "comment-file=$comment_file"
   echo "report-file=$report"
 } >>"${GITHUB_OUTPUT:-/dev/null}"
 exit 0

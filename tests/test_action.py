@@ -136,6 +136,7 @@ def test_inputs_never_become_shell_code(pull_request: Path, tmp_path: Path) -> N
     )
     assert result.returncode == 0
     assert outputs["exit"] == "2"  # a usage error: no such paths, no such --fail-on
+    assert outputs["comment-file"] == ""  # the comment step keeps the previous review, deletes nothing
     assert not (pull_request / "pwned").exists()
     assert not (pull_request / "pwned2").exists()
 
@@ -175,3 +176,31 @@ def test_the_fail_step_fails_on_findings_and_on_usage_errors(tmp_path: Path) -> 
         )
         assert result.returncode == expected
         assert message in result.stdout
+
+
+def test_a_usage_error_posts_no_comment_and_keeps_the_previous_one(
+    pull_request: Path, tmp_path: Path
+) -> None:
+    """A mistyped cards path is exit 2: no comment file, so the comment step (which deletes the previous
+    review when the comment is empty) leaves the previous review alone; the last step fails the job."""
+    _, outputs = simulate(pull_request, tmp_path, cards="crads", fail_on="breaking")
+    assert outputs["exit"] == "2"
+    assert outputs["comment-file"] == ""
+    assert not (tmp_path / "runner" / "summary.md").exists() or "a2a-docgen-diff" not in (
+        tmp_path / "runner" / "summary.md"
+    ).read_text(encoding="utf-8")
+    script = next(s for s in _action()["runs"]["steps"] if s.get("name") == "Comment on the pull request")
+    assert "if (!file || !fs.existsSync(file))" in script["with"]["script"]
+
+
+def test_a_pull_request_that_adds_the_first_cards_is_reviewed(pull_request: Path, tmp_path: Path) -> None:
+    """No cards at the base under a path the pull request creates: every agent is new (not exit 2)."""
+    (pull_request / "more").mkdir()
+    shutil.copy(CARDS / "fax.json", pull_request / "more" / "fax.json")
+    git(pull_request, "add", ".")
+    git(pull_request, "commit", "-q", "-m", "a first card under more/")
+    _, outputs = simulate(pull_request, tmp_path, cards="more", fail_on="breaking")
+    assert outputs["exit"] == "0"
+    assert "agent-added" in Path(outputs["comment-file"]).read_text(encoding="utf-8")
+    _, outputs = simulate(pull_request, tmp_path, cards="nowhere", fail_on="breaking")
+    assert outputs["exit"] == "2"  # a path with cards on neither side is still wrong

@@ -600,6 +600,26 @@ def test_ordering_is_agent_skill_severity_code_pointer() -> None:
     ]
 
 
+def test_an_alternative_edited_in_place_is_compared_with_itself() -> None:
+    """Of two head alternatives equally close to a base one, the one at its index is the edited one: the
+    finding names its scope and is shown on it (not on an untouched requirement that sorts first)."""
+    base = travel_card()
+    base["securityRequirements"] = [
+        {"schemes": {"oauth": {"list": ["trips:read"]}}},
+        {"schemes": {"oauth": {"list": []}}},
+    ]
+    head = copy.deepcopy(base)
+    head["securityRequirements"][1]["schemes"]["oauth"]["list"] = ["trips:write"]
+    (scope,) = [c for c in diff(base, head) if c.code == "security-scope-required"]
+    assert scope.after == ["trips:write"]
+    assert '"trips:write"' in scope.message
+    text = json.dumps(head, indent=2).splitlines()
+    shown = text[scope.line - 1 : scope.line + 6]  # the requirement from its "{"
+    assert shown[0].strip() == "{"
+    assert any('"trips:write"' in line for line in shown)
+    assert not any("trips:read" in line for line in shown)
+
+
 # -- eras ---------------------------------------------------------------------------------------------------
 
 

@@ -453,7 +453,7 @@ def test_markdown_stays_under_the_comment_limit() -> None:
     assert len(out) <= MARKDOWN_BUDGET
     assert "more breaking changes of this agent; `a2a-docgen diff --format text` lists them." in out
     assert "**Alpha** (400 breaking changes)" in out
-    assert out.endswith("more changes; `a2a-docgen diff --format text` lists them.\n")
+    assert out.endswith("more other changes; `a2a-docgen diff --format text` lists them.\n")
     run_url = "https://github.com/o/r/actions/runs/7"
     linked = format_comment(ReviewReport(changes=changes, full_report_url=run_url))
     assert f"more breaking changes of this agent; the [full report]({run_url}) lists them." in linked
@@ -924,3 +924,16 @@ def test_json_output_follows_the_documented_schema(
     jsonschema.Draft202012Validator(schema).validate(report)
     keys = set(Change.__dataclass_fields__) | {"policy", "fingerprint", "docs"}
     assert set(schema["$defs"]["change"]["required"]) == keys
+
+
+def test_the_warnings_left_to_check_are_counted_in_words(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """One warning beside the errors of a head card is "1 warning", not "1 warnings"."""
+    card = weather()
+    write(tmp_path / "base" / "weather.json", card)
+    card["version"] = 2  # an error
+    card["description"] = "Forecasts\u0000"  # and one warning (invisible characters)
+    write(tmp_path / "head" / "weather.json", card)
+    _, _, err = run(capsys, "--no-config", tmp_path / "base", tmp_path / "head")
+    assert "(and 1 warning: run a2a-docgen check for them)" in err

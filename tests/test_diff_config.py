@@ -123,7 +123,8 @@ def test_an_empty_file_is_the_default() -> None:
         ),
         (
             "[[diff.accept]]\nagent = 'A'\ncode = 'skill-removed'\n",
-            "c.toml:1: diff.accept[0]: reason is missing (every acceptance needs agent, code and reason)",
+            "c.toml:1: diff.accept[0]: reason is missing (every acceptance needs agent, code and reason, "
+            "or fingerprint and reason)",
         ),
         (
             "[[diff.accept]]\nagent = 'A'\ncode = 'skill-removed'\nreason = 'x'\n\n"
@@ -153,6 +154,19 @@ def test_an_empty_file_is_the_default() -> None:
         (
             "[diff]\naccept = 'x'\n",
             "c.toml:2: diff.accept: must be an array of tables ([[diff.accept]]), not a string",
+        ),
+        (
+            "[[diff.accept]]\nfingerprint = '3E5C6F97A9B2E253'\nreason = 'x'\n",
+            "c.toml:2: diff.accept[0].fingerprint: '3E5C6F97A9B2E253' is not a fingerprint (16 lowercase",
+        ),
+        (
+            "[[diff.accept]]\nfingerprint = '3e5c6f97a9b2e253'\n",
+            "c.toml:1: diff.accept[0]: reason is missing (every acceptance needs agent, code and reason, "
+            "or fingerprint and reason)",
+        ),
+        (
+            "[[diff.accept]]\nfingerprint = '3e5c6f97a9b2e253'\ncode = 'skil-removed'\nreason = 'x'\n",
+            "c.toml:3: diff.accept[0].code: unknown code 'skil-removed'",
         ),
         ("[diff]\nseverity = = 1\n", "c.toml:2:12: not valid TOML: Invalid value"),
         ("[diff]\nseverity = [\n", "c.toml:2: not valid TOML: Invalid value"),
@@ -480,5 +494,59 @@ def test_the_documented_configuration_parses() -> None:
     docs = (Path(__file__).resolve().parents[1] / "docs" / "review.md").read_text(encoding="utf-8")
     block = docs.split("```toml\n# .a2a-docgen.toml\n", 1)[1].split("```", 1)[0]
     config = parse_config(block, ".a2a-docgen.toml")
-    assert [a.code for a in config.accept] == ["input-mode-removed", "agent-removed"]
+    assert [a.code for a in config.accept] == ["input-mode-removed", "agent-removed", None]
+    assert config.accept[2].fingerprint == "3e5c6f97a9b2e253"
     assert config.severities["extension-removed"] == "non-breaking"
+
+
+def _fingerprint(out: str, code: str) -> str:
+    fingerprint: str = _codes(out)[code]["fingerprint"]
+    return fingerprint
+
+
+def test_a_fingerprint_acceptance_survives_a_skill_inserted_before_it(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Accepted by fingerprint, a change stays accepted when a new skill moves it to another array index
+    (and another line); the same acceptance by pointer no longer matches."""
+    _, out, _ = review_weather(capsys, "--no-config")
+    fingerprint = _fingerprint(out, "input-mode-removed")
+    card = json.loads((HEAD / "weather.json").read_text(encoding="utf-8"))
+    card["skills"].insert(0, {"id": "tides", "name": "Tides", "description": "Tide tables.", "tags": ["sea"]})
+    moved = here / "head" / "weather.json"
+    moved.parent.mkdir()
+    moved.write_text(json.dumps(card, indent=2), encoding="utf-8")
+    configure(
+        here,
+        f'[[diff.accept]]\nfingerprint = "{fingerprint}"\nreason = "agreed"\n\n'
+        + _accept("input-mode-removed", skill="forecast", pointer="/skills/0/inputModes"),
+    )
+    _, out, err = run(capsys, BASE / "weather.json", moved, "--format", "json")
+    change = _codes(out)["input-mode-removed"]
+    assert change["pointer"] == "/skills/1/inputModes"
+    assert change["fingerprint"] == fingerprint
+    assert change["accepted"] == {"reason": "agreed", "expires": None, "file": ".a2a-docgen.toml", "line": 1}
+    assert "a2a-docgen diff: warning: .a2a-docgen.toml:5: the acceptance of input-mode-removed" in err
+    assert ".a2a-docgen.toml:1" not in err  # the fingerprint acceptance matched
+
+
+def test_a_fingerprint_acceptance_also_checks_what_it_names(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """agent, skill and code written beside a fingerprint must match too; a fingerprint alone leaves the
+    skill open (it names the skill)."""
+    _, out, _ = review_weather(capsys, "--no-config")
+    fingerprint = _fingerprint(out, "input-mode-removed")
+    configure(
+        here,
+        f'[[diff.accept]]\nfingerprint = "{fingerprint}"\ncode = "skill-removed"\nreason = "wrong code"\n',
+    )
+    _, out, err = review_weather(capsys)
+    assert _codes(out)["input-mode-removed"]["accepted"] is None
+    assert (
+        f"the acceptance of skill-removed with fingerprint {fingerprint} matches no change; remove it" in err
+    )
+    configure(here, f'[[diff.accept]]\nfingerprint = "{fingerprint}"\nskill = "forecast"\nreason = "ok"\n')
+    _, out, err = review_weather(capsys)
+    assert _codes(out)["input-mode-removed"]["accepted"]["reason"] == "ok"
+    assert "warning" not in err

@@ -199,6 +199,18 @@ def test_a_side_without_card_files_is_a_usage_error(
     assert {c["code"] for c in json.loads(out)["changes"]} == {"agent-added"}
 
 
+def test_both_sides_without_card_files_is_a_usage_error_whatever_is_allowed(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A workflow allows either side to be empty (first cards added, last ones removed); a path with no
+    cards on either side is still wrong, never "No changes"."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    code, out, err = run(capsys, tmp_path / "a", tmp_path / "b", "--allow-empty-base", "--allow-empty-head")
+    assert (code, out) == (2, "")
+    assert "no card files (*.json) found in" in err
+
+
 # -- matching ------------------------------------------------------------------------------------------
 
 
@@ -276,6 +288,25 @@ def test_a_scheme_renamed_with_the_same_definition_says_why_it_breaks(
     assert ("scheme-renamed", None, "breaking") not in codes(
         json_report(capsys, *sides(tmp_path, base, head))
     )
+
+
+def test_a_requirement_lost_with_a_renamed_scheme_is_named_as_the_base_wrote_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A scheme renamed while a requirement stops being satisfiable: the alternative clients lose is the
+    one they know, under the base card's scheme name (not the new name they never used)."""
+    base = weather()
+    head = copy.deepcopy(base)
+    _rename_scheme(head, "oauth", "oauth2")
+    head["securitySchemes"]["key"] = {"apiKeySecurityScheme": {"location": "header", "name": "X-Key"}}
+    head["securityRequirements"] = [{"schemes": {"key": {"list": []}}}]
+    changes = json_report(capsys, *sides(tmp_path, base, head))["changes"]
+    lost = [c for c in changes if c["code"] == "security-alternative-removed" and c["skill"] is None]
+    assert lost, [c["code"] for c in changes]
+    for change in lost:
+        assert '"oauth"' in change["message"]
+        assert '"oauth2"' not in change["message"]
+        assert "oauth" in change["before"]
 
 
 def test_a_changed_skill_id_is_one_finding(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -567,3 +598,23 @@ def test_the_pointer_of_every_example_card_finding_resolves(capsys: pytest.Captu
         raw = json.loads(Path(change["file"]).read_text(encoding="utf-8"))
         assert resolve_pointer(raw, change["pointer"]) is not None or change["pointer"] == "", change
     assert os.path.isdir(BASE)
+
+
+def test_a_capped_comment_has_no_table_or_section_without_rows() -> None:
+    """Past the budget, an agent whose first breaking change does not fit gets no table head of its own,
+    and the version policy, the other changes and the accepted changes that do not fit at all are only
+    counted (no folded section that holds nothing but its note)."""
+    breaking = [_finding(f"Agent {i // 5:03}", i, "breaking", "skill-removed") for i in range(1500)]
+    policy = [_finding(f"Agent {i:03}", 0, "breaking", "version-not-bumped") for i in range(300)]
+    rest = [_finding(f"Agent {i // 2:03}", i, "info", "description-changed") for i in range(600)]
+    markdown = format_comment(ReviewReport(changes=[*breaking, *policy, *rest]))
+    page = _github(markdown)  # renders
+    assert page.open_rows > 0
+    tables = markdown.split("| Agent | Skill | Change | Code |\n| --- | --- | --- | --- |\n")[1:]
+    assert tables
+    assert all(table.startswith("| ") for table in tables)
+    assert "<details><summary>Version policy" not in markdown
+    assert "#### Other changes" not in markdown
+    assert "… and 300 more policy findings;" in markdown
+    assert "… and 600 more other changes;" in markdown
+    assert "more breaking changes of other agents;" in markdown

@@ -112,17 +112,39 @@ def test_nan_is_rejected() -> None:
 
 
 def test_a_huge_integer_gets_our_message_at_its_place() -> None:
-    text = '{"name": "x",\n "params": {"small": ' + "9" * 400 + ', "n": -' + "7" * 5000 + "}}"
+    text = '{"name": "x",\n "params": {"small": ' + "9" * 300 + ', "n": -' + "7" * 5000 + "}}"
     _, diagnostics = load(text.encode())
     d = single(diagnostics)
     assert (d.code, d.pointer, d.line, d.column) == (
         "json-syntax",
         "/params/n",
         2,
-        len(' "params": {"small": ') + 400 + len(', "n": ') + 1,
+        len(' "params": {"small": ') + 300 + len(', "n": ') + 1,
     )
     assert "integer of 5000 digits" in d.message
+    assert "overflows a 64-bit float" in d.message
     assert "set_int_max_str_digits" not in d.message
+
+
+@pytest.mark.parametrize("digits", [309, 5000])
+def test_integer_beyond_a_double_is_rejected(digits: int) -> None:
+    """The a2a-sdk holds ``params`` numbers as doubles and fails on an integer that overflows one
+    (OverflowError from ``parse_agent_card``), so such a card is as unreadable as one with ``1e400``."""
+    text = (
+        '{"name": "x",\n "capabilities": {"extensions": [{"uri": "u", "params": {"n": 1'
+        + "0" * digits
+        + "}}]}}"
+    )
+    _, diagnostics = load(text.encode())
+    d = single(diagnostics)
+    assert (d.code, d.pointer, d.line) == ("json-syntax", "/capabilities/extensions/0/params/n", 2)
+    assert "overflows a 64-bit float" in d.message
+    assert len(d.message) < 120  # the literal is shortened, not repeated digit by digit
+
+
+def test_a_large_integer_a_double_holds_is_kept() -> None:
+    _, diagnostics = load(b'{"name": "x", "params": 12345678901234567890123}')
+    assert all(d.code != "json-syntax" for d in diagnostics)
 
 
 @pytest.mark.parametrize("depth", [40, 100_000])

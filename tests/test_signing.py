@@ -686,6 +686,12 @@ def test_diff_signatures_removed_are_breaking() -> None:
     signed = sign_card(copy.deepcopy(CARD), pem(key), kid="k1").card
     unsigned = {k: v for k, v in signed.items() if k != "signatures"}
     assert _review(signed, unsigned) == [("signatures-changed", "info"), ("signatures-removed", "breaking")]
+    from a2a_docgen.review import diff_catalogs
+
+    (removed,) = [
+        c for c in diff_catalogs(_catalog(signed), _catalog(unsigned)) if c.code == "signatures-removed"
+    ]
+    assert "(it had 1 signature)" in removed.message
     two = sign_card(signed, pem(key_for("EdDSA")), kid="k2").card
     assert ("signatures-removed", "breaking") in _review(two, signed)
 

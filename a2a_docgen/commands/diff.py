@@ -37,6 +37,7 @@ from a2a_docgen.review.formats import (
     summary,
 )
 from a2a_docgen.review.git import GitRevision
+from a2a_docgen.text.plural import plural
 from a2a_docgen.text.urls import safe_url
 
 if TYPE_CHECKING:
@@ -336,7 +337,7 @@ def _report_problems(side: str, catalog: Catalog) -> None:
     print(f"a2a-docgen diff: {side} cards with errors{skipped}:", file=sys.stderr)
     sys.stderr.write(format_text(errors))
     if warnings:
-        print(f"(and {warnings} warnings: run a2a-docgen check for them)", file=sys.stderr)
+        print(f"(and {plural(warnings, 'warning')}: run a2a-docgen check for them)", file=sys.stderr)
 
 
 def _report_warnings(warnings: Sequence[ConfigWarning]) -> None:

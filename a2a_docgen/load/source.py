@@ -292,23 +292,11 @@ def _constant_message(token: str) -> str:
     if token in _CONSTANTS:
         return f"invalid JSON: {token} is not a JSON number"
     if token.lstrip("-").isdigit():
-        return (
-            f"invalid JSON: an integer of {len(token.lstrip('-'))} digits is longer than parsers read (Python "
-            f"stops at {_MAX_INT_DIGITS} digits, others overflow long before); write a shorter number, or the "
-            "digits as a string"
-        )
-    return f"invalid JSON: {token} is too large for a number (it overflows a 64-bit float)"
-
-
-_MAX_INT_DIGITS = 4300
-"""Python's own limit (``sys.int_info.default_max_str_digits``); an integer this long is no value a client uses."""
-
-
-def _bounded_int(literal: str) -> int:
-    """An integer literal, or ``_Constant`` for one longer than any parser converts (Python stops at 4300)."""
-    if len(literal.lstrip("-")) > _MAX_INT_DIGITS:
-        raise _Constant(literal)
-    return int(literal)
+        # A literal of thousands of digits would fill the message: its length says enough.
+        return f"invalid JSON: an integer of {len(token.lstrip('-'))} digits is too large for a number (it overflows a 64-bit float)"
+    # A literal of thousands of digits would fill the message: its start and its length say enough.
+    shown = token if len(token) <= 24 else f"{token[:12]}... ({len(token)} characters)"
+    return f"invalid JSON: {shown} is too large for a number (it overflows a 64-bit float)"
 
 
 def _finite_float(literal: str) -> float:
@@ -317,6 +305,14 @@ def _finite_float(literal: str) -> float:
     if math.isinf(value):
         raise _Constant(literal)
     return value
+
+
+def _finite_int(literal: str) -> int:
+    """Integers beyond a 64-bit float are rejected like 1e400: ProtoJSON readers (the a2a-sdk's
+    ``parse_agent_card`` reading ``params``) hold every number as a double and fail on them."""
+    if math.isinf(float(literal)):
+        raise _Constant(literal)
+    return int(literal)
 
 
 _UTF16_32_BOMS = (codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
@@ -368,7 +364,7 @@ def parse_text(text: str, limits: Limits) -> JSONObject:
             object_pairs_hook=_reject_duplicates,
             parse_constant=_reject_constant,
             parse_float=_finite_float,
-            parse_int=_bounded_int,
+            parse_int=_finite_int,
         )
     except json.JSONDecodeError as exc:
         message = f"invalid JSON: {exc.msg}{_syntax_hint(text, exc.pos)}"

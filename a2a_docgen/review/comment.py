@@ -201,8 +201,11 @@ class _Comment:
                 "",
                 *self.table_head(),
             ]
-            if not self.budget.fits([*head, ""]):
-                return [*out, self.more(left, "breaking changes"), ""]
+            # An agent's table starts only when its first row fits too: never a table head without rows.
+            if not self.budget.room([*head, self.row(mine[0]), ""]):
+                others = "breaking changes of other agents" if left < len(breaking) else "breaking changes"
+                return [*out, self.more(left, others), ""]
+            self.budget.fits([*head, ""])
             rows = self.budget.take_items(
                 [self.row(c) for c in mine], "breaking changes of this agent", self.more
             )
@@ -211,6 +214,11 @@ class _Comment:
             if len(rows) < len(mine):
                 return [*out, self.more(left, "breaking changes of other agents"), ""] if left else out
         return out
+
+    @staticmethod
+    def shown(kept: Sequence[str]) -> bool:
+        """Whether ``_Budget.take_items`` kept an item, not only its note of what did not fit."""
+        return bool(kept) and kept[0] != ""
 
     def more(self, count: int, what: str) -> str:
         """The note of what did not fit, pointing at the full report when there is one."""
@@ -237,6 +245,8 @@ class _Comment:
         items = self.budget.take_items(
             [self.item(c, agent=True) for c in policy], "policy findings", self.more
         )
+        if not self.shown(items):
+            return [self.more(len(policy), "policy findings"), ""]  # no section that holds only its note
         breaking = sum(1 for c in self.open if c.severity == "breaking" and not c.policy)
         if breaking > GROUP_BREAKING_AFTER:
             # The breaking changes come first; the version findings they cause are folded below them.
@@ -276,6 +286,8 @@ class _Comment:
         for agent, mine in _by_agent(rest):
             block = self.agent_block(agent, mine, fold=fold)
             if not self.budget.fits(block):
+                if not shown:  # no heading over nothing but the note
+                    return [self.more(len(rest), "other changes"), ""]
                 out += [self.more(len(rest) - shown, "changes"), ""]
                 break
             out += block
@@ -314,11 +326,14 @@ class _Comment:
                 self.item(change, agent=True)
                 + f" — accepted: {comment_text(change.accepted.reason, max_len=500)}{until}"
             )
+        kept = self.budget.take_items(items, "accepted changes", self.more)
+        if not self.shown(kept):
+            return [self.more(len(accepted), "accepted changes"), ""]
         heading = f"<details><summary>Accepted changes ({len(accepted)})</summary>"
         return [
             heading,
             "",
-            *self.budget.take_items(items, "accepted changes", self.more),
+            *kept,
             "",
             "</details>",
             "",
@@ -346,11 +361,15 @@ class _Budget:
     def __init__(self, left: int) -> None:
         self.left = left
 
+    def room(self, lines: Sequence[str]) -> bool:
+        """Whether ``lines`` would fit (nothing is spent)."""
+        return sum(len(line) + 1 for line in lines) <= self.left
+
     def fits(self, lines: Sequence[str]) -> bool:
-        size = sum(len(line) + 1 for line in lines)
-        if size > self.left:
+        """Spend the characters of ``lines`` when they fit."""
+        if not self.room(lines):
             return False
-        self.left -= size
+        self.left -= sum(len(line) + 1 for line in lines)
         return True
 
     def take(self, rows: Sequence[str], total: int, what: str, more: Callable[[int, str], str]) -> list[str]:

@@ -13,6 +13,10 @@ skill = "forecast"                   # omit for a change to the agent as a whole
 code = "input-mode-removed"
 pointer = "/skills/0/inputModes"     # optional: only the finding at this JSON Pointer
 reason = "No client sends JSON to forecast (checked in the gateway logs, May 2025)"
+
+[[diff.accept]]
+fingerprint = "3e5c6f97a9b2e253"     # a finding's fingerprint (JSON output): survives moved lines
+reason = "Streaming moved to the events agent"
 expires = 2025-09-30                 # optional: the acceptance stops applying after this day
 ```
 
@@ -57,7 +61,8 @@ CONFIG_NAME = ".a2a-docgen.toml"
 
 _SEVERITY_OFF = "off"
 _DIFF_KEYS = ("version-policy", "severity", "accept")
-_ACCEPT_KEYS = ("agent", "skill", "code", "pointer", "reason", "expires")
+_ACCEPT_KEYS = ("agent", "skill", "code", "pointer", "fingerprint", "reason", "expires")
+_FINGERPRINT = re.compile(r"[0-9a-f]{16}")
 
 
 class ConfigError(UsageError):
@@ -81,24 +86,33 @@ class ConfigWarning:
 class Acceptance:
     """A change the team has accepted: it is shown as accepted, with the reason, and never fails a run."""
 
-    agent: str
+    agent: str | None
+    """``None`` only with a ``fingerprint`` (which names the agent)."""
     skill: str | None
-    """``None``: a change to the agent as a whole (a finding whose ``skill`` is empty)."""
-    code: str
+    """``None``: a change to the agent as a whole (a finding whose ``skill`` is empty); with a
+    ``fingerprint``, a finding of any skill unless ``skill`` was given."""
+    code: str | None
+    """``None`` only with a ``fingerprint`` (which names the code)."""
     pointer: str | None
     """When set, only the finding at this JSON Pointer (as in the JSON output)."""
+    fingerprint: str | None = None
+    """When set, only the finding with this fingerprint (as in the JSON output): unlike a pointer, it
+    stays the same when lines move or an array is reordered."""
+    skill_given: bool = True
+    """Whether ``skill`` was written (only a fingerprint acceptance may leave the skill open)."""
     reason: str
     expires: date | None
     """The last day the acceptance applies; ``None`` for no end."""
     file: str
     line: int | None
 
-    def matches(self, agent: str, skill: str | None, code: str, pointer: str) -> bool:
+    def matches(self, agent: str, skill: str | None, code: str, pointer: str, fingerprint: str) -> bool:
         return (
-            self.agent == agent
-            and self.skill == skill
-            and self.code == code
+            (self.agent is None or self.agent == agent)
+            and (not self.skill_given or self.skill == skill)
+            and (self.code is None or self.code == code)
             and (self.pointer is None or self.pointer == pointer)
+            and (self.fingerprint is None or self.fingerprint == fingerprint)
         )
 
     def expired(self, today: date) -> bool:
@@ -106,9 +120,13 @@ class Acceptance:
 
     def describe(self) -> str:
         """``input-mode-removed for Weather Agent › forecast`` (for warnings)."""
-        where = f"{self.agent} › {self.skill}" if self.skill is not None else self.agent
+        what = self.code if self.code is not None else "the change"
+        where = ""
+        if self.agent is not None:
+            where = f" for {self.agent} › {self.skill}" if self.skill is not None else f" for {self.agent}"
         at = f" at {self.pointer}" if self.pointer is not None else ""
-        return f"the acceptance of {self.code} for {where}{at}"
+        with_print = f" with fingerprint {self.fingerprint}" if self.fingerprint is not None else ""
+        return f"the acceptance of {what}{where}{at}{with_print}"
 
     def to_json(self) -> dict[str, str | int | None]:
         return {
@@ -291,12 +309,23 @@ class _Validator:
         if not isinstance(entry, dict):
             raise self.fail(key, f"must be a table with agent, code and reason, not {_kind(entry)}")
         self.known_keys(entry, key, _ACCEPT_KEYS)
-        for required in ("agent", "code", "reason"):
+        fingerprint = self.text(entry, key, "fingerprint") if "fingerprint" in entry else None
+        if fingerprint is not None and not _FINGERPRINT.fullmatch(fingerprint):
+            raise self.fail(
+                [*key, "fingerprint"],
+                f"{fingerprint!r} is not a fingerprint (16 lowercase hexadecimal digits, as in the JSON output)",
+            )
+        # A fingerprint names the agent, skill and code itself; without one they say what is accepted.
+        for required in ("reason",) if fingerprint is not None else ("agent", "code", "reason"):
             if required not in entry:
-                raise self.fail(key, f"{required} is missing (every acceptance needs agent, code and reason)")
-        agent = self.text(entry, key, "agent")
-        code = self.text(entry, key, "code")
-        if code not in CODES:
+                raise self.fail(
+                    key,
+                    f"{required} is missing (every acceptance needs agent, code and reason, "
+                    "or fingerprint and reason)",
+                )
+        agent = self.text(entry, key, "agent") if "agent" in entry else None
+        code = self.text(entry, key, "code") if "code" in entry else None
+        if code is not None and code not in CODES:
             raise self.fail([*key, "code"], f"unknown code {code!r}{_did_you_mean(code, CODES)}")
         pointer = self.text(entry, key, "pointer", allow_empty=True) if "pointer" in entry else None
         if pointer and not pointer.startswith("/"):
@@ -308,6 +337,8 @@ class _Validator:
             skill=self.text(entry, key, "skill") if "skill" in entry else None,
             code=code,
             pointer=pointer,
+            fingerprint=fingerprint,
+            skill_given="skill" in entry or fingerprint is None,
             reason=self.text(entry, key, "reason"),
             expires=self.expiry(entry, key),
             file=self.path,

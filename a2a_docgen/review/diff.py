@@ -15,6 +15,7 @@ left.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -334,8 +335,16 @@ class _Reviewer:
             line=line,
             column=column,
             anchor=anchor,
-            accepted=self.settlement.acceptance(draft.agent, draft.skill, draft.code.name, draft.pointer),
         )
+        return self.keep(change)
+
+    def keep(self, change: Change) -> Change:
+        """Keep ``change`` with the configuration's acceptance of it, if any."""
+        accepted = self.settlement.acceptance(
+            change.agent, change.skill, change.code, change.pointer, change.fingerprint
+        )
+        if accepted is not None:
+            change = dataclasses.replace(change, accepted=accepted)
         self.changes.append(change)
         return change
 
@@ -363,12 +372,8 @@ class _Reviewer:
             file=path,
             line=first.line if first else 1,
             column=first.column if first else 1,
-            accepted=self.settlement.acceptance(
-                agent, None, CARD_UNREADABLE.name, first.pointer if first else ""
-            ),
         )
-        self.changes.append(change)
-        return change
+        return self.keep(change)
 
     def new_errors(
         self,

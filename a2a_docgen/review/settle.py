@@ -37,11 +37,13 @@ class Settlement:
             return cap
         return severity
 
-    def acceptance(self, agent: str, skill: str | None, code: str, pointer: str) -> Acceptance | None:
+    def acceptance(
+        self, agent: str, skill: str | None, code: str, pointer: str, fingerprint: str
+    ) -> Acceptance | None:
         """The first unexpired acceptance that matches the finding (every match counts as used)."""
         chosen = None
         for index, entry in enumerate(self.config.accept):
-            if not entry.matches(agent, skill, code, pointer):
+            if not entry.matches(agent, skill, code, pointer, fingerprint):
                 continue
             if entry.expired(self.today):
                 self._expired_matches.add(index)

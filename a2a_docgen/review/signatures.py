@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from a2a_docgen.model import AgentCard, CardVerification, SignatureCheck
 from a2a_docgen.review.codes import SIGNATURE_BROKEN, SIGNATURES_REMOVED, ReviewCode
 from a2a_docgen.signing.canonical import FORMS, NoCanonicalForm, canonical_bytes
+from a2a_docgen.text.plural import plural
 
 __all__ = ["SignatureChange", "signature_changes"]
 
@@ -71,7 +72,7 @@ def signature_changes(
     if not new.signatures:
         yield SignatureChange(
             SIGNATURES_REMOVED,
-            f"the card is no longer signed (it had {len(old.signatures)} signature(s)): clients that require a "
+            f"the card is no longer signed (it had {plural(len(old.signatures), 'signature')}): clients that require a "
             "signature refuse it",
             "/signatures",
             "base",

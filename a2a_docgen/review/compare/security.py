@@ -99,8 +99,10 @@ def _narrowed(
     alt, index = indexed
     same = [o for o in others if o[0].keys() == alt.keys()]
     if same:
+        # Of equally close alternatives, the one at the same index: the requirement edited in place.
         closest, other_index = min(
-            same, key=lambda o: (sum(len(o[0][s] ^ alt[s]) for s in alt), _alt_sort_key(o[0]))
+            same,
+            key=lambda o: (sum(len(o[0][s] ^ alt[s]) for s in alt), abs(o[1] - index), _alt_sort_key(o[0])),
         )
         at = element_at(pointer, other_index if tightened else index, length)
         for scheme in sorted(alt):
@@ -121,12 +123,16 @@ def _narrowed(
         return
     wider = [o for o in others if o[0].keys() >= alt.keys()]
     if wider:
-        closest, other_index = min(wider, key=lambda o: (len(o[0].keys() ^ alt.keys()), _alt_sort_key(o[0])))
+        closest, other_index = min(
+            wider, key=lambda o: (len(o[0].keys() ^ alt.keys()), abs(o[1] - index), _alt_sort_key(o[0]))
+        )
         schemes = quoted_list(closest.keys() - alt.keys())
         old, new = (alt, closest) if tightened else (closest, alt)
         if tightened:
             code = SECURITY_SCHEME_REQUIRED
-            text = f"clients that authenticate with {_describe(alt)} now also need {schemes}"
+            text = (
+                f"clients that authenticate with {_describe(_as_in_base(alt, pair))} now also need {schemes}"
+            )
         else:
             code = SECURITY_SCHEME_NO_LONGER_REQUIRED
             text = f"clients that authenticate with {_describe(alt)} no longer need {schemes} as well"
@@ -143,10 +149,10 @@ def _narrowed(
     if tightened:
         pair.add(
             SECURITY_ALTERNATIVE_REMOVED,
-            f"authenticating with {_describe(alt)} is no longer accepted{note}",
+            f"authenticating with {_describe(_as_in_base(alt, pair))} is no longer accepted{note}",
             pointer,
             skill=skill,
-            before=_alternative_json(alt),
+            before=_alternative_json(_as_in_base(alt, pair)),
             at=element_at(pointer, max(index, 0), length),
         )
     else:
@@ -187,6 +193,13 @@ def _admits(old: Alternative, new: Alternative) -> bool:
 
 def _alt_sort_key(alt: Alternative) -> list[tuple[str, list[str]]]:
     return sorted((name, sorted(scopes)) for name, scopes in alt.items())
+
+
+def _as_in_base(alt: Alternative, pair: AgentPair) -> Alternative:
+    """A base alternative (read under the head names of renamed schemes) with the names the base card
+    wrote: what clients configured for the base card know it by."""
+    back = {head: base for base, head in pair.renames.items()}
+    return {back.get(name, name): scopes for name, scopes in alt.items()}
 
 
 def _describe(alt: Alternative) -> str:
