@@ -134,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
 
 def next_commands(engine: str, project: Path, cards: str) -> list[str]:
     """The two commands, run from the current directory, that build the project and serve the site."""
-    from a2a_docgen.site.scaffold import DOCS_DIR, ENGINES
+    from a2a_docgen.site.scaffold import DOCS_DIR, ENGINES, pages_command
 
     config = ENGINES[engine].config
     here = os.path.abspath(project) == os.path.abspath(os.curdir)
@@ -142,8 +142,5 @@ def next_commands(engine: str, project: Path, cards: str) -> list[str]:
     command = ENGINES[engine].command
     if engine == "zensical":
         docs = DOCS_DIR if here else str(project / DOCS_DIR)
-        return [
-            f"a2a-docgen build {shlex.quote(cards)} -o {shlex.quote(docs)}",
-            f"{command} serve{config_option}",
-        ]
+        return [pages_command(cards, docs), f"{command} serve{config_option}"]
     return [f"{command} build{config_option}", f"{command} serve{config_option}"]

@@ -23,7 +23,7 @@ import jinja2
 from a2a_docgen.errors import UsageError
 from a2a_docgen.model import Catalog, Example, JSONValue
 from a2a_docgen.render.assets import asset_files
-from a2a_docgen.render.env import UnescapedOutputError, shared_env
+from a2a_docgen.render.env import DIALECTS, Dialect, UnescapedOutputError, shared_env
 from a2a_docgen.render.exports import DEFAULT_SITE_NAME, export_files
 from a2a_docgen.render.filter_index import FILTER_INDEX, agent_facets, filter_index
 from a2a_docgen.render.gc import collector_paused
@@ -35,7 +35,15 @@ from a2a_docgen.render.search import SearchEntry, agent_entries, page_entry
 from a2a_docgen.render.site import NavEntry, RenderedSite
 from a2a_docgen.text.urls import safe_url
 
-__all__ = ["NAV", "RenderReuse", "RenderedSite", "UnescapedOutputError", "render_catalog"]
+__all__ = [
+    "DIALECTS",
+    "NAV",
+    "Dialect",
+    "RenderReuse",
+    "RenderedSite",
+    "UnescapedOutputError",
+    "render_catalog",
+]
 
 NAV: tuple[NavEntry, ...] = (
     NavEntry("Home", "index.md"),
@@ -57,6 +65,7 @@ def render_catalog(
     convert: Callable[[str, str], object] | None = None,
     markdown_sources: bool = True,
     reuse: RenderReuse | None = None,
+    dialect: Dialect = "github",
 ) -> RenderedSite:
     """Every page and file of the site for ``catalog``.
 
@@ -70,12 +79,18 @@ def render_catalog(
     publishes each page's Markdown next to its HTML (the MkDocs plugin does): ``llms.txt`` links to the sources
     then, to the HTML pages otherwise (``a2a-docgen build``, whose pages an engine turns into HTML only).
     ``reuse``, kept by the caller from one render to the next (``mkdocs serve``), lets agents whose cards did
-    not change keep their views and pages (``render.reuse``); the result is the same.
+    not change keep their views and pages (``render.reuse``); the result is the same. ``dialect`` is the
+    Markdown syntax of the pages' admonitions and request tabs (``render.env.Dialect``): ``github`` for review
+    and the plugin, ``material`` for an engine that reads the pages itself (Zensical).
     Raises ``UsageError`` for a bad ``site_url``, a broken template or a template that prints card text
     without an encoding filter (``UnescapedOutputError``).
     """
     if site_url is not None and safe_url(site_url) is None:
         raise UsageError(f"site URL {site_url!r} is not an absolute http(s) URL")
+    if dialect not in DIALECTS:
+        raise UsageError(f"unknown Markdown dialect {dialect!r} (one of {', '.join(DIALECTS)})")
+    if reuse is not None and dialect != "github":
+        raise ValueError("kept pages are github-dialect pages: reuse them only for that dialect")
     with collector_paused():
         env = shared_env(templates_dir)
         if reuse is not None:
@@ -89,6 +104,7 @@ def render_catalog(
             convert=convert,
             markdown_sources=markdown_sources,
             reuse=reuse,
+            dialect=dialect,
         )
 
 
@@ -102,6 +118,7 @@ def _render_site(
     convert: Callable[[str, str], object] | None,
     markdown_sources: bool,
     reuse: RenderReuse | None,
+    dialect: Dialect,
 ) -> RenderedSite:
     views = build_views(catalog, site_url=site_url, reuse=reuse.views if reuse is not None else None)
     agents = views.agents
@@ -110,7 +127,15 @@ def _render_site(
         agent = agents[index]
         text = reuse.page(agent) if reuse is not None else None
         if text is None:
-            text = _render(env, "agent.md.jinja", agent.path, site=views, agent=agent, search_exclude=False)
+            text = _render(
+                env,
+                "agent.md.jinja",
+                agent.path,
+                site=views,
+                agent=agent,
+                search_exclude=False,
+                dialect=dialect,
+            )
         return text, convert(agent.path, text) if convert is not None else None
 
     layout = site_layout(views)
@@ -121,7 +146,13 @@ def _render_site(
         # While workers render the agent pages, this process renders the rest.
         for job in layout.jobs():
             text = _render(
-                env, job.template, job.path, site=views, search_exclude=not job.indexed, **job.context
+                env,
+                job.template,
+                job.path,
+                site=views,
+                search_exclude=not job.indexed,
+                dialect=dialect,
+                **job.context,
             )
             pages[job.path] = text
             if convert is not None:
@@ -204,7 +235,7 @@ def _render(env: jinja2.Environment, template: str, path: str, *, site: SiteView
     return _tidy(text)
 
 
-_FENCE_LINE = re.compile(r"^(`{3,})", re.MULTILINE)
+_FENCE_LINE = re.compile(r"^(?: {4})?(`{3,})")  # at the margin, or in a content tab (material dialect)
 
 
 def _tidy(text: str) -> str:
@@ -224,7 +255,7 @@ def _tidy(text: str) -> str:
                 fence = opening.group(1)
             elif not line and out and not out[-1]:
                 continue
-        elif line.startswith(fence) and not line[len(fence) :].strip("`"):
+        elif line.lstrip(" ").startswith(fence) and not line.lstrip(" ")[len(fence) :].strip("`"):
             fence = None
         out.append(line)
     return "\n".join(out).strip("\n") + "\n"

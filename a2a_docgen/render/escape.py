@@ -19,7 +19,7 @@ The rules, for text outside code spans (each encoder says where it is used):
   ``==``, ``++`` (mark, keys) and the smartsymbols ``-->``, ``(c)``, ``(tm)``, ``(r)``, ``c/o``, ``+/-``,
   ``=/=`` and fractions such as ``1/2``;
 - ``:`` that opens an emoji shortcode (``:smile:``); the ``.`` of a ``www.`` that is not part of a URL; ``#``, ``!`` and ``?`` before a digit and ``@`` before
-  a name (pymdownx.magiclink's shorthand references), and the first character of a 40-digit commit hash;
+  a name (pymdownx.magiclink's shorthand references and its e-mail links: ``ops&#64;example.com``), and the first character of a 40-digit commit hash;
 - at the start of a line (and of a list item or table cell): punctuation that starts a block in some engine
   (``# > - + * = _ ~ | : ! ? [ / $``), and the ``.`` or ``)`` of a list marker (``1.``, ``a)``, ``iv.``); lines
   never start with spaces;
@@ -129,8 +129,8 @@ def _encode_char(text: str, i: int) -> bool:
         return after.isdigit()
     if ch == ".":  # "www." that is not a whole URL (those become code): still an autolink for some engines
         return not _is_word(text[i - 4 : i - 3] or " ")
-    if ch == "@":  # a mention, unless it is the middle of an e-mail address (after an ASCII letter)
-        return _is_word(after) and not (before.isascii() and before.isalpha())
+    if ch == "@":  # a mention, or an e-mail address that magiclink (Zensical's default profile) would link
+        return _is_word(after)
     # The first digit of a 40-hex-digit run: a commit that magiclink would link.
     return ch.isalnum()
 

@@ -26,7 +26,7 @@ from a2a_docgen.render.assets import SCRIPTS, STYLESHEETS
 from a2a_docgen.render.exports import DEFAULT_SITE_NAME
 from a2a_docgen.render.site import NavEntry
 
-__all__ = ["ENGINES", "Engine", "EngineName", "project_files", "quoted"]
+__all__ = ["ENGINES", "Engine", "EngineName", "pages_command", "project_files", "quoted"]
 
 EngineName = Literal["zensical", "mkdocs", "properdocs"]
 
@@ -44,14 +44,20 @@ class Engine:
     modules: tuple[str, ...]
     """Modules that are importable when the engine and its theme are installed."""
     install: str
-    """The packages to install for it (pip arguments)."""
+    """The packages to install for it (pip arguments, quoted for a shell)."""
     plugin: bool
     """Whether the engine runs the a2a-docgen plugin (else: ``a2a-docgen build`` writes the pages first)."""
 
 
+ZENSICAL_INSTALL = "'zensical>=0.0.73,<0.0.74'"
+"""The Zensical releases the tests prove (the ``engines`` extra pins the same). Zensical 0.0.74 and later
+load their theme from a separate package (``zensical-ui``) that the test environment cannot install, so a
+plain ``pip install zensical`` would give a user a release nobody here has built a catalogue with.
+``.ci/run zensical-newer`` fails once a later release becomes installable: then test it and move this."""
+
 ENGINES: dict[str, Engine] = {
     "zensical": Engine(
-        "zensical", "Zensical", "zensical.toml", "zensical", ("zensical",), "zensical", plugin=False
+        "zensical", "Zensical", "zensical.toml", "zensical", ("zensical",), ZENSICAL_INSTALL, plugin=False
     ),
     "mkdocs": Engine(
         "mkdocs", "MkDocs", "mkdocs.yml", "mkdocs", ("mkdocs", "material"), "mkdocs-material", plugin=True
@@ -70,6 +76,9 @@ ENGINES: dict[str, Engine] = {
 
 DOCS_DIR = "docs"
 SITE_DIR = "site"
+LIGHT_MEDIA = "(prefers-color-scheme: light)"
+DARK_MEDIA = "(prefers-color-scheme: dark)"
+"""The palettes' media queries: the theme starts in the scheme the reader's system asks for."""
 
 
 def quoted(text: str) -> str:
@@ -112,9 +121,38 @@ def _toml_nav(nav: Sequence[NavEntry]) -> str:
     return "nav = [\n" + "".join(f"  {{ {quoted(e.title)} = {quoted(e.path)} }},\n" for e in nav) + "]\n"
 
 
+PAGES_DIALECT = "material"
+"""The Markdown dialect of the pages ``a2a-docgen build`` writes for Zensical: its default profile renders
+``!!!`` admonitions and ``===`` content tabs (``render.env.Dialect``)."""
+
+
+MARKDOWN_PROFILE = (
+    "# The Markdown profile the catalogue's pages are tested with: what they use of Zensical's default one\n"
+    "# (admonitions, content tabs, highlighted code, heading ids from attr_list) and nothing that acts on\n"
+    "# text by itself: no emoji, magiclink or smartsymbols, so a card's :shortcode:, e-mail address or (c)\n"
+    "# stays text, and no line anchors in code blocks (a third of a page's weight). Extensions of your own\n"
+    "# go here too; keep these, and add no pymdownx.snippets or macros.\n"
+    "[project.markdown_extensions.admonition]\n"
+    "[project.markdown_extensions.attr_list]\n"
+    "[project.markdown_extensions.toc]\n"
+    "permalink = true\n"
+    "[project.markdown_extensions.pymdownx.highlight]\n"
+    "pygments_lang_class = true\n"
+    "[project.markdown_extensions.pymdownx.superfences]\n"
+    "[project.markdown_extensions.pymdownx.tabbed]\n"
+    "alternate_style = true\n"
+)
+"""``zensical.toml``'s ``markdown_extensions`` (Zensical adds ``toc`` and ``tables`` to any list)."""
+
+
+def pages_command(cards: str, docs: str) -> str:
+    """The command that writes a Zensical project's pages: ``a2a-docgen build CARDS -o DOCS --dialect …``."""
+    return f"a2a-docgen build {shlex.quote(cards)} -o {shlex.quote(docs)} --dialect {PAGES_DIALECT}"
+
+
 def zensical_toml(*, cards: str, site_name: str) -> str:
     """``zensical.toml``: the catalogue's pages are generated into ``docs/`` before Zensical builds."""
-    build = f"a2a-docgen build {shlex.quote(cards)} -o {DOCS_DIR}"
+    build = pages_command(cards, DOCS_DIR)
     return (
         "# Zensical (https://zensical.org) site of an A2A agent catalogue, written by `a2a-docgen init`.\n"
         "#\n"
@@ -139,20 +177,23 @@ def zensical_toml(*, cards: str, site_name: str) -> str:
         "# The catalogue's stylesheet and script (the home page's filter), written by a2a-docgen build.\n"
         f"extra_css = {_toml_list(STYLESHEETS)}\n"
         f"extra_javascript = {_toml_list(SCRIPTS)}\n"
-        "# No markdown_extensions: Zensical's default profile, which the catalogue's pages are tested with\n"
-        "# (attr_list gives each skill heading its #skill- id). If you set them, keep attr_list and toc.\n"
         "# Search is built in and on by default; list pages of the catalogue opt out of it themselves.\n"
+        "\n"
+        f"{MARKDOWN_PROFILE}"
         "\n"
         "[project.theme]\n"
         'features = ["content.code.copy", "search.highlight"]\n'
         "font = false  # system fonts: no request to Google Fonts, works offline and under a strict CSP\n"
         "\n"
+        "# Light and dark, following the reader's system setting until they choose with the toggle.\n"
         "[[project.theme.palette]]\n"
+        f"media = {quoted(LIGHT_MEDIA)}\n"
         'scheme = "default"\n'
         'toggle.icon = "lucide/sun"\n'
         'toggle.name = "Switch to dark mode"\n'
         "\n"
         "[[project.theme.palette]]\n"
+        f"media = {quoted(DARK_MEDIA)}\n"
         'scheme = "slate"\n'
         'toggle.icon = "lucide/moon"\n'
         'toggle.name = "Switch to light mode"\n'
@@ -189,12 +230,14 @@ def mkdocs_yml(engine: Engine, *, cards: str, site_name: str) -> str:
         "  features:\n"
         "    - content.code.copy\n"
         "    - search.highlight\n"
-        "  palette:\n"
-        "    - scheme: default\n"
+        "  palette:  # light and dark, following the reader's system setting until they choose\n"
+        f"    - media: {quoted(LIGHT_MEDIA)}\n"
+        "      scheme: default\n"
         "      toggle:\n"
         "        icon: material/weather-night\n"
         "        name: Switch to dark mode\n"
-        "    - scheme: slate\n"
+        f"    - media: {quoted(DARK_MEDIA)}\n"
+        "      scheme: slate\n"
         "      toggle:\n"
         "        icon: material/weather-sunny\n"
         "        name: Switch to light mode\n"
