@@ -96,9 +96,15 @@ def test_zensical_is_the_default_and_gets_the_example_cards(
     assert [p["scheme"] for p in theme["palette"]] == ["default", "slate"]
     assert all(p["toggle"]["name"] for p in theme["palette"])
     assert_follows_the_system(theme["palette"])
-    # the two next commands, exactly, from where init ran
-    assert f"  a2a-docgen build {project}/cards -o {project}/docs --dialect material\n" in out
-    assert f"  zensical serve -f {project}/zensical.toml\n" in out
+    # the commands, exactly, from where init ran
+    # the commands, exactly, from where init ran: pages, site, search index, a server for the built site
+    assert (
+        f"  a2a-docgen build {project}/cards -o {project}/docs --dialect material\n"
+        f"  zensical build -f {project}/zensical.toml\n"
+        f"  a2a-docgen search-index {project}/site\n"
+        f"  python3 -m http.server -d {project}/site\n"
+    ) in out
+    assert f"zensical serve -f {project}/zensical.toml" in out  # the live preview
     assert "--watch" in out
     assert "a2a-docgen build cards -o docs --dialect material" in (project / "zensical.toml").read_text(
         encoding="utf-8"
@@ -157,7 +163,10 @@ def test_here_needs_no_config_option(
     monkeypatch.chdir(tmp_path)
     code, out, _ = init(capsys, ".")
     assert code == 0
-    assert "  a2a-docgen build cards -o docs --dialect material\n  zensical serve\n" in out
+    assert (
+        "  a2a-docgen build cards -o docs --dialect material\n  zensical build\n"
+        "  a2a-docgen search-index site\n  python3 -m http.server -d site\n"
+    ) in out
 
 
 def test_existing_files_are_never_overwritten(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

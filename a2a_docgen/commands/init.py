@@ -122,9 +122,12 @@ def run(args: argparse.Namespace) -> int:
     if any(importlib.util.find_spec(module) is None for module in engine.modules):
         print(f"{engine.title} is not installed in this environment: pip install {engine.install}")
     if not engine.plugin:
+        config_option = next_commands(engine.name, project, cards_from_here)[1].removeprefix("zensical build")
         print(
-            "For a live preview, keep the first command running with --watch beside the second: each change "
-            "to a card rewrites the pages it changes."
+            "The third writes the catalogue search's index (Pagefind) into the built site; the last serves it "
+            f"at http://localhost:8000/. For a live preview while editing, run `zensical serve{config_option}` "
+            "beside the first command with --watch: each change to a card rewrites the pages it changes "
+            "(zensical serve rebuilds the site without the search index)."
         )
     print(
         "Engines and what works on each: https://github.com/a2a-docgen/a2a-docgen/blob/main/docs/engines.md"
@@ -133,14 +136,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 def next_commands(engine: str, project: Path, cards: str) -> list[str]:
-    """The two commands, run from the current directory, that build the project and serve the site."""
-    from a2a_docgen.site.scaffold import DOCS_DIR, ENGINES, pages_command
+    """The commands, run from the current directory, that build the project and serve the site: the build
+    steps (``site.scaffold.build_steps``), then the server."""
+    from a2a_docgen.site.scaffold import ENGINES, build_steps, serve_command
 
-    config = ENGINES[engine].config
     here = os.path.abspath(project) == os.path.abspath(os.curdir)
-    config_option = "" if here else f" -f {shlex.quote(str(project / config))}"
-    command = ENGINES[engine].command
-    if engine == "zensical":
-        docs = DOCS_DIR if here else str(project / DOCS_DIR)
-        return [pages_command(cards, docs), f"{command} serve{config_option}"]
-    return [f"{command} build{config_option}", f"{command} serve{config_option}"]
+    prefix = "" if here else str(project)
+    config_option = "" if here else f" -f {shlex.quote(str(project / ENGINES[engine].config))}"
+    steps = build_steps(ENGINES[engine], cards=cards, project=prefix, config_option=config_option)
+    return [*steps, serve_command(ENGINES[engine], project=prefix, config_option=config_option)]

@@ -26,7 +26,16 @@ from a2a_docgen.render.assets import SCRIPTS, STYLESHEETS
 from a2a_docgen.render.exports import DEFAULT_SITE_NAME
 from a2a_docgen.render.site import NavEntry
 
-__all__ = ["ENGINES", "Engine", "EngineName", "pages_command", "project_files", "quoted"]
+__all__ = [
+    "ENGINES",
+    "Engine",
+    "EngineName",
+    "build_steps",
+    "pages_command",
+    "project_files",
+    "quoted",
+    "serve_command",
+]
 
 EngineName = Literal["zensical", "mkdocs", "properdocs"]
 
@@ -150,22 +159,46 @@ def pages_command(cards: str, docs: str) -> str:
     return f"a2a-docgen build {shlex.quote(cards)} -o {shlex.quote(docs)} --dialect {PAGES_DIALECT}"
 
 
+def build_steps(engine: Engine, *, cards: str, project: str = "", config_option: str = "") -> list[str]:
+    """The shell commands that build a project's site, run from ``project``'s parent (``""``: from the
+    project itself): for Zensical, the pages, the engine's build and the catalogue search's index; for the
+    plugin engines, the engine's build. ``config_option`` is ``-f CONFIG`` when not run from the project.
+    ``init`` prints them, the configuration names them, the publishing workflows run them."""
+    if engine.plugin:
+        return [f"{engine.command} build{config_option}"]
+    docs = f"{project}/{DOCS_DIR}" if project else DOCS_DIR
+    site = f"{project}/{SITE_DIR}" if project else SITE_DIR
+    return [
+        pages_command(cards, docs),
+        f"{engine.command} build{config_option}",
+        f"a2a-docgen search-index {shlex.quote(site)}",
+    ]
+
+
+def serve_command(engine: Engine, *, project: str = "", config_option: str = "") -> str:
+    """The command that serves the built site locally. Zensical's own server rebuilds the site without the
+    search index, so its built directory is served as it is; the plugin engines serve with the index."""
+    if engine.plugin:
+        return f"{engine.command} serve{config_option}"
+    site = f"{project}/{SITE_DIR}" if project else SITE_DIR
+    return f"python3 -m http.server -d {shlex.quote(site)}"
+
+
 def zensical_toml(*, cards: str, site_name: str) -> str:
     """``zensical.toml``: the catalogue's pages are generated into ``docs/`` before Zensical builds."""
-    build = pages_command(cards, DOCS_DIR)
+    steps = "".join(f"#   {step}\n" for step in build_steps(ENGINES["zensical"], cards=cards))
     return (
         "# Zensical (https://zensical.org) site of an A2A agent catalogue, written by `a2a-docgen init`.\n"
         "#\n"
         "# Zensical runs no MkDocs plugins, so a2a-docgen writes the catalogue's pages into docs/ first. From\n"
         "# this directory:\n"
         "#\n"
-        f"#   {build}\n"
-        "#   zensical serve\n"
+        f"{steps}"
         "#\n"
-        "# The first writes the pages from the cards: run it again after a change, or keep it running with\n"
-        "# --watch beside `zensical serve` for a live preview (only the pages a change alters are rewritten,\n"
-        "# and Zensical reloads them). The second builds the site and serves it at http://localhost:8000/;\n"
-        "# `zensical build` writes it into site/.\n"
+        "# The first writes the pages from the cards, the second builds the site into site/, the third adds\n"
+        "# the catalogue search's index (Pagefind) to it; `python3 -m http.server -d site` serves it. For a\n"
+        "# live preview, keep the first running with --watch beside `zensical serve` (only the pages a change\n"
+        "# alters are rewritten, and Zensical reloads them; its rebuilt site has no search index).\n"
         "\n"
         "[project]\n"
         f"site_name = {quoted(site_name)}\n"
