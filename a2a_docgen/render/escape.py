@@ -79,6 +79,7 @@ _ENTITY_AFTER = re.compile(r"#[0-9]+;|#[xX][0-9a-fA-F]+;|[A-Za-z][A-Za-z0-9]*;")
 _EMOJI_AFTER = re.compile(r"[A-Za-z0-9_+\-]+:")
 _SMART_WORDS = re.compile(r"(?i)(?:c|r|tm)(?=\)|$)")
 _SMART_PARENS = ("(c)", "(r)", "(tm)")
+_SMART_OPENINGS = frozenset({"(c", "(r", "(tm"})
 _FRACTIONS = frozenset(
     ["1/4", "1/2", "3/4", "1/3", "2/3", "1/5", "2/5", "3/5", "4/5", "1/6", "5/6", "1/8", "3/8", "5/8", "7/8"]
 )
@@ -113,9 +114,9 @@ def _encode_char(text: str, i: int) -> bool:
         return before == "+" or after == "+" or text.startswith("/-", i + 1)
     if ch == "-":
         return text.startswith("->", i + 1)
-    if ch == "(":
+    if ch == "(":  # "(c)", or a "(c" at the end that a ")" of ours would complete
         rest = text[i : i + 4].lower()
-        return rest.startswith(_SMART_PARENS)
+        return rest.startswith(_SMART_PARENS) or rest in _SMART_OPENINGS
     if ch == "/":
         if before in "cC" and after in "oO":
             return not (_is_word(text[i - 2 : i - 1] or " ") or _is_word(text[i + 2 : i + 3] or " "))
