@@ -26,6 +26,7 @@ examples:
   a2a-docgen init catalogue                      # Zensical, with the example cards in catalogue/cards
   a2a-docgen init --engine mkdocs --cards cards/ site   # MkDocs + Material and the plugin, your cards
   a2a-docgen init --engine properdocs .          # ProperDocs + Material and the plugin, here
+  a2a-docgen init --github-pages .               # and a GitHub Pages workflow that builds and publishes it
 
 exit status: 0 written, 2 usage error (a file to write exists, a bad option).
 """
@@ -63,13 +64,19 @@ def register(subparsers: Any) -> None:
         "example cards in DIR/cards",
     )
     parser.add_argument("--site-name", metavar="NAME", help="the site's name (default: A2A agent catalogue)")
+    parser.add_argument(
+        "--github-pages",
+        action="store_true",
+        help="also write .github/workflows/pages.yml, which checks the cards, builds the site with the "
+        "commands below and publishes it on GitHub Pages (for a project at the repository's root)",
+    )
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from a2a_docgen.commands.check import default_catalogue
     from a2a_docgen.render.exports import DEFAULT_SITE_NAME
-    from a2a_docgen.site.scaffold import ENGINES, project_files
+    from a2a_docgen.site.scaffold import ENGINES, WORKFLOW, pages_workflow, project_files
 
     engine = ENGINES[args.engine]
     project = Path(args.directory)
@@ -89,6 +96,8 @@ def run(args: argparse.Namespace) -> int:
         cards_for_config = Path(relative).as_posix()
         cards_from_here = args.cards
     texts = project_files(engine, cards=cards_for_config, site_name=args.site_name or DEFAULT_SITE_NAME)
+    if args.github_pages:
+        texts[WORKFLOW] = pages_workflow(engine, cards=cards_for_config)
     files.update((path, text.encode("utf-8")) for path, text in texts.items())
 
     existing = sorted(

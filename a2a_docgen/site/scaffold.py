@@ -32,6 +32,7 @@ __all__ = [
     "EngineName",
     "build_steps",
     "pages_command",
+    "pages_workflow",
     "project_files",
     "quoted",
     "serve_command",
@@ -182,6 +183,77 @@ def serve_command(engine: Engine, *, project: str = "", config_option: str = "")
         return f"{engine.command} serve{config_option}"
     site = f"{project}/{SITE_DIR}" if project else SITE_DIR
     return f"python3 -m http.server -d {shlex.quote(site)}"
+
+
+A2A_DOCGEN_SOURCE = "git+https://github.com/a2a-docgen/a2a-docgen@main"
+"""Where a publishing workflow installs a2a-docgen from: no release is on the package index yet, so the
+repository (pin a commit or tag in place of ``main`` for reproducible builds)."""
+WORKFLOW = ".github/workflows/pages.yml"
+
+_ENGINE_PACKAGES = {
+    "zensical": ZENSICAL_INSTALL,
+    "mkdocs": "'mkdocs>=1.6,<2' 'mkdocs-material>=9.5,<10'",
+    "properdocs": "'properdocs>=1.6,<2' 'mkdocs-material>=9.5,<10'",
+}
+"""What a publishing workflow installs beside a2a-docgen for each engine: the ranges the tests prove."""
+
+
+def pages_workflow(engine: Engine, *, cards: str) -> str:
+    """A GitHub Actions workflow that checks the cards, builds the site of a project at the repository's root
+    with the commands ``init`` prints (strictly) and publishes it on GitHub Pages."""
+    steps = build_steps(engine, cards=cards)
+    steps = [f"{step} --strict" if step.startswith(f"{engine.command} build") else step for step in steps]
+    build = "".join(f"          {step}\n" for step in steps)
+    return (
+        "# Publishes the agent catalogue on GitHub Pages (Settings > Pages > Source: GitHub Actions), written by\n"
+        "# `a2a-docgen init`. The project is the repository's root.\n"
+        "name: Agent catalogue\n"
+        "on:\n"
+        "  push:\n"
+        "    branches: [main]\n"
+        "  workflow_dispatch:\n"
+        "\n"
+        "permissions:\n"
+        "  contents: read\n"
+        "  pages: write\n"
+        "  id-token: write\n"
+        "\n"
+        "concurrency:\n"
+        "  group: pages\n"
+        "  cancel-in-progress: true\n"
+        "\n"
+        "jobs:\n"
+        "  build:\n"
+        "    runs-on: ubuntu-latest\n"
+        "    env:\n"
+        "      # a2a-docgen is not on PyPI yet: installed from its repository (pin a tag or commit for reproducible builds)\n"
+        f"      A2A_DOCGEN: {quoted(A2A_DOCGEN_SOURCE)}\n"
+        '      NO_MKDOCS_2_WARNING: "1"\n'
+        "    steps:\n"
+        "      - uses: actions/checkout@v4\n"
+        "      - uses: actions/setup-python@v5\n"
+        "        with:\n"
+        '          python-version: "3.12"\n'
+        "      - name: Install\n"
+        f'        run: pip install "a2a-docgen[search] @ $A2A_DOCGEN" {_ENGINE_PACKAGES[engine.name]}\n'
+        "      - name: Check the cards\n"
+        f"        run: a2a-docgen check {shlex.quote(cards)} --format github\n"
+        "      - name: Build the site\n"
+        "        run: |\n"
+        f"{build}"
+        "      - uses: actions/upload-pages-artifact@v3\n"
+        "        with:\n"
+        f"          path: {SITE_DIR}\n"
+        "  deploy:\n"
+        "    needs: build\n"
+        "    runs-on: ubuntu-latest\n"
+        "    environment:\n"
+        "      name: github-pages\n"
+        "      url: ${{ steps.deployment.outputs.page_url }}\n"
+        "    steps:\n"
+        "      - id: deployment\n"
+        "        uses: actions/deploy-pages@v4\n"
+    )
 
 
 def zensical_toml(*, cards: str, site_name: str) -> str:
