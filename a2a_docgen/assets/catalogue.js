@@ -639,8 +639,21 @@
     return heading && heading.tagName === "H2" ? heading : null;
   }
 
+  // An agent page built by an engine from a2a-docgen build output has no plugin wrapper: its content region
+  // (Zensical's and Material's article) gets the wrapper's classes, so the catalogue's styles (long tokens
+  // that wrap, wide tables that scroll in their own box on a phone) reach it as they reach the plugin's.
+  function markAgentPage() {
+    if (document.querySelector(".a2a-page")) return;
+    var here = new URL(".", location.href).href;
+    var rest = here.indexOf(ROOT) === 0 ? here.slice(ROOT.length) : null;
+    if (rest === null || !/^agents\/[a-z0-9-]+\/$/.test(rest)) return;
+    var content = document.querySelector("article.md-content__inner");
+    if (content) content.classList.add("a2a-page", "a2a-page-agent");
+  }
+
   function init() {
     onHashChange = null;
+    markAgentPage();
     var heading = document.querySelector(".a2a-page #agents") || homeHeading();
     if (heading) setUp(heading);
     setUpCopyButtons();
