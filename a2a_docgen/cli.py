@@ -21,12 +21,18 @@ COMMANDS: dict[str, str] = {
     "init": "write a new site project for Zensical, MkDocs or ProperDocs",
     "check": "validate Agent Cards against the A2A specification",
     "build": "render Agent Cards into Markdown pages",
+    "search-index": "index a built site's agent pages for the catalogue search (Pagefind)",
     "diff": "report what a change to Agent Cards breaks for clients",
     "fetch": "download Agent Cards from running agents",
     "sign": "add a JWS signature to an Agent Card",
     "convert": "write Agent Cards in the v1.0 shape",
 }
 """Subcommands and their one-line help (each module's ``HELP``), in the order ``--help`` lists them."""
+
+
+def command_module(name: str) -> str:
+    """The module of command ``name`` (``search-index``: ``a2a_docgen.commands.search_index``)."""
+    return f"a2a_docgen.commands.{name.replace('-', '_')}"
 
 
 def chosen_command(argv: Sequence[str]) -> str | None:
@@ -48,7 +54,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, summary in COMMANDS.items():
         if name == command:
-            importlib.import_module(f"a2a_docgen.commands.{name}").register(subparsers)
+            importlib.import_module(command_module(name)).register(subparsers)
         else:
             subparsers.add_parser(name, help=summary, add_help=False)
     return parser

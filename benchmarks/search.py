@@ -241,8 +241,11 @@ def measure(site: Path, runs: int, words: list[str], pause_ms: int, key_ms: int)
 
     bundle = site / "pagefind"
     bundle_bytes = sum(p.stat().st_size for p in bundle.rglob("*") if p.is_file())
-    index_bytes = sum(
-        p.stat().st_size for sub in ("index", "fragment", "filter") for p in (bundle / sub).iterdir()
+    index_bytes = sum(  # an engine's index (a2a-docgen search-index) has no filter/: no facets in it
+        p.stat().st_size
+        for sub in ("index", "fragment", "filter")
+        if (bundle / sub).is_dir()
+        for p in (bundle / sub).iterdir()
     )
     raw_json = (site / "catalogue-filter.json").read_bytes()
     by_kind: dict[str, int] = {}

@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import os
 import re
 import shutil
 import subprocess
@@ -108,7 +109,9 @@ def zensical_build(work: Path, agents: int, skills: int) -> ZensicalBuild:
         [python, "-m", "a2a_docgen", "init", "--engine", "zensical", "--cards", str(cards), str(project)],
         work,
     )
-    generate = _timed([python, "-m", "a2a_docgen", "build", str(cards), "-o", "docs"], project)
+    generate = _timed(
+        [python, "-m", "a2a_docgen", "build", str(cards), "-o", "docs", "--dialect", "material"], project
+    )
     shutil.rmtree(project / ".cache", ignore_errors=True)
     result = project / "measure.json"
     cold = _timed([python, str(MEASURE), str(result), "build", "-f", "zensical.toml"], project)
@@ -116,6 +119,11 @@ def zensical_build(work: Path, agents: int, skills: int) -> ZensicalBuild:
     peak_kib, cpu = measured["max_rss_kib"], measured["cpu_seconds"]
     warm = _timed([python, "-m", "zensical", "build", "-f", "zensical.toml"], project)
     site = project / "site"
+    # the catalogue search's index, the step init prints after the engine's build
+    _timed([python, "-m", "a2a_docgen", "search-index", "site"], project)
+    keep = os.environ.get("A2A_DOCGEN_KEEP_SITE")
+    if keep:  # for benchmarks/search.py --site
+        shutil.copytree(site, keep, dirs_exist_ok=True)
     kib, entries, most, where, locations = search_stats(site)
 
     from a2a_docgen.catalog import load_catalog

@@ -53,14 +53,24 @@ def catalogue() -> tuple[Catalog, RenderedSite]:
     return catalog, render_catalog(catalog, markdown_sources=False)
 
 
+_BUILDS: dict[str, EngineBuild] = {}
+
+
+def _build(engine: str, tmp_path_factory: pytest.TempPathFactory) -> EngineBuild:
+    """The example catalogue's site, built once per engine (per session) from the project ``init`` writes,
+    with the commands it prints."""
+    require_engine(engine)
+    if engine not in _BUILDS:
+        project = tmp_path_factory.mktemp(engine) / "catalogue"
+        init_project(project, engine, CARDS)
+        _BUILDS[engine] = build_project(project, engine, cards=os.path.relpath(CARDS, project))
+    return _BUILDS[engine]
+
+
 @pytest.fixture(scope="module", params=ENGINES)
 def built(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> EngineBuild:
     """The example catalogue's site, built once per engine from the project ``init`` writes."""
-    engine: str = request.param
-    require_engine(engine)
-    project = tmp_path_factory.mktemp(engine) / "catalogue"
-    init_project(project, engine, CARDS)
-    return build_project(project, engine, cards=os.path.relpath(CARDS, project))
+    return _build(request.param, tmp_path_factory)
 
 
 def page(built: EngineBuild, markdown_path: str) -> HtmlPage:
@@ -241,6 +251,91 @@ def test_llms_txt_links_to_published_pages(built: EngineBuild) -> None:
         link for link in links if not ((site / link).is_file() or (site / link / "index.html").is_file())
     ]
     assert unpublished == []
+
+
+# -- one catalogue on every engine: what an agent page shows, and what it weighs ----------------------------
+
+_ARTICLE = re.compile(r'<article class="md-content__inner[^"]*">(.*?)</article>', re.S)
+_LITERAL_SYNTAX = re.compile(r"\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]|^!!! |^=== \"|\*\*[A-Z]", re.M)
+_HIGHLIGHTED = re.compile(r'<div class="language-(json|sh|python) highlight">\s*<pre[^>]*>(.*?)</pre>', re.S)
+
+
+def _shows(html_text: str) -> dict[str, object]:
+    """What an agent page shows, as the reader sees it: the facts (the summary's text), the admonitions and
+    their kinds, each set of tabs with its labels, the highlighted blocks by language, and any Markdown syntax
+    left as text."""
+    article = _ARTICLE.search(html_text)
+    assert article is not None
+    content = article.group(1)
+    parsed = parse_page(html_text)
+    tab_sets = re.split(r'<div class="tabbed-set', content)[1:]
+    return {
+        "head": parsed.head,
+        "admonitions": re.findall(r'<div class="admonition (\w+)">', content),
+        "tabs": [re.findall(r'<label for="__tabbed_[0-9_]+">([^<]*)</label>', chunk) for chunk in tab_sets],
+        "highlighted": sorted(
+            language for language, body in _HIGHLIGHTED.findall(content) if '<span class="' in body
+        ),
+        "literal": _LITERAL_SYNTAX.findall(parsed.text.replace(" ", "\n")),
+    }
+
+
+def _plugin_shows(markdown: str) -> dict[str, object]:
+    """The same facts of the plugin's page for ``markdown``: its converter is the reference."""
+    from a2a_docgen.html import Theme, to_html
+
+    converted = to_html(markdown, theme=Theme("material", permalink="¶")).with_links(str)
+    return _shows(f'<article class="md-content__inner md-typeset">{converted}</article>')
+
+
+def test_agent_pages_show_the_same_on_every_engine(
+    built: EngineBuild, catalogue: tuple[Catalog, RenderedSite]
+) -> None:
+    """Admonitions, request tabs with their labels, highlighted JSON, curl and Python, the facts, and no
+    Markdown syntax shown as text: as the plugin's converter makes of the same page."""
+    catalog, rendered = catalogue
+    site = built.check()
+    for paths in agent_paths(catalog):
+        expected = _plugin_shows(rendered.pages[paths.page_path])
+        shown = _shows((site / html_path(paths.page_path)).read_text(encoding="utf-8"))
+        assert shown["literal"] == [], (paths.page_path, shown["literal"])
+        for fact in ("admonitions", "tabs", "highlighted"):
+            assert shown[fact] == expected[fact], (paths.page_path, fact, shown[fact], expected[fact])
+        assert all(len(labels) >= 2 for labels in shown["tabs"])  # type: ignore[attr-defined]
+        assert {"sh", "python"} <= set(shown["highlighted"])  # type: ignore[call-overload]
+        assert shown["head"] == expected["head"].replace(" ¶", ""), paths.page_path  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("engine", [e for e in ENGINES if e != "mkdocs"])
+def test_agent_pages_weigh_at_most_a_quarter_more_than_the_plugins(
+    engine: str, catalogue: tuple[Catalog, RenderedSite], tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """An agent page's HTML on any engine is at most 1.25 times what MkDocs with the plugin writes for it."""
+    catalog, _ = catalogue
+    plugin = _build("mkdocs", tmp_path_factory).check()
+    other = _build(engine, tmp_path_factory).check()
+    ratios = {}
+    for paths in agent_paths(catalog):
+        path = html_path(paths.page_path)
+        ratios[paths.page_path] = (other / path).stat().st_size / (plugin / path).stat().st_size
+    assert max(ratios.values()) <= 1.25, ratios
+
+
+def test_zensical_site_has_the_catalogue_search_index(
+    built: EngineBuild, catalogue: tuple[Catalog, RenderedSite]
+) -> None:
+    """The step init prints after the engine's build: Pagefind's bundle of the agent pages, announced in the
+    filter index (the plugin engines write theirs themselves and mark the home page)."""
+    site = built.check()
+    catalog, _ = catalogue
+    assert (site / "pagefind" / "pagefind.js").is_file()
+    if built.engine == "zensical":
+        assert (
+            json.loads((site / "catalogue-filter.json").read_text(encoding="utf-8"))["search"] == "pagefind"
+        )
+        assert f"search-index: {len(catalog.cards)} agent pages indexed" in built.output
+    else:
+        assert 'data-a2a-search="pagefind"' in (site / "index.html").read_text(encoding="utf-8")
 
 
 def test_site_checker_finds_nothing(built: EngineBuild) -> None:

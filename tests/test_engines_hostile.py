@@ -12,6 +12,7 @@ knows Zensical's own inline scripts from its installed templates, as it knows Ma
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,7 +45,29 @@ class ZensicalSites:
     control: EngineBuild
 
 
-def _project(root: Path, *, benign: bool, raw_page: str | None = None) -> EngineBuild:
+PROFILES = ("init", "zensical-default")
+"""The Markdown profile of the build: the one ``init`` writes into ``zensical.toml``, and Zensical's own
+default (``markdown_extensions`` removed: emoji, magiclink, smartsymbols and the rest of its suite)."""
+
+
+def _without_markdown_extensions(config: str) -> str:
+    """``zensical.toml`` without its ``[project.markdown_extensions...]`` tables (and their comment)."""
+    out: list[str] = []
+    skipping = False
+    for line in config.splitlines(keepends=True):
+        if line.startswith("[project.markdown_extensions"):
+            skipping = True
+            continue
+        if skipping and line.startswith(("[", "\n")):
+            skipping = False
+        if not skipping:
+            out.append(line)
+    text = "".join(out)
+    assert "markdown_extensions" not in text.replace("# The Markdown profile", "")
+    return text
+
+
+def _project(root: Path, *, benign: bool, raw_page: str | None = None, profile: str = "init") -> EngineBuild:
     project = root / "project"
     cards = project / "cards"
     if benign:
@@ -54,9 +77,11 @@ def _project(root: Path, *, benign: bool, raw_page: str | None = None) -> Engine
     else:
         shutil.copytree(HOSTILE, cards, ignore=shutil.ignore_patterns("*.py", "__pycache__"))
     config = init_project(project, "zensical", cards, site_name="Hostile catalogue")
+    text = config.read_text(encoding="utf-8")
+    if profile == "zensical-default":
+        text = _without_markdown_extensions(text)
     config.write_text(
-        f'# {CONFIG_CANARY}\n{config.read_text(encoding="utf-8")}\n[project.extra]\ncanary = "{CONFIG_CANARY}"\n',
-        encoding="utf-8",
+        f'# {CONFIG_CANARY}\n{text}\n[project.extra]\ncanary = "{CONFIG_CANARY}"\n', encoding="utf-8"
     )
     (project / "secret.txt").write_text(f"{gen.CANARY} secret.txt\n", encoding="utf-8")
     (project / ".env").write_text(f"API_TOKEN={gen.CANARY}-env\n", encoding="utf-8")
@@ -66,13 +91,14 @@ def _project(root: Path, *, benign: bool, raw_page: str | None = None) -> Engine
     return build_project(project, "zensical", env={"A2A_ENV_CANARY": ENV_CANARY}, timeout=240)
 
 
-@pytest.fixture(scope="module")
-def zensical(tmp_path_factory: pytest.TempPathFactory) -> ZensicalSites:
+@pytest.fixture(scope="module", params=PROFILES)
+def zensical(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> ZensicalSites:
     require_engine("zensical")
-    root = tmp_path_factory.mktemp("zensical-hostile")
+    profile: str = request.param
+    root = tmp_path_factory.mktemp(f"zensical-hostile-{profile}")
     return ZensicalSites(
-        hostile=_project(root / "hostile", benign=False),
-        control=_project(root / "control", benign=True, raw_page=CONTROL_PAGE),
+        hostile=_project(root / "hostile", benign=False, profile=profile),
+        control=_project(root / "control", benign=True, raw_page=CONTROL_PAGE, profile=profile),
     )
 
 
@@ -111,6 +137,20 @@ def test_no_file_or_environment_content_is_published(zensical: ZensicalSites) ->
 
 def test_no_template_expression_is_evaluated(zensical: ZensicalSites) -> None:
     assert _template_markers(zensical.hostile.check()) == {}
+
+
+def test_nothing_is_loaded_from_another_host_and_nothing_linked_by_the_engine(
+    zensical: ZensicalSites,
+) -> None:
+    """Card text makes no emoji image (twemoji from a CDN), no e-mail link (magiclink) and no symbol from
+    our own words: no page asks another host for anything because of a card."""
+    remote = re.compile(
+        r"""<(?:img|script|link|iframe|source|video|audio)\b[^>]*\b(?:src|href)=["']?(?:https?:)?//"""
+    )
+    for relpath, text in html_pages(zensical.hostile.check()).items():
+        assert not remote.search(text), (relpath, remote.search(text))
+        assert not re.search(r'class="(?:twemoji|emojione)', text), relpath
+        assert "magiclink" not in text, relpath  # the class of every link magiclink makes
 
 
 def test_no_critic_mark_is_applied(zensical: ZensicalSites) -> None:

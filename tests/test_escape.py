@@ -143,7 +143,7 @@ def test_md_link_variants() -> None:
     assert md_link("Mail", "mailto:a@example.com") == "Mail (`mailto:a@example.com`, not a safe link)"
     assert md_link("Odd", {"url": 1}) == "Odd (`{'url': 1}`, not a safe link)"
     assert md_url(12) == "`12` (not a safe link)"
-    assert md_url("mailto:a@example.com", allow_mailto=True) == "[a@example.com](mailto:a@example.com)"
+    assert md_url("mailto:a@example.com", allow_mailto=True) == "[a&#64;example.com](mailto:a@example.com)"
 
 
 def test_md_table_row() -> None:

@@ -52,10 +52,13 @@ def squeeze(text: str) -> str:
     return "".join(text.split())
 
 
-def _autolink(href: str, text: str) -> bool:
-    """An engine's own autolink: an http(s) or mailto link whose text is the address it goes to (GitHub links
-    addresses in any text node, references decoded; magiclink links e-mail addresses)."""
+def _autolink(href: str, text: str, engine_name: str) -> bool:
+    """An engine's own autolink: an http(s) or mailto link whose text is the address it goes to. Only GitHub
+    may make one of card text (it links addresses in any text node, references decoded); magiclink's
+    (Zensical's default profile) are prevented by the encoders: a card's e-mail address stays text."""
     scheme, _, rest = href.partition(":")
+    if engine_name != "github":
+        return False
     if scheme == "mailto":
         return bool(_EMAIL.fullmatch(rest)) and text in (rest, href)
     return scheme in ("http", "https") and text.rstrip("/") in (
@@ -76,8 +79,10 @@ def check_elements(page: Html, allowed: Iterable[str], hrefs: Iterable[str] = ()
         if tag == "a":
             text = next(link_texts)
             href = str(attrs.get("href"))
+            if attrs.get("class") == "headerlink" and href.startswith("#"):
+                continue  # the permalink of a heading (toc's permalink option)
             if href not in links:
-                assert _autolink(href, text), (where, href, text, page.source)
+                assert _autolink(href, text, page.engine), (where, href, text, page.source)
                 continue
         assert tag in allowed_tags, (where, tag, page.source)
         for name, value in attrs.items():
@@ -226,7 +231,7 @@ READABLE = {
     "It's 50% off; really?": "It's 50% off; really?",
     "snake_case_name": "snake_case_name",
     "Docs at https://docs.example.com/a_b.": "Docs at `https://docs.example.com/a_b`.",
-    "Mail support@example.com (24/7)": "Mail support@example.com (24/7)",
+    "Mail support@example.com (24/7)": "Mail support&#64;example.com (24/7)",
     "A > B, x-y, C#, 2+2=4": "A > B, x-y, C#, 2+2=4",
 }
 
@@ -282,3 +287,47 @@ def test_fragments_side_by_side_are_inert(a: str, b: str) -> None:
 def test_json_blocks_round_trip_in_every_engine(value: JSONValue) -> None:
     for name in ALL_ENGINES:
         assert_fence_inert(value, name)
+
+
+_DIALECT_PAGE = (
+    '{% import "_macros.md.jinja" as m with context %}'
+    '{% call m.admonition("note") %}The skill accepts {{ text | md_inline }}, no text.{% endcall %}\n\n'
+    "{{ m.variants(variants) }}\n"
+)
+
+
+def _dialect_page(payload: str, dialect: str) -> str:
+    from a2a_docgen.render.env import CardText, shared_env
+    from a2a_docgen.render.escape import json_text
+
+    body = json_text({"text": payload})
+    variants = [
+        {"label": "Request body", "language": "json", "code": body},
+        {"label": "curl", "language": "sh", "code": f"curl -d @- <<'EOF'\n{body}\nEOF"},
+    ]
+    template = shared_env().from_string(_DIALECT_PAGE)
+    return template.render(text=CardText(payload), variants=variants, dialect=dialect, page_path="index.md")
+
+
+@pytest.mark.parametrize(
+    ("dialect", "name"), [("material", "zensical"), ("material", "suite"), ("github", "ours")]
+)
+@pytest.mark.parametrize("payload", ALL_PAYLOADS, ids=range(len(ALL_PAYLOADS)))
+def test_payloads_are_inert_in_admonitions_and_tabs(payload: str, dialect: str, name: str) -> None:
+    """Card text in a note and in the request tabs of each dialect, through the engines that read it: one
+    admonition whose text is ours around the payload's, one tab set of two blocks, the JSON intact."""
+    page = engine(name, _dialect_page(payload, dialect))
+    allowed = {"div", "p", "code", "pre", "span", "input", "label", "a"}
+    assert page.tag_names() <= allowed | {"wbr", "button", "sup"}, page.source
+    admonitions = [a for t, a in page.tags if t == "div" and "admonition" in str(a.get("class")).split()]
+    assert len(admonitions) == 1, page.source
+    assert page.texts("p")[:2] == ["Note", f"The skill accepts {visible_line(payload)}, no text."], (
+        page.source
+    )
+    tabs = [a for t, a in page.tags if t == "div" and "tabbed-set" in str(a.get("class")).split()]
+    assert len(tabs) == 1, page.source
+    assert page.texts("label") == ["Request body", "curl"]
+    assert json.loads(page.text_by_tag["pre"][0]) == {"text": payload}
+    for tag, attrs in page.tags:
+        if tag == "a":
+            assert attrs.get("class") == "headerlink" or str(attrs.get("href", "")).startswith("#"), attrs

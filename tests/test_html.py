@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from a2a_docgen.html import Theme, front_matter, to_html
+from a2a_docgen.html.code_highlight import highlight_code
 from a2a_docgen.html.json_highlight import highlight_json
 
 MATERIAL = Theme(flavour="material", permalink="¶")
@@ -185,3 +186,27 @@ def test_highlighting_matches_pygments() -> None:
     theirs_marked = [(c, t) for c, t in classes(theirs) if c != "w"]
     assert "".join(t for _, t in ours) == "".join(t for _, t in theirs_marked)
     assert {t: c for c, t in ours if c != "p"} == {t: c for c, t in theirs_marked if c != "p"}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(), st.sampled_from(["sh", "python"]))
+def test_code_highlighting_never_changes_what_the_block_says(text: str, language: str) -> None:
+    """Any text, not only the code we generate: every character kept, escaped, inside known classes."""
+    marked = highlight_code(text, language)
+    assert marked is not None
+    assert html.unescape(re.sub(r"</?span[^>]*>", "", marked)) == text
+    assert re.fullmatch(r'(?:[^<]|<span class="[a-z0-9]{1,3}">[^<]*</span>)*', marked)
+
+
+def test_curl_and_python_are_highlighted_in_the_request_tabs() -> None:
+    page = to_html(
+        "**curl**\n\n```sh\ncurl -sS 'https://a.example/' \\\n  -H 'X: y'\n```\n\n"
+        '**Python**\n\n```python\nimport httpx\nprint("hi")  # note\n```\n',
+        theme=Theme("material"),
+    ).html
+    assert "<span class=\"s1\">'https://a.example/'</span>" in page
+    assert '<span class="se">\\</span>' in page
+    assert '<span class="kn">import</span>' in page
+    assert '<span class="s2">&quot;hi&quot;</span>' in page or '<span class="s2">"hi"</span>' in page
+    assert '<span class="c1"># note</span>' in page
+    assert highlight_code("x", "ruby") is None

@@ -37,6 +37,36 @@ def files(root: Path) -> set[str]:
     return {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()}
 
 
+def assert_follows_the_system(palette: list[dict[str, object]]) -> None:
+    """Light first for a light system, dark for a dark one (the theme picks the palette whose media query
+    matches; without ``media`` it ignores the reader's setting); the toggle switches between the two."""
+    assert [p.get("media") for p in palette] == [
+        "(prefers-color-scheme: light)",
+        "(prefers-color-scheme: dark)",
+    ]
+
+
+def test_the_zensical_install_line_is_the_tested_range() -> None:
+    """``init`` prints the Zensical releases the engine tests run (the ``engines`` extra), never an unbounded
+    ``pip install zensical`` (0.0.74 and later need a theme package the tests cannot install)."""
+    pyproject = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    pinned = next(
+        r for r in pyproject["project"]["optional-dependencies"]["engines"] if r.startswith("zensical")
+    )
+    tested = pinned.removeprefix("zensical==")
+    install = ENGINES["zensical"].install
+    # quoted: a shell would read ">" and "<" as redirections
+    assert install[0] == install[-1] == "'"
+    assert install == f"'zensical>={tested},<{_next_patch(tested)}'"
+    docs = (REPO / "docs" / "engines.md").read_text(encoding="utf-8")
+    assert f"pip install {install}" in docs
+
+
+def _next_patch(version: str) -> str:
+    *head, last = version.split(".")
+    return ".".join([*head, str(int(last) + 1)])
+
+
 def test_zensical_is_the_default_and_gets_the_example_cards(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -53,18 +83,32 @@ def test_zensical_is_the_default_and_gets_the_example_cards(
     assert config["nav"] == [{entry.title: entry.path} for entry in NAV]
     assert config["extra_css"] == list(STYLESHEETS)
     assert config["extra_javascript"] == list(SCRIPTS)
-    assert "markdown_extensions" not in config  # Zensical's default profile, which the tests build with
+    # The profile the pages are tested with: what they need, and none of the extensions that act on text by
+    # themselves (emoji, magiclink, smartsymbols) or read files (snippets)
+    extensions = config["markdown_extensions"]
+    assert set(extensions) == {"admonition", "attr_list", "toc", "pymdownx"}
+    assert set(extensions["pymdownx"]) == {"highlight", "superfences", "tabbed"}
+    assert extensions["pymdownx"]["tabbed"] == {"alternate_style": True}
     assert "plugins" not in config  # search is on by default
     theme = config["theme"]
     assert theme["font"] is False
     assert "content.code.copy" in theme["features"]
     assert [p["scheme"] for p in theme["palette"]] == ["default", "slate"]
     assert all(p["toggle"]["name"] for p in theme["palette"])
-    # the two next commands, exactly, from where init ran
-    assert f"  a2a-docgen build {project}/cards -o {project}/docs\n" in out
-    assert f"  zensical serve -f {project}/zensical.toml\n" in out
+    assert_follows_the_system(theme["palette"])
+    # the commands, exactly, from where init ran
+    # the commands, exactly, from where init ran: pages, site, search index, a server for the built site
+    assert (
+        f"  a2a-docgen build {project}/cards -o {project}/docs --dialect material\n"
+        f"  zensical build -f {project}/zensical.toml\n"
+        f"  a2a-docgen search-index {project}/site\n"
+        f"  python3 -m http.server -d {project}/site\n"
+    ) in out
+    assert f"zensical serve -f {project}/zensical.toml" in out  # the live preview
     assert "--watch" in out
-    assert "a2a-docgen build cards -o docs" in (project / "zensical.toml").read_text(encoding="utf-8")
+    assert "a2a-docgen build cards -o docs --dialect material" in (project / "zensical.toml").read_text(
+        encoding="utf-8"
+    )
     gitignore = (project / ".gitignore").read_text(encoding="utf-8").splitlines()
     assert {"/site/", "/.cache/"} <= set(gitignore)
 
@@ -88,6 +132,7 @@ def test_plugin_engines_get_the_plugin(
     assert theme["font"] is False
     assert "content.code.copy" in theme["features"]
     assert [p["scheme"] for p in theme["palette"]] == ["default", "slate"]
+    assert_follows_the_system(theme["palette"])
     assert f"  {engine} build -f {project}/{config_name}\n" in out
     assert f"  {engine} serve -f {project}/{config_name}\n" in out
 
@@ -106,8 +151,10 @@ def test_cards_of_your_own_are_referenced_not_copied(
     zensical = tmp_path / "repo" / "zensical"
     code, out, _ = init(capsys, "--cards", str(cards), str(zensical))
     assert code == 0
-    assert "a2a-docgen build ../cards -o docs" in (zensical / "zensical.toml").read_text(encoding="utf-8")
-    assert f"  a2a-docgen build {cards} -o {zensical}/docs\n" in out
+    assert "a2a-docgen build ../cards -o docs --dialect material" in (zensical / "zensical.toml").read_text(
+        encoding="utf-8"
+    )
+    assert f"  a2a-docgen build {cards} -o {zensical}/docs --dialect material\n" in out
 
 
 def test_here_needs_no_config_option(
@@ -116,7 +163,10 @@ def test_here_needs_no_config_option(
     monkeypatch.chdir(tmp_path)
     code, out, _ = init(capsys, ".")
     assert code == 0
-    assert "  a2a-docgen build cards -o docs\n  zensical serve\n" in out
+    assert (
+        "  a2a-docgen build cards -o docs --dialect material\n  zensical build\n"
+        "  a2a-docgen search-index site\n  python3 -m http.server -d site\n"
+    ) in out
 
 
 def test_existing_files_are_never_overwritten(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -83,7 +83,7 @@ def test_a_command_module_is_imported_only_when_chosen() -> None:
 
 @pytest.mark.parametrize("name", cli.COMMANDS)
 def test_the_static_help_table_is_each_command_s_own(name: str) -> None:
-    module = __import__(f"a2a_docgen.commands.{name}", fromlist=["HELP"])
+    module = __import__(cli.command_module(name), fromlist=["HELP"])
     assert cli.COMMANDS[name] == module.HELP
 
 

@@ -51,7 +51,7 @@ examples:
   a2a-docgen build                            # {DEFAULT_CARDS} -> {DEFAULT_OUT_DIR}/
   a2a-docgen build cards/ -o docs/agents --site-url https://agents.example.com/catalogue/
   a2a-docgen build cards/ --strict --format github   # in CI: any diagnostic fails the build
-  a2a-docgen build cards/ -o docs --watch     # rebuild on every change, beside `zensical serve`
+  a2a-docgen build cards/ -o docs --dialect material --watch   # beside `zensical serve`
 
 Files whose bytes did not change are left untouched; pages of agents that are gone are removed (only
 files an earlier build generated, listed in DIR/.a2a-docgen-manifest). Nothing in DIR changes unless the
@@ -95,6 +95,15 @@ def register(subparsers: Any) -> None:
         "--templates",
         metavar="DIR",
         help="directory of template overrides, searched before the built-in templates",
+    )
+    parser.add_argument(
+        "--dialect",
+        choices=("github", "material"),
+        default="github",
+        help="the Markdown syntax of the pages' notes and request tabs: github (alerts and labelled code "
+        "blocks, readable on GitHub and in pull requests; the default) or material (!!! admonitions and "
+        '=== "label" content tabs, which Zensical and Material for MkDocs render; what init\'s Zensical '
+        "project builds with)",
     )
     parser.add_argument(
         "--strict",
@@ -219,6 +228,7 @@ def build_once(
         jobs=jobs,
         markdown_sources=False,
         history=history,
+        dialect=args.dialect,
     )
     # Watching: files replaced in place, so the engine's own watcher (zensical serve) keeps seeing the directory.
     result = write_site(site, args.out_dir, in_place=args.watch)

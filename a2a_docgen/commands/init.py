@@ -26,6 +26,7 @@ examples:
   a2a-docgen init catalogue                      # Zensical, with the example cards in catalogue/cards
   a2a-docgen init --engine mkdocs --cards cards/ site   # MkDocs + Material and the plugin, your cards
   a2a-docgen init --engine properdocs .          # ProperDocs + Material and the plugin, here
+  a2a-docgen init --github-pages .               # and a GitHub Pages workflow that builds and publishes it
 
 exit status: 0 written, 2 usage error (a file to write exists, a bad option).
 """
@@ -63,13 +64,19 @@ def register(subparsers: Any) -> None:
         "example cards in DIR/cards",
     )
     parser.add_argument("--site-name", metavar="NAME", help="the site's name (default: A2A agent catalogue)")
+    parser.add_argument(
+        "--github-pages",
+        action="store_true",
+        help="also write .github/workflows/pages.yml, which checks the cards, builds the site with the "
+        "commands below and publishes it on GitHub Pages (for a project at the repository's root)",
+    )
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from a2a_docgen.commands.check import default_catalogue
     from a2a_docgen.render.exports import DEFAULT_SITE_NAME
-    from a2a_docgen.site.scaffold import ENGINES, project_files
+    from a2a_docgen.site.scaffold import ENGINES, WORKFLOW, pages_workflow, project_files
 
     engine = ENGINES[args.engine]
     project = Path(args.directory)
@@ -89,6 +96,8 @@ def run(args: argparse.Namespace) -> int:
         cards_for_config = Path(relative).as_posix()
         cards_from_here = args.cards
     texts = project_files(engine, cards=cards_for_config, site_name=args.site_name or DEFAULT_SITE_NAME)
+    if args.github_pages:
+        texts[WORKFLOW] = pages_workflow(engine, cards=cards_for_config)
     files.update((path, text.encode("utf-8")) for path, text in texts.items())
 
     existing = sorted(
@@ -122,9 +131,12 @@ def run(args: argparse.Namespace) -> int:
     if any(importlib.util.find_spec(module) is None for module in engine.modules):
         print(f"{engine.title} is not installed in this environment: pip install {engine.install}")
     if not engine.plugin:
+        config_option = next_commands(engine.name, project, cards_from_here)[1].removeprefix("zensical build")
         print(
-            "For a live preview, keep the first command running with --watch beside the second: each change "
-            "to a card rewrites the pages it changes."
+            "The third writes the catalogue search's index (Pagefind) into the built site; the last serves it "
+            f"at http://localhost:8000/. For a live preview while editing, run `zensical serve{config_option}` "
+            "beside the first command with --watch: each change to a card rewrites the pages it changes "
+            "(zensical serve rebuilds the site without the search index)."
         )
     print(
         "Engines and what works on each: https://github.com/a2a-docgen/a2a-docgen/blob/main/docs/engines.md"
@@ -133,17 +145,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 def next_commands(engine: str, project: Path, cards: str) -> list[str]:
-    """The two commands, run from the current directory, that build the project and serve the site."""
-    from a2a_docgen.site.scaffold import DOCS_DIR, ENGINES
+    """The commands, run from the current directory, that build the project and serve the site: the build
+    steps (``site.scaffold.build_steps``), then the server."""
+    from a2a_docgen.site.scaffold import ENGINES, build_steps, serve_command
 
-    config = ENGINES[engine].config
     here = os.path.abspath(project) == os.path.abspath(os.curdir)
-    config_option = "" if here else f" -f {shlex.quote(str(project / config))}"
-    command = ENGINES[engine].command
-    if engine == "zensical":
-        docs = DOCS_DIR if here else str(project / DOCS_DIR)
-        return [
-            f"a2a-docgen build {shlex.quote(cards)} -o {shlex.quote(docs)}",
-            f"{command} serve{config_option}",
-        ]
-    return [f"{command} build{config_option}", f"{command} serve{config_option}"]
+    prefix = "" if here else str(project)
+    config_option = "" if here else f" -f {shlex.quote(str(project / ENGINES[engine].config))}"
+    steps = build_steps(ENGINES[engine], cards=cards, project=prefix, config_option=config_option)
+    return [*steps, serve_command(ENGINES[engine], project=prefix, config_option=config_option)]

@@ -10,7 +10,7 @@ CommonMark plus GFM tables, which is how GitHub shows the same file:
   into the engine's URLs and may validate them); images are not rendered at all (no tracking pixels);
 - a heading's id is the ``{#id}`` written at its end (how our skill headings carry ``#skill-<slug>``), or a
   slug of its text that can never equal an element id of a theme; the permalink follows the site's settings;
-- JSON code blocks are highlighted as the theme expects; consecutive labelled code blocks (a paragraph that
+- JSON, shell and Python code blocks are highlighted as the theme expects (Pygments' classes); consecutive labelled code blocks (a paragraph that
   is only a bold label, then a fence: the forms of one request) go in one ``a2a-requests`` box that site
   searches skip, as content tabs with mkdocs-material and one after another elsewhere;
 - a GitHub alert (``> [!NOTE]``) becomes the admonition the themes style, and a list whose every item starts
@@ -36,6 +36,7 @@ from markdown_it.renderer import RendererHTML
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
+from a2a_docgen.html.code_highlight import highlight_code
 from a2a_docgen.html.json_highlight import highlight_json
 from a2a_docgen.render.escape import clobbers_theme, toc_id
 
@@ -419,7 +420,10 @@ class _Renderer:
     def _code(self, content: str, language: str) -> str:
         safe_language = language if re.fullmatch(r"[A-Za-z0-9_+-]{1,32}", language) else ""
         if self.theme.flavour == "material":
-            body = highlight_json(content) if safe_language == "json" else escapeHtml(content)
+            if safe_language == "json":
+                body = highlight_json(content)
+            else:
+                body = highlight_code(content, safe_language) or escapeHtml(content)
             css = f"language-{safe_language} highlight" if safe_language else "highlight"
             return f'<div class="{css}"><pre tabindex="0"><span></span><code>{body}</code></pre></div>\n'
         css = f' class="language-{safe_language}"' if safe_language else ""

@@ -20,9 +20,19 @@ from typing import TYPE_CHECKING
 
 from a2a_docgen.lazy import lazy_attributes
 
-__all__ = ["NAV", "RenderReuse", "RenderedSite", "UnescapedOutputError", "render_catalog"]
+__all__ = [
+    "DIALECTS",
+    "NAV",
+    "Dialect",
+    "RenderReuse",
+    "RenderedSite",
+    "UnescapedOutputError",
+    "render_catalog",
+]
 
 _EXPORTS = {
+    "DIALECTS": "a2a_docgen.render.env",
+    "Dialect": "a2a_docgen.render.env",
     "NAV": "a2a_docgen.render.paths",
     "render_catalog": "a2a_docgen.render.catalog",
     "RenderReuse": "a2a_docgen.render.reuse",
@@ -32,7 +42,7 @@ _EXPORTS = {
 
 if TYPE_CHECKING:
     from a2a_docgen.render.catalog import render_catalog
-    from a2a_docgen.render.env import UnescapedOutputError
+    from a2a_docgen.render.env import DIALECTS, Dialect, UnescapedOutputError
     from a2a_docgen.render.paths import NAV
     from a2a_docgen.render.reuse import RenderReuse
     from a2a_docgen.render.site import RenderedSite

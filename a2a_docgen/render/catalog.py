@@ -12,7 +12,7 @@ import jinja2
 from a2a_docgen.errors import UsageError
 from a2a_docgen.model import Catalog, Example, JSONValue
 from a2a_docgen.render.assets import asset_files
-from a2a_docgen.render.env import UnescapedOutputError, shared_env
+from a2a_docgen.render.env import DIALECTS, Dialect, UnescapedOutputError, shared_env
 from a2a_docgen.render.exports import DEFAULT_SITE_NAME, export_files
 from a2a_docgen.render.feeds import feed_files, feed_links
 from a2a_docgen.render.filter_index import FILTER_INDEX, agent_facets, filter_index
@@ -42,6 +42,7 @@ def render_catalog(
     markdown_sources: bool = True,
     reuse: RenderReuse | None = None,
     history: CatalogHistory | None = None,
+    dialect: Dialect = "github",
 ) -> RenderedSite:
     """Every page and file of the site for ``catalog``.
 
@@ -56,12 +57,18 @@ def render_catalog(
     ``reuse``, kept by the caller from one render to the next (``mkdocs serve``), lets agents whose cards did
     not change keep their views and pages (``render.reuse``); the result is the same. ``history`` (read by
     ``a2a_docgen.history.read``) adds a "Changes" section to each agent page, history pages, the "What's new"
-    pages and Atom feeds (``render.feeds``).
+    pages and Atom feeds (``render.feeds``). ``dialect`` is the Markdown syntax of the pages' admonitions and
+    request tabs (``render.env.Dialect``): ``github`` for review and the plugin, ``material`` for an engine that
+    reads the pages itself (Zensical).
     Raises ``UsageError`` for a bad ``site_url``, a broken template or a template that prints card text
     without an encoding filter (``UnescapedOutputError``).
     """
     if site_url is not None and safe_url(site_url) is None:
         raise UsageError(f"site URL {site_url!r} is not an absolute http(s) URL")
+    if dialect not in DIALECTS:
+        raise UsageError(f"unknown Markdown dialect {dialect!r} (one of {', '.join(DIALECTS)})")
+    if reuse is not None and dialect != "github":
+        raise ValueError("kept pages are github-dialect pages: reuse them only for that dialect")
     with collector_paused():
         env = shared_env(templates_dir)
         if reuse is not None:
@@ -75,6 +82,7 @@ def render_catalog(
             markdown_sources=markdown_sources,
             reuse=reuse,
             history=history,
+            dialect=dialect,
         )
 
 
@@ -88,6 +96,7 @@ def _render_site(
     markdown_sources: bool,
     reuse: RenderReuse | None,
     history: CatalogHistory | None = None,
+    dialect: Dialect = "github",
 ) -> RenderedSite:
     views = build_views(
         catalog, site_url=site_url, reuse=reuse.views if reuse is not None else None, history=history
@@ -98,7 +107,15 @@ def _render_site(
         agent = agents[index]
         text = reuse.page(agent) if reuse is not None else None
         if text is None:
-            text = _render(env, "agent.md.jinja", agent.path, site=views, agent=agent, search_exclude=False)
+            text = _render(
+                env,
+                "agent.md.jinja",
+                agent.path,
+                site=views,
+                agent=agent,
+                search_exclude=False,
+                dialect=dialect,
+            )
         return text
 
     layout = site_layout(views)
@@ -116,7 +133,13 @@ def _render_site(
         # While workers render the agent pages, this process renders the rest.
         for job in jobs_list:
             text = _render(
-                env, job.template, job.path, site=views, search_exclude=not job.indexed, **job.context
+                env,
+                job.template,
+                job.path,
+                site=views,
+                search_exclude=not job.indexed,
+                dialect=dialect,
+                **job.context,
             )
             pages[job.path] = text
             if job.indexed:
@@ -209,7 +232,7 @@ def _render(env: jinja2.Environment, template: str, path: str, *, site: SiteView
     return _tidy(text)
 
 
-_FENCE_LINE = re.compile(r"^(`{3,})", re.MULTILINE)
+_FENCE_LINE = re.compile(r"^(?: {4})?(`{3,})")  # at the margin, or in a content tab (material dialect)
 
 
 def _tidy(text: str) -> str:
@@ -229,7 +252,7 @@ def _tidy(text: str) -> str:
                 fence = opening.group(1)
             elif not line and out and not out[-1]:
                 continue
-        elif line.startswith(fence) and not line[len(fence) :].strip("`"):
+        elif line.lstrip(" ").startswith(fence) and not line.lstrip(" ")[len(fence) :].strip("`"):
             fence = None
         out.append(line)
     return "\n".join(out).strip("\n") + "\n"

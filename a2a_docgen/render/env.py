@@ -18,7 +18,7 @@ import os
 import re
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import jinja2
 
@@ -27,12 +27,26 @@ from a2a_docgen.render import paths
 from a2a_docgen.render.escape import FILTERS, md_link_text
 
 __all__ = [
+    "DIALECTS",
     "CardText",
+    "Dialect",
     "UnescapedOutputError",
     "builtin_templates_dir",
     "relative_path",
     "shared_env",
 ]
+
+
+Dialect = Literal["github", "material"]
+"""The Markdown syntax of our own structure (card text is encoded the same in both):
+
+- ``github``: GitHub alerts (``> [!NOTE]``) and labelled code blocks (a bold label, then a fence), readable on
+  GitHub and in pull-request review, and what the plugin's converter reads (it makes them admonitions and
+  content tabs);
+- ``material``: Python-Markdown admonitions (``!!! note``) and content tabs (``=== "curl"``, pymdownx.tabbed
+  with superfences), which Zensical's default profile and Material for MkDocs render as such.
+"""
+DIALECTS: tuple[Dialect, ...] = ("github", "material")
 
 
 class CardText(str):
@@ -76,6 +90,24 @@ def _quote_block(text: str) -> str:
     if isinstance(text, CardText):
         raise UnescapedOutputError("quote_block takes encoded text: apply md_text first")
     return "\n".join(f"> {line}" if line else ">" for line in text.split("\n"))
+
+
+def _indent_block(text: str) -> str:
+    """Encoded Markdown indented by four spaces (the body of an admonition or a content tab); blank lines stay
+    empty."""
+    if isinstance(text, CardText):
+        raise UnescapedOutputError("indent_block takes encoded text: apply an encoder first")
+    return "\n".join(f"    {line}" if line else "" for line in text.split("\n"))
+
+
+_TAB_TITLE = re.compile(r"[A-Za-z0-9][A-Za-z0-9 ()+.\u00b7-]*")  # "JSON-RPC v1.0 · curl"
+
+
+def _tab_title(label: str) -> str:
+    """A content tab's title, ``"curl"``: our own labels only (plain words), never card text."""
+    if isinstance(label, CardText) or not _TAB_TITLE.fullmatch(label):
+        raise UnescapedOutputError(f"tab_title() takes a label of ours, not {label[:40]!r}")
+    return f'"{label}"'
 
 
 def relative_path(target: str, page: str) -> str:
@@ -217,6 +249,8 @@ def _new_env(search: tuple[str, ...]) -> jinja2.Environment:
     filters: Mapping[str, Any] = FILTERS
     env.filters.update(filters)
     env.filters["quote_block"] = _quote_block
+    env.filters["indent_block"] = _indent_block
+    env.filters["tab_title"] = _tab_title
     env.filters["md_page_link"] = _page_link
     env.globals["rel"] = _relative
     env.globals["paths"] = paths  # the URL scheme: rel(paths.TAGS)

@@ -19,7 +19,7 @@ The rules, for text outside code spans (each encoder says where it is used):
   ``==``, ``++`` (mark, keys) and the smartsymbols ``-->``, ``(c)``, ``(tm)``, ``(r)``, ``c/o``, ``+/-``,
   ``=/=`` and fractions such as ``1/2``;
 - ``:`` that opens an emoji shortcode (``:smile:``); the ``.`` of a ``www.`` that is not part of a URL; ``#``, ``!`` and ``?`` before a digit and ``@`` before
-  a name (pymdownx.magiclink's shorthand references), and the first character of a 40-digit commit hash;
+  a name (pymdownx.magiclink's shorthand references and its e-mail links: ``ops&#64;example.com``), and the first character of a 40-digit commit hash;
 - at the start of a line (and of a list item or table cell): punctuation that starts a block in some engine
   (``# > - + * = _ ~ | : ! ? [ / $``), and the ``.`` or ``)`` of a list marker (``1.``, ``a)``, ``iv.``); lines
   never start with spaces;
@@ -81,6 +81,7 @@ _ENTITY_AFTER = re.compile(r"#[0-9]+;|#[xX][0-9a-fA-F]+;|[A-Za-z][A-Za-z0-9]*;")
 _EMOJI_AFTER = re.compile(r"[A-Za-z0-9_+\-]+:")
 _SMART_WORDS = re.compile(r"(?i)(?:c|r|tm)(?=\)|$)")
 _SMART_PARENS = ("(c)", "(r)", "(tm)")
+_SMART_OPENINGS = frozenset({"(c", "(r", "(tm"})
 _FRACTIONS = frozenset(
     ["1/4", "1/2", "3/4", "1/3", "2/3", "1/5", "2/5", "3/5", "4/5", "1/6", "5/6", "1/8", "3/8", "5/8", "7/8"]
 )
@@ -115,9 +116,9 @@ def _encode_char(text: str, i: int) -> bool:
         return before == "+" or after == "+" or text.startswith("/-", i + 1)
     if ch == "-":
         return text.startswith("->", i + 1)
-    if ch == "(":
+    if ch == "(":  # "(c)", or a "(c" at the end that a ")" of ours would complete
         rest = text[i : i + 4].lower()
-        return rest.startswith(_SMART_PARENS)
+        return rest.startswith(_SMART_PARENS) or rest in _SMART_OPENINGS
     if ch == "/":
         if before in "cC" and after in "oO":
             return not (_is_word(text[i - 2 : i - 1] or " ") or _is_word(text[i + 2 : i + 3] or " "))
@@ -131,8 +132,8 @@ def _encode_char(text: str, i: int) -> bool:
         return after.isdigit()
     if ch == ".":  # "www." that is not a whole URL (those become code): still an autolink for some engines
         return not _is_word(text[i - 4 : i - 3] or " ")
-    if ch == "@":  # a mention, unless it is the middle of an e-mail address (after an ASCII letter)
-        return _is_word(after) and not (before.isascii() and before.isalpha())
+    if ch == "@":  # a mention, or an e-mail address that magiclink (Zensical's default profile) would link
+        return _is_word(after)
     # The first digit of a 40-hex-digit run: a commit that magiclink would link.
     return ch.isalnum()
 

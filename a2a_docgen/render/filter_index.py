@@ -9,6 +9,9 @@ agents refer to them by index.
      "facets": {"tag": [...], "media": [...], "auth": [...], "binding": [...], "provider": [...]},
      "agents": [[name, url, summary, provider, skills, tags, media, auth, bindings, era, words], ...]}
 
+A site indexed by ``a2a-docgen search-index`` (built by an engine other than the plugin's) also carries
+``"search": "pagefind"``: the script then loads that index for full-text results.
+
 ``url`` is the agent page's directory from the site root (``agents/<slug>/``); ``provider`` an index or -1;
 ``tags``, ``media``, ``auth`` and ``bindings`` lists of indexes; ``words`` the skill names, lower case, for the
 text filter. Text is card text cleaned for display (plain text, not HTML: the script sets it as text).
@@ -21,9 +24,11 @@ import json
 from a2a_docgen.render.pages import AgentPage, SiteViews
 from a2a_docgen.text.unicode import clean_text
 
-__all__ = ["FILTER_INDEX", "agent_facets", "filter_index"]
+__all__ = ["FILTER_INDEX", "SEARCH_INDEX_KEY", "agent_facets", "filter_index"]
 
 FILTER_INDEX = "catalogue-filter.json"
+SEARCH_INDEX_KEY = "search"
+"""The member ``a2a-docgen search-index`` adds (``"pagefind"``) once the built site has the search index."""
 VERSION = 1
 _FACETS = ("tag", "media", "auth", "binding", "provider")
 

@@ -35,6 +35,8 @@ from a2a_docgen.errors import A2ADocgenError
 
 __all__ = [
     "AGENT_PAGES_GLOB",
+    "ENGINE_EXCLUDED",
+    "ENGINE_ROOT_SELECTOR",
     "PAGEFIND_DIR",
     "SearchIndex",
     "build_search_index",
@@ -52,6 +54,11 @@ EXCLUDED = (".headerlink", ".a2a-requests", ".a2a-copy")
 """Left out of the index: permalink marks, the ready-to-send requests (the request body repeats the example,
 curl and Python code is the same on every page; the box also carries ``data-pagefind-ignore``) and copy
 buttons."""
+ENGINE_ROOT_SELECTOR = "article.md-content__inner"
+"""The content of an agent page built by an engine from ``a2a-docgen build`` output (Zensical, Material):
+the page without the theme's navigation. Only files matching ``AGENT_PAGES_GLOB`` are read."""
+ENGINE_EXCLUDED = (".headerlink", ".tabbed-set", ".md-clipboard", ".a2a-copy")
+"""Left out there: permalink marks, the request tabs (as the plugin's ``.a2a-requests``) and copy buttons."""
 TIMEOUT = 1800.0
 """Seconds Pagefind may take (about 5 s for 1,000 agents of 10 skills on two cores)."""
 
@@ -93,9 +100,16 @@ def find_pagefind() -> Path | None:
 
 
 def build_search_index(
-    catalogue_dir: Path, *, executable: Path | None = None, timeout: float = TIMEOUT
+    catalogue_dir: Path,
+    *,
+    executable: Path | None = None,
+    timeout: float = TIMEOUT,
+    root_selector: str = ROOT_SELECTOR,
+    excluded: tuple[str, ...] = EXCLUDED,
 ) -> SearchIndex:
-    """Index the agent pages under ``catalogue_dir`` into ``catalogue_dir/pagefind/``.
+    """Index the agent pages under ``catalogue_dir`` into ``catalogue_dir/pagefind/``: the plugin's pages by
+    default; an engine's (``ENGINE_ROOT_SELECTOR``, ``ENGINE_EXCLUDED``) for a site built from
+    ``a2a-docgen build`` output.
 
     Raises ``A2ADocgenError`` when Pagefind is missing, fails or times out.
     """
@@ -111,9 +125,9 @@ def build_search_index(
         "--glob",
         AGENT_PAGES_GLOB,
         "--root-selector",
-        ROOT_SELECTOR,
+        root_selector,
         "--exclude-selectors",
-        ", ".join(EXCLUDED),
+        ", ".join(excluded),
         "--output-subdir",
         PAGEFIND_DIR,
     ]

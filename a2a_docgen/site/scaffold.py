@@ -26,7 +26,17 @@ from a2a_docgen.render.assets import SCRIPTS, STYLESHEETS
 from a2a_docgen.render.exports import DEFAULT_SITE_NAME
 from a2a_docgen.render.site import NavEntry
 
-__all__ = ["ENGINES", "Engine", "EngineName", "project_files", "quoted"]
+__all__ = [
+    "ENGINES",
+    "Engine",
+    "EngineName",
+    "build_steps",
+    "pages_command",
+    "pages_workflow",
+    "project_files",
+    "quoted",
+    "serve_command",
+]
 
 EngineName = Literal["zensical", "mkdocs", "properdocs"]
 
@@ -44,14 +54,20 @@ class Engine:
     modules: tuple[str, ...]
     """Modules that are importable when the engine and its theme are installed."""
     install: str
-    """The packages to install for it (pip arguments)."""
+    """The packages to install for it (pip arguments, quoted for a shell)."""
     plugin: bool
     """Whether the engine runs the a2a-docgen plugin (else: ``a2a-docgen build`` writes the pages first)."""
 
 
+ZENSICAL_INSTALL = "'zensical>=0.0.73,<0.0.74'"
+"""The Zensical releases the tests prove (the ``engines`` extra pins the same). Zensical 0.0.74 and later
+load their theme from a separate package (``zensical-ui``) that the test environment cannot install, so a
+plain ``pip install zensical`` would give a user a release nobody here has built a catalogue with.
+``.ci/run zensical-newer`` fails once a later release becomes installable: then test it and move this."""
+
 ENGINES: dict[str, Engine] = {
     "zensical": Engine(
-        "zensical", "Zensical", "zensical.toml", "zensical", ("zensical",), "zensical", plugin=False
+        "zensical", "Zensical", "zensical.toml", "zensical", ("zensical",), ZENSICAL_INSTALL, plugin=False
     ),
     "mkdocs": Engine(
         "mkdocs", "MkDocs", "mkdocs.yml", "mkdocs", ("mkdocs", "material"), "mkdocs-material", plugin=True
@@ -70,6 +86,9 @@ ENGINES: dict[str, Engine] = {
 
 DOCS_DIR = "docs"
 SITE_DIR = "site"
+LIGHT_MEDIA = "(prefers-color-scheme: light)"
+DARK_MEDIA = "(prefers-color-scheme: dark)"
+"""The palettes' media queries: the theme starts in the scheme the reader's system asks for."""
 
 
 def quoted(text: str) -> str:
@@ -112,22 +131,146 @@ def _toml_nav(nav: Sequence[NavEntry]) -> str:
     return "nav = [\n" + "".join(f"  {{ {quoted(e.title)} = {quoted(e.path)} }},\n" for e in nav) + "]\n"
 
 
+PAGES_DIALECT = "material"
+"""The Markdown dialect of the pages ``a2a-docgen build`` writes for Zensical: its default profile renders
+``!!!`` admonitions and ``===`` content tabs (``render.env.Dialect``)."""
+
+
+MARKDOWN_PROFILE = (
+    "# The Markdown profile the catalogue's pages are tested with: what they use of Zensical's default one\n"
+    "# (admonitions, content tabs, highlighted code, heading ids from attr_list) and nothing that acts on\n"
+    "# text by itself: no emoji, magiclink or smartsymbols, so a card's :shortcode:, e-mail address or (c)\n"
+    "# stays text, and no line anchors in code blocks (a third of a page's weight). Extensions of your own\n"
+    "# go here too; keep these, and add no pymdownx.snippets or macros.\n"
+    "[project.markdown_extensions.admonition]\n"
+    "[project.markdown_extensions.attr_list]\n"
+    "[project.markdown_extensions.toc]\n"
+    "permalink = true\n"
+    "[project.markdown_extensions.pymdownx.highlight]\n"
+    "pygments_lang_class = true\n"
+    "[project.markdown_extensions.pymdownx.superfences]\n"
+    "[project.markdown_extensions.pymdownx.tabbed]\n"
+    "alternate_style = true\n"
+)
+"""``zensical.toml``'s ``markdown_extensions`` (Zensical adds ``toc`` and ``tables`` to any list)."""
+
+
+def pages_command(cards: str, docs: str) -> str:
+    """The command that writes a Zensical project's pages: ``a2a-docgen build CARDS -o DOCS --dialect …``."""
+    return f"a2a-docgen build {shlex.quote(cards)} -o {shlex.quote(docs)} --dialect {PAGES_DIALECT}"
+
+
+def build_steps(engine: Engine, *, cards: str, project: str = "", config_option: str = "") -> list[str]:
+    """The shell commands that build a project's site, run from ``project``'s parent (``""``: from the
+    project itself): for Zensical, the pages, the engine's build and the catalogue search's index; for the
+    plugin engines, the engine's build. ``config_option`` is ``-f CONFIG`` when not run from the project.
+    ``init`` prints them, the configuration names them, the publishing workflows run them."""
+    if engine.plugin:
+        return [f"{engine.command} build{config_option}"]
+    docs = f"{project}/{DOCS_DIR}" if project else DOCS_DIR
+    site = f"{project}/{SITE_DIR}" if project else SITE_DIR
+    return [
+        pages_command(cards, docs),
+        f"{engine.command} build{config_option}",
+        f"a2a-docgen search-index {shlex.quote(site)}",
+    ]
+
+
+def serve_command(engine: Engine, *, project: str = "", config_option: str = "") -> str:
+    """The command that serves the built site locally. Zensical's own server rebuilds the site without the
+    search index, so its built directory is served as it is; the plugin engines serve with the index."""
+    if engine.plugin:
+        return f"{engine.command} serve{config_option}"
+    site = f"{project}/{SITE_DIR}" if project else SITE_DIR
+    return f"python3 -m http.server -d {shlex.quote(site)}"
+
+
+A2A_DOCGEN_SOURCE = "git+https://github.com/a2a-docgen/a2a-docgen@main"
+"""Where a publishing workflow installs a2a-docgen from: no release is on the package index yet, so the
+repository (pin a commit or tag in place of ``main`` for reproducible builds)."""
+WORKFLOW = ".github/workflows/pages.yml"
+
+_ENGINE_PACKAGES = {
+    "zensical": ZENSICAL_INSTALL,
+    "mkdocs": "'mkdocs>=1.6,<2' 'mkdocs-material>=9.5,<10'",
+    "properdocs": "'properdocs>=1.6,<2' 'mkdocs-material>=9.5,<10'",
+}
+"""What a publishing workflow installs beside a2a-docgen for each engine: the ranges the tests prove."""
+
+
+def pages_workflow(engine: Engine, *, cards: str) -> str:
+    """A GitHub Actions workflow that checks the cards, builds the site of a project at the repository's root
+    with the commands ``init`` prints (strictly) and publishes it on GitHub Pages."""
+    steps = build_steps(engine, cards=cards)
+    steps = [f"{step} --strict" if step.startswith(f"{engine.command} build") else step for step in steps]
+    build = "".join(f"          {step}\n" for step in steps)
+    return (
+        "# Publishes the agent catalogue on GitHub Pages (Settings > Pages > Source: GitHub Actions), written by\n"
+        "# `a2a-docgen init`. The project is the repository's root.\n"
+        "name: Agent catalogue\n"
+        "on:\n"
+        "  push:\n"
+        "    branches: [main]\n"
+        "  workflow_dispatch:\n"
+        "\n"
+        "permissions:\n"
+        "  contents: read\n"
+        "  pages: write\n"
+        "  id-token: write\n"
+        "\n"
+        "concurrency:\n"
+        "  group: pages\n"
+        "  cancel-in-progress: true\n"
+        "\n"
+        "jobs:\n"
+        "  build:\n"
+        "    runs-on: ubuntu-latest\n"
+        "    env:\n"
+        "      # a2a-docgen is not on PyPI yet: installed from its repository (pin a tag or commit for reproducible builds)\n"
+        f"      A2A_DOCGEN: {quoted(A2A_DOCGEN_SOURCE)}\n"
+        '      NO_MKDOCS_2_WARNING: "1"\n'
+        "    steps:\n"
+        "      - uses: actions/checkout@v4\n"
+        "      - uses: actions/setup-python@v5\n"
+        "        with:\n"
+        '          python-version: "3.12"\n'
+        "      - name: Install\n"
+        f'        run: pip install "a2a-docgen[search] @ $A2A_DOCGEN" {_ENGINE_PACKAGES[engine.name]}\n'
+        "      - name: Check the cards\n"
+        f"        run: a2a-docgen check {shlex.quote(cards)} --format github\n"
+        "      - name: Build the site\n"
+        "        run: |\n"
+        f"{build}"
+        "      - uses: actions/upload-pages-artifact@v3\n"
+        "        with:\n"
+        f"          path: {SITE_DIR}\n"
+        "  deploy:\n"
+        "    needs: build\n"
+        "    runs-on: ubuntu-latest\n"
+        "    environment:\n"
+        "      name: github-pages\n"
+        "      url: ${{ steps.deployment.outputs.page_url }}\n"
+        "    steps:\n"
+        "      - id: deployment\n"
+        "        uses: actions/deploy-pages@v4\n"
+    )
+
+
 def zensical_toml(*, cards: str, site_name: str) -> str:
     """``zensical.toml``: the catalogue's pages are generated into ``docs/`` before Zensical builds."""
-    build = f"a2a-docgen build {shlex.quote(cards)} -o {DOCS_DIR}"
+    steps = "".join(f"#   {step}\n" for step in build_steps(ENGINES["zensical"], cards=cards))
     return (
         "# Zensical (https://zensical.org) site of an A2A agent catalogue, written by `a2a-docgen init`.\n"
         "#\n"
         "# Zensical runs no MkDocs plugins, so a2a-docgen writes the catalogue's pages into docs/ first. From\n"
         "# this directory:\n"
         "#\n"
-        f"#   {build}\n"
-        "#   zensical serve\n"
+        f"{steps}"
         "#\n"
-        "# The first writes the pages from the cards: run it again after a change, or keep it running with\n"
-        "# --watch beside `zensical serve` for a live preview (only the pages a change alters are rewritten,\n"
-        "# and Zensical reloads them). The second builds the site and serves it at http://localhost:8000/;\n"
-        "# `zensical build` writes it into site/.\n"
+        "# The first writes the pages from the cards, the second builds the site into site/, the third adds\n"
+        "# the catalogue search's index (Pagefind) to it; `python3 -m http.server -d site` serves it. For a\n"
+        "# live preview, keep the first running with --watch beside `zensical serve` (only the pages a change\n"
+        "# alters are rewritten, and Zensical reloads them; its rebuilt site has no search index).\n"
         "\n"
         "[project]\n"
         f"site_name = {quoted(site_name)}\n"
@@ -139,20 +282,23 @@ def zensical_toml(*, cards: str, site_name: str) -> str:
         "# The catalogue's stylesheet and script (the home page's filter), written by a2a-docgen build.\n"
         f"extra_css = {_toml_list(STYLESHEETS)}\n"
         f"extra_javascript = {_toml_list(SCRIPTS)}\n"
-        "# No markdown_extensions: Zensical's default profile, which the catalogue's pages are tested with\n"
-        "# (attr_list gives each skill heading its #skill- id). If you set them, keep attr_list and toc.\n"
         "# Search is built in and on by default; list pages of the catalogue opt out of it themselves.\n"
+        "\n"
+        f"{MARKDOWN_PROFILE}"
         "\n"
         "[project.theme]\n"
         'features = ["content.code.copy", "content.tabs.link", "search.highlight"]\n'
         "font = false  # system fonts: no request to Google Fonts, works offline and under a strict CSP\n"
         "\n"
+        "# Light and dark, following the reader's system setting until they choose with the toggle.\n"
         "[[project.theme.palette]]\n"
+        f"media = {quoted(LIGHT_MEDIA)}\n"
         'scheme = "default"\n'
         'toggle.icon = "lucide/sun"\n'
         'toggle.name = "Switch to dark mode"\n'
         "\n"
         "[[project.theme.palette]]\n"
+        f"media = {quoted(DARK_MEDIA)}\n"
         'scheme = "slate"\n'
         'toggle.icon = "lucide/moon"\n'
         'toggle.name = "Switch to light mode"\n'
@@ -190,12 +336,14 @@ def mkdocs_yml(engine: Engine, *, cards: str, site_name: str) -> str:
         "    - content.code.copy\n"
         "    - content.tabs.link  # one choice of request tab (binding and form) for the whole page\n"
         "    - search.highlight\n"
-        "  palette:\n"
-        "    - scheme: default\n"
+        "  palette:  # light and dark, following the reader's system setting until they choose\n"
+        f"    - media: {quoted(LIGHT_MEDIA)}\n"
+        "      scheme: default\n"
         "      toggle:\n"
         "        icon: material/weather-night\n"
         "        name: Switch to dark mode\n"
-        "    - scheme: slate\n"
+        f"    - media: {quoted(DARK_MEDIA)}\n"
+        "      scheme: slate\n"
         "      toggle:\n"
         "        icon: material/weather-sunny\n"
         "        name: Switch to light mode\n"

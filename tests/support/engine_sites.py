@@ -19,6 +19,7 @@ import importlib.util
 import io
 import os
 import re
+import shlex
 import subprocess
 import sys
 import time
@@ -29,6 +30,8 @@ from pathlib import Path
 import pytest
 
 from a2a_docgen.cli import main
+from a2a_docgen.site.scaffold import ENGINES as SCAFFOLD_ENGINES
+from a2a_docgen.site.scaffold import build_steps
 from tests.support.mkdocs_build import MEMORY_LIMIT, snapshot
 
 __all__ = [
@@ -138,11 +141,18 @@ def build_project(
     started = time.monotonic()
     output = ""
     code = 0
-    steps: list[list[str]] = []
-    if engine == "zensical":
-        steps.append([sys.executable, "-m", "a2a_docgen", "build", cards, "-o", "docs"])
     launcher = [sys.executable, "-c", _LIMITED.format(limit=memory, module=engine)]
-    steps.append([*launcher, "build", "--strict", "-f", config])
+    steps: list[list[str]] = []
+    # The commands init prints (and writes into the configuration), run from the project; the engine's
+    # build strictly, under a memory limit.
+    for step in build_steps(SCAFFOLD_ENGINES[engine], cards=cards, config_option=f" -f {config}"):
+        program, *rest = shlex.split(step)
+        if program == "a2a-docgen":
+            steps.append([sys.executable, "-m", "a2a_docgen", *rest])
+        elif program == engine and rest[:1] == ["build"]:
+            steps.append([*launcher, "build", "--strict", *rest[1:]])
+        else:
+            raise AssertionError(f"unexpected build step: {step}")
     for argv in steps:
         code, text = _run(argv, project, environment, timeout)
         output += text

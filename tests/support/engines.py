@@ -7,12 +7,18 @@
 - ``mkdocs``: Python-Markdown with MkDocs' defaults (toc, tables, fenced_code);
 - ``suite``: Python-Markdown with the extensions a Material or Zensical site enables and the whole pymdownx
   suite, critic, escapeall and fancylists included, markdown-include, and snippets able to read a directory
-  of canary files. magiclink has its shorthand references on, so mentions and issue links would show.
+  of canary files. magiclink has its shorthand references on, so mentions and issue links would show;
+- ``zensical``: Python-Markdown with Zensical's default profile exactly (``ZENSICAL_DEFAULTS``, as
+  zensical 0.0.73 sets it when ``markdown_extensions`` is unset: twemoji as inline SVG, magiclink,
+  smartsymbols, tabbed ...), the profile a user gets by deleting the one ``init`` writes;
+- ``pymdownx``: MkDocs' defaults plus pymdownx.emoji, magiclink and smartsymbols with their own default
+  settings (emoji as ``<img>`` from a CDN), as a MkDocs site might enable them.
 """
 
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable
 from html.parser import HTMLParser
 from pathlib import Path
@@ -64,6 +70,46 @@ SUITE_EXTENSIONS = [
     "pymdownx.tilde",
 ]
 
+
+def zensical_defaults() -> dict[str, dict[str, object]]:
+    """Zensical's default Markdown profile (``zensical.config.DEFAULT_MARKDOWN_EXTENSIONS`` in 0.0.73, whose
+    emoji index needs zensical itself: without it, pymdownx's own twemoji index, the same emoji)."""
+    try:
+        from zensical.config import DEFAULT_MARKDOWN_EXTENSIONS
+    except ImportError:
+        from pymdownx.emoji import to_svg, twemoji
+
+        return {
+            "abbr": {},
+            "admonition": {},
+            "attr_list": {},
+            "def_list": {},
+            "footnotes": {},
+            "md_in_html": {},
+            "toc": {"permalink": True},
+            "pymdownx.arithmatex": {"generic": True},
+            "pymdownx.betterem": {},
+            "pymdownx.caret": {},
+            "pymdownx.details": {},
+            "pymdownx.emoji": {"emoji_generator": to_svg, "emoji_index": twemoji},
+            "pymdownx.highlight": {
+                "anchor_linenums": True,
+                "line_spans": "__span",
+                "pygments_lang_class": True,
+            },
+            "pymdownx.inlinehilite": {},
+            "pymdownx.keys": {},
+            "pymdownx.magiclink": {},
+            "pymdownx.mark": {},
+            "pymdownx.smartsymbols": {},
+            "pymdownx.superfences": {"custom_fences": [{"name": "mermaid", "class": "mermaid"}]},
+            "pymdownx.tabbed": {"alternate_style": True, "combine_header_slug": True},
+            "pymdownx.tasklist": {"custom_checkbox": True},
+            "pymdownx.tilde": {},
+        }
+    return {name: dict(config) for name, config in DEFAULT_MARKDOWN_EXTENSIONS.items()}
+
+
 _VOID = frozenset({"br", "hr", "img", "input", "meta", "link", "wbr"})
 
 
@@ -73,6 +119,7 @@ class Html(HTMLParser):
     def __init__(self, source: str) -> None:
         super().__init__(convert_charrefs=True)
         self.source = source
+        self.engine = ""
         self.tags: list[tuple[str, dict[str, str | None]]] = []
         self.text_by_tag: dict[str, list[str]] = {}
         self.text = ""
@@ -156,6 +203,44 @@ def _python_markdown(suite: bool) -> markdown.Markdown:
     )
 
 
+@functools.cache
+def _zensical_markdown() -> markdown.Markdown:
+    profile = zensical_defaults()
+    return markdown.Markdown(extensions=["tables", *profile], extension_configs=profile)
+
+
+@functools.cache
+def _pymdownx_markdown() -> markdown.Markdown:
+    return markdown.Markdown(
+        extensions=[
+            "toc",
+            "tables",
+            "fenced_code",
+            "pymdownx.emoji",
+            "pymdownx.magiclink",
+            "pymdownx.smartsymbols",
+        ]
+    )
+
+
+# Markup Zensical's profile writes itself, exactly: a heading's permalink, and each code line's span and anchor.
+_OWN_MARKUP = re.compile(
+    r'<a class="headerlink" href="#[\w-]+" title="Permanent link">&para;</a>'
+    r'|<span id="__span-\d+-\d+">(?=<a id="__codelineno-)'
+    r'|<a id="__codelineno-(\d+-\d+)" name="__codelineno-\1" href="#__codelineno-\1"></a>'
+)
+
+
+def _zensical(md: str) -> str:
+    """Zensical's profile, without the markup it adds on its own to every heading and code line (the line
+    spans' closing tags stay; the checks only count opening tags and text)."""
+    return _OWN_MARKUP.sub("", _zensical_markdown().reset().convert(md))
+
+
+def _pymdownx(md: str) -> str:
+    return _pymdownx_markdown().reset().convert(md)
+
+
 def _mkdocs(md: str) -> str:
     return _python_markdown(False).reset().convert(md)
 
@@ -170,6 +255,8 @@ ENGINES: dict[str, Callable[[str], str]] = {
     "ours": _ours,
     "mkdocs": _mkdocs,
     "suite": _suite,
+    "zensical": _zensical,
+    "pymdownx": _pymdownx,
 }
 
 
@@ -177,4 +264,6 @@ def engine(name: str, md: str) -> Html:
     """``md`` rendered by the named engine, parsed; fails if a canary file's content was included."""
     rendered = ENGINES[name](md)
     assert CANARY not in rendered, (name, md, rendered)
-    return Html(rendered)
+    page = Html(rendered)
+    page.engine = name
+    return page

@@ -133,6 +133,7 @@ PIECES = (
     "{%",
     "{#",
     ":smile:",
+    ":white_check_mark: done, write to ops@example.com (c) 2025 (tm)",
     "https://",
     "javascript:",
     "\n\n",

@@ -154,7 +154,7 @@
     var values = {};
     FACETS.forEach(function (f) { values[f[0]] = (facets[f[0]] || []).slice(); });
     values.era = Object.keys(eras).sort().reverse();
-    return { agents: agents, values: values };
+    return { agents: agents, values: values, search: data.search === "pagefind" };
   }
 
   function matches(agent, query, state, skip) {
@@ -188,15 +188,15 @@
   var onHashChange = null; // the current home page's, replaced on each page of an instant navigation
   window.addEventListener("hashchange", function () { if (onHashChange) onHashChange(); });
 
-  var pagefind = null; // a promise of the module, or of null when the site has no search index
-  var hasSearchIndex = false; // the plugin marks the home page when it writes the index (data-a2a-search)
+  var pagefind = null; // a promise of the module, once the site is known to have a search index
+  // The plugin marks the home page when it writes the index (data-a2a-search); on a site an engine built
+  // from a2a-docgen build output, `a2a-docgen search-index` marks catalogue-filter.json ("search").
+  var hasSearchIndex = false;
+  var indexHasFacets = false; // the plugin's index carries the facets as filters; an engine's does not
 
   function loadPagefind() {
     if (pagefind) return pagefind;
-    if (location.protocol === "file:" || !hasSearchIndex) {
-      pagefind = Promise.resolve(null);
-      return pagefind;
-    }
+    if (location.protocol === "file:" || !hasSearchIndex) return Promise.resolve(null);
     var url = ROOT + "pagefind/pagefind.js";
     pagefind = import(url).then(function (module) {
       return Promise.resolve(module.options({ baseUrl: new URL(ROOT).pathname, excerptLength: 24 }))
@@ -208,6 +208,7 @@
 
   function pagefindFilters(state) {
     var filters = {};
+    if (!indexHasFacets) return filters; // narrowed by the catalogue instead (see facetsAllow)
     FACETS.forEach(function (f) { if (state[f[0]]) filters[f[0]] = state[f[0]]; });
     return filters;
   }
@@ -287,7 +288,7 @@
       page.classList.add("a2a-page", "a2a-page-list");
     }
     if (page.querySelector(".a2a-filter")) return;
-    hasSearchIndex = page.getAttribute("data-a2a-search") === "pagefind";
+    hasSearchIndex = indexHasFacets = page.getAttribute("data-a2a-search") === "pagefind";
 
     var staticNodes = [];
     for (var node = heading.nextElementSibling; node && !/^H[1-6]$/.test(node.tagName); node = node.nextElementSibling) {
@@ -489,6 +490,18 @@
       }
     }
 
+    /* Whether the chosen facets keep the agent page at `url` (a Pagefind result's). The plugin's index
+       filters by facet itself; an engine's index has no facets, so its results are narrowed here by the
+       catalogue's own values for the page's agent. */
+    function facetsAllow(url) {
+      var s = state();
+      if (indexHasFacets || !catalogue || !FACETS.some(function (f) { return s[f[0]]; })) return true;
+      var href = new URL(url, location.href).href;
+      return catalogue.agents.some(function (agent) {
+        return ROOT + agent.url === href && matches(agent, [], s, null);
+      });
+    }
+
     /* The next pages of results, each shown as soon as it and those before it have loaded. */
     function showHits(run, replace) {
       var batch = pagefindResults.slice(pagefindShown, pagefindShown + HIT_PAGES);
@@ -501,6 +514,7 @@
           hitsList.replaceChildren();
           replace = false;
         }
+        if (!facetsAllow(data.url)) return;
         hitsOf(data).slice(0, HITS_PER_AGENT).forEach(function (hit) {
           var item = hitItem(hit);
           if (!first) first = item;
@@ -573,6 +587,7 @@
     status.textContent = "Loading the catalogue…";
     loadCatalogue().then(function (loaded) {
       catalogue = loaded;
+      if (loaded.search) hasSearchIndex = true;
       facetDetails.hidden = false;
       // Open on wide screens; on a phone the six lists would push the results off the screen.
       openFacets(window.matchMedia("(min-width: 45em)").matches || FACETS.some(function (f) {
@@ -624,8 +639,21 @@
     return heading && heading.tagName === "H2" ? heading : null;
   }
 
+  // An agent page built by an engine from a2a-docgen build output has no plugin wrapper: its content region
+  // (Zensical's and Material's article) gets the wrapper's classes, so the catalogue's styles (long tokens
+  // that wrap, wide tables that scroll in their own box on a phone) reach it as they reach the plugin's.
+  function markAgentPage() {
+    if (document.querySelector(".a2a-page")) return;
+    var here = new URL(".", location.href).href;
+    var rest = here.indexOf(ROOT) === 0 ? here.slice(ROOT.length) : null;
+    if (rest === null || !/^agents\/[a-z0-9-]+\/$/.test(rest)) return;
+    var content = document.querySelector("article.md-content__inner");
+    if (content) content.classList.add("a2a-page", "a2a-page-agent");
+  }
+
   function init() {
     onHashChange = null;
+    markAgentPage();
     var heading = document.querySelector(".a2a-page #agents") || homeHeading();
     if (heading) setUp(heading);
     setUpCopyButtons();

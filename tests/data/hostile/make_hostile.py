@@ -250,6 +250,7 @@ SPOOFING = [
     "\\(x\\) \\[y\\]",
     "www.evil.example https://evil.example/login @admin #1 user/repo#2",
     "(c) (tm) (r) --> <-- +/- 1/2",
+    "Write to security@evil.example :rotating_light: :+1: or ops@evil.example (c",
     "- [x] Verified by a2a-docgen",
     "<kbd>Enter</kbd> to confirm",
 ]

@@ -1,0 +1,95 @@
+"""The GitHub Pages workflows ``a2a-docgen init --github-pages`` writes (and docs/publishing.md shows), one
+per engine, run as a script: every ``run:`` step of the build job, in order, in the project ``init`` made.
+
+The install step is the one thing not run (the tests have no network): each requirement it names must be
+satisfied by what is installed here instead, so the workflow installs what the tests ran with. The other
+steps run as written, with ``bash -e`` in the project directory, and must leave the site the upload step
+publishes: every page, and the catalogue search's index.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import sys
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+import yaml
+from packaging.requirements import Requirement
+
+from a2a_docgen.cli import main
+from a2a_docgen.site.scaffold import A2A_DOCGEN_SOURCE, ENGINES, WORKFLOW, pages_workflow
+from tests.conftest import REPO
+from tests.support.engine_sites import require_engine
+
+
+def _workflow(project: Path) -> dict[str, object]:
+    data = yaml.safe_load((project / WORKFLOW).read_text(encoding="utf-8"))
+    assert isinstance(data, dict)
+    return data
+
+
+def _assert_installed(run: str, env: dict[str, str]) -> None:
+    """``pip install ARGS``: each requirement is satisfied here (a2a-docgen from its repository: this one)."""
+    words = shlex.split(run.replace("$A2A_DOCGEN", env["A2A_DOCGEN"]))
+    assert words[:2] == ["pip", "install"], run
+    for word in words[2:]:
+        requirement = Requirement(word)
+        version = metadata.version(requirement.name)
+        if requirement.url is not None:
+            assert requirement.name == "a2a-docgen"
+            assert requirement.url == A2A_DOCGEN_SOURCE
+            for extra in requirement.extras:  # the extras' packages are installed too
+                for needed in metadata.requires("a2a-docgen") or []:
+                    dependency = Requirement(needed)
+                    if dependency.marker is not None and dependency.marker.evaluate({"extra": extra}):
+                        metadata.version(dependency.name)
+        else:
+            assert requirement.specifier.contains(version, prereleases=True), (word, version)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("engine", list(ENGINES))
+def test_the_pages_workflow_builds_the_site_when_run_as_a_script(engine: str, tmp_path: Path) -> None:
+    require_engine(engine)
+    project = tmp_path / "repo"
+    assert main(["init", "--engine", engine, "--github-pages", str(project)]) == 0
+    workflow = _workflow(project)
+    build = workflow["jobs"]["build"]  # type: ignore[index]
+    env = {**os.environ, **{k: str(v) for k, v in build["env"].items()}}
+    # the programs the steps name, from this environment (a2a-docgen, the engine)
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
+    ran = 0
+    for step in build["steps"]:
+        run = step.get("run")
+        if run is None:
+            continue
+        if run.startswith("pip install"):
+            _assert_installed(run, env)
+            continue
+        done = subprocess.run(
+            ["bash", "-e", "-c", run],
+            cwd=project,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
+        )
+        assert done.returncode == 0, f"{run}\n{done.stdout[-3000:]}{done.stderr[-3000:]}"
+        ran += 1
+    assert ran == 2  # the check, the build
+    upload = next(s for s in build["steps"] if str(s.get("uses", "")).startswith("actions/upload-pages"))
+    site = project / upload["with"]["path"]
+    assert (site / "index.html").is_file()
+    assert list(site.glob("agents/*/index.html"))
+    assert (site / "pagefind" / "pagefind.js").is_file()
+
+
+def test_publishing_md_shows_the_workflows_init_writes() -> None:
+    text = (REPO / "docs" / "publishing.md").read_text(encoding="utf-8")
+    for engine in ENGINES.values():
+        assert f"```yaml\n{pages_workflow(engine, cards='cards')}```\n" in text, engine.name
