@@ -933,7 +933,7 @@ def test_the_warnings_left_to_check_are_counted_in_words(
     card = weather()
     write(tmp_path / "base" / "weather.json", card)
     card["version"] = 2  # an error
-    card["description"] = "Forecasts\u0000"  # and one warning (invisible characters)
+    card["description"] = "Forecasts\u200b"  # and one warning (an invisible character)
     write(tmp_path / "head" / "weather.json", card)
     _, _, err = run(capsys, "--no-config", tmp_path / "base", tmp_path / "head")
     assert "(and 1 warning: run a2a-docgen check for them)" in err

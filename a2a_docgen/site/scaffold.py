@@ -231,6 +231,8 @@ def pages_workflow(engine: Engine, *, cards: str) -> str:
         '      NO_MKDOCS_2_WARNING: "1"\n'
         "    steps:\n"
         "      - uses: actions/checkout@v4\n"
+        "        with:\n"
+        '          fetch-depth: 0   # the whole history: the agent pages\' "Changes" and the feeds need it\n'
         "      - uses: actions/setup-python@v5\n"
         "        with:\n"
         '          python-version: "3.12"\n'
