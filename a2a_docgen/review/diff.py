@@ -22,7 +22,6 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
-from typing import Literal
 
 from a2a_docgen.load.source import MISSING, PositionIndex, join_pointer, pointer_tokens, resolve_pointer
 from a2a_docgen.model import AgentCard, Catalog, Diagnostic, JSONValue
@@ -40,6 +39,7 @@ from a2a_docgen.review.codes import (
     severity_rank,
 )
 from a2a_docgen.review.compare import Draft, compare_agent
+from a2a_docgen.review.compare.base import Side
 from a2a_docgen.review.config import Acceptance, ConfigWarning, ReviewConfig
 from a2a_docgen.review.match import HeadFiles, pair_agents, pair_passes
 from a2a_docgen.review.policy import parse_version, version_finding
@@ -57,9 +57,6 @@ __all__ = [
     "review_catalogs",
     "severity_at_least",
 ]
-
-Side = Literal["base", "head"]
-
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Location:
