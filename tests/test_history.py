@@ -519,7 +519,7 @@ def test_the_plugin_builds_the_history_and_links_the_feeds(story: tuple[CardRepo
     site = repo.root / "site-with"
     agent = next(site.glob("agents/weather-agent-*/index.html")).read_text(encoding="utf-8")
     assert (
-        '<link rel="alternate" type="application/atom+xml" title="Changes (Atom)" href="changes.xml">'
+        '<link rel="alternate feed" type="application/atom+xml" title="Changes (Atom)" href="changes.xml">'
         in agent
     )
     assert f"https://git.example.com/team/cards/commit/{commits[-1]}" in agent

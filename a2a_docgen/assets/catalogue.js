@@ -651,9 +651,18 @@
     if (content) content.classList.add("a2a-page", "a2a-page-agent");
   }
 
+  // A row of request tabs wider than the page scrolls sideways (the theme's tab bar): a scrolling region must
+  // take the keyboard's focus, so a reader without a pointer can scroll it too (WCAG 2.1.1).
+  function focusableTabBars() {
+    document.querySelectorAll(".a2a-page .tabbed-labels").forEach(function (bar) {
+      if (!bar.hasAttribute("tabindex")) bar.setAttribute("tabindex", "0");
+    });
+  }
+
   function init() {
     onHashChange = null;
     markAgentPage();
+    focusableTabBars();
     var heading = document.querySelector(".a2a-page #agents") || homeHeading();
     if (heading) setUp(heading);
     setUpCopyButtons();
