@@ -285,6 +285,11 @@ NO_ICON = _register("no-icon", _HINT, "the card has no icon")
 INTERFACE_LOCAL = _register(
     "interface-local", _HINT, "an interface is a local address (localhost, loopback, private network)"
 )
+RESERVED_HOST = _register(
+    "reserved-host",
+    _HINT,
+    "a URL's host is a reserved example name (example.com, .example, .invalid, .test, .localhost)",
+)
 LEGACY_CARD_PATH = _register(
     "legacy-card-path", _HINT, "fetch found the card only at the legacy path /.well-known/agent.json"
 )

@@ -16,12 +16,12 @@ from a2a_docgen.diagnostics import CODES
 from a2a_docgen.model import Diagnostic
 from a2a_docgen.quality import Grade, badge, grade_card, grade_catalog, parse_letter, quality_findings
 from a2a_docgen.quality.grade import BANDS, DEFAULT_WEIGHTS, WEIGHTS, Weight, letter_for, score
-from a2a_docgen.quality.rules import local_host
+from a2a_docgen.quality.rules import local_host, reserved_host
 from a2a_docgen.render import render_catalog
 from a2a_docgen.render.escape import md_inline
 from a2a_docgen.render.pages import build_views
 from tests.support.markdown_tokens import inline_text, parse, walk
-from tests.test_validate import interface, v03_card, v1_card
+from tests.test_validate import OAUTH_V1, interface, v03_card, v1_card
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "examples" / "cards"
@@ -54,13 +54,22 @@ def graded(card: dict[str, Any] | str, display: str = "card.json") -> Grade:
     return grade_card(loaded, diagnostics)
 
 
+ON_PURPOSE = "reserved-host"
+"""The test cards use hosts reserved for examples (``example.com``) on purpose: the tests of that hint look
+for it, the others leave it out."""
+
+
+def hints_of(grade: Grade) -> tuple[Diagnostic, ...]:
+    return tuple(h for h in grade.hints if h.code != ON_PURPOSE)
+
+
 def hint_codes(grade: Grade) -> list[str]:
-    return [h.code for h in grade.hints]
+    return [h.code for h in hints_of(grade)]
 
 
 def test_a_complete_card_earns_a_clean_a() -> None:
     grade = graded(good_card())
-    assert (grade.letter, grade.score, grade.deductions, grade.hints) == ("A", 100, (), ())
+    assert (grade.letter, grade.score, grade.deductions, hints_of(grade)) == ("A", 100, (), ())
 
 
 # -- each rule ---------------------------------------------------------------------------------------------------
@@ -72,7 +81,7 @@ def test_card_members_provider_documentation_icon() -> None:
         del card[key]
     grade = graded(card)
     assert hint_codes(grade) == ["no-documentation-url", "no-icon", "no-provider"]
-    assert all((h.line, h.column, h.pointer, h.severity) == (1, 1, "", "hint") for h in grade.hints)
+    assert all((h.line, h.column, h.pointer, h.severity) == (1, 1, "", "hint") for h in hints_of(grade))
     assert grade.score == 100 - 5 - 2 - 5
 
 
@@ -94,7 +103,7 @@ def test_skill_rules_are_located_at_what_to_edit() -> None:
     ]
     text = json.dumps(card, indent=2)
     grade = graded(text)
-    found = {(h.code, h.pointer) for h in grade.hints}
+    found = {(h.code, h.pointer) for h in hints_of(grade)}
     assert found == {
         ("skill-no-examples", "/skills/0"),
         ("skill-description-thin", "/skills/1/description"),
@@ -102,7 +111,7 @@ def test_skill_rules_are_located_at_what_to_edit() -> None:
         ("skill-description-duplicate", "/skills/2/description"),
         ("skill-description-thin", "/skills/3/description"),
     }
-    duplicate = next(h for h in grade.hints if h.code == "skill-description-duplicate")
+    duplicate = next(h for h in hints_of(grade) if h.code == "skill-description-duplicate")
     assert '"c"' in duplicate.message
     assert '"a"' in duplicate.message
     line = text.splitlines()[duplicate.line - 1]
@@ -118,7 +127,7 @@ def test_near_duplicate_descriptions_differ_by_a_word() -> None:
         {**base, "id": "b", "description": longer + " and the stop."},
         {**base, "id": "c", "description": "Books one of the flights found, with the traveller's details."},
     ]
-    assert [(h.code, h.pointer) for h in graded(card).hints] == [
+    assert [(h.code, h.pointer) for h in hints_of(graded(card))] == [
         ("skill-description-duplicate", "/skills/1/description")
     ]
 
@@ -168,15 +177,98 @@ def test_a_local_interface_is_a_hint_at_its_url_and_http_elsewhere_a_warning() -
         ]
     )
     grade = graded(card)
-    assert [(h.code, h.pointer) for h in grade.hints] == [("interface-local", "/supportedInterfaces/0/url")]
+    assert [(h.code, h.pointer) for h in hints_of(grade)] == [
+        ("interface-local", "/supportedInterfaces/0/url")
+    ]
     assert {(d.code, d.points) for d in grade.deductions} == {("interface-local", 10), ("url-not-https", 6)}
     assert grade.letter == "B"
+
+
+@pytest.mark.parametrize(
+    ("url", "reserved"),
+    [
+        ("https://example.com", "example.com"),
+        ("https://agent.example.org/a2a", "agent.example.org"),
+        ("https://EXAMPLE.NET./docs", "example.net"),
+        ("https://agent.invalid/a2a", "agent.invalid"),
+        ("http://stage.agent.test:8080/", "stage.agent.test"),
+        ("https://my-agent.example/", "my-agent.example"),
+        ("wss://agent.example.com/stream", "agent.example.com"),
+        ("grpc.example.com:443", "grpc.example.com"),
+        ("http://dev.localhost/", "dev.localhost"),
+        ("https://notexample.com/", None),
+        ("https://example.com.evil.dev/", None),
+        ("https://a2a.acme.dev/", None),
+        ("https://test.acme.dev/", None),
+        ("https://8.8.8.8/", None),
+        ("not a url", None),
+    ],
+)
+def test_reserved_hosts(url: str, reserved: str | None) -> None:
+    assert reserved_host(url) == reserved
+
+
+def _published(**members: Any) -> dict[str, Any]:
+    """``good_card`` with every URL on a host that is not reserved, then ``members``."""
+    card = good_card(
+        supportedInterfaces=[interface("https://a2a.acme.dev/a2a")],
+        provider={"organization": "Acme", "url": "https://acme.dev"},
+        documentationUrl="https://acme.dev/docs",
+    )
+    card.update(members)
+    return card
+
+
+def test_a_published_card_on_real_hosts_has_no_reserved_host_hint() -> None:
+    grade = graded(_published(iconUrl="https://example.com/icon.png"))  # the icon is not read
+    assert (grade.score, grade.deductions, grade.hints) == (100, (), ())
+
+
+def test_reserved_hosts_are_one_finding_at_the_first_url_naming_the_first_three() -> None:
+    card = _published(
+        supportedInterfaces=[
+            interface("https://a2a.acme.dev/a2a"),
+            interface("https://agent.example.com/a2a", "HTTP+JSON"),
+        ],
+        documentationUrl="https://docs.agent.test/",
+        securitySchemes=OAUTH_V1,
+        securityRequirements=[{"schemes": {"oauth": {"list": ["read"]}}}],
+    )
+    text = json.dumps(card, indent=2)
+    grade = graded(text)
+    (hint,) = grade.hints
+    assert (hint.code, hint.severity, hint.pointer) == ("reserved-host", "hint", "/supportedInterfaces/1/url")
+    line = text.splitlines()[hint.line - 1]
+    assert line[hint.column - 1 :].startswith('"https://agent.example.com/a2a"')
+    assert hint.message.startswith("4 URLs are on hosts reserved for examples and tests")
+    assert hint.message.endswith(
+        'clients will use; "https://agent.example.com/a2a", "https://docs.agent.test/", '
+        '"https://auth.example.com/authorize" and 1 more'
+    )
+    assert (grade.letter, grade.score, grade.deductions) == ("A", 100, ())  # said, not weighed
+
+
+def test_an_oauth_url_alone_is_found_and_localhost_stays_interface_local() -> None:
+    card = _published(
+        supportedInterfaces=[interface("http://localhost:9999/a2a")],
+        securitySchemes=OAUTH_V1,
+        securityRequirements=[{"schemes": {"oauth": {"list": ["read"]}}}],
+    )
+    found = {(h.code, h.pointer) for h in graded(card).hints}
+    assert found == {
+        ("interface-local", "/supportedInterfaces/0/url"),
+        (
+            "reserved-host",
+            "/securitySchemes/oauth/oauth2SecurityScheme/flows/authorizationCode/authorizationUrl",
+        ),
+    }
+    assert "2 URLs are" in next(h.message for h in graded(card).hints if h.code == "reserved-host")
 
 
 def test_a_v03_card_is_graded_at_its_own_members() -> None:
     card = v03_card(url="http://127.0.0.1:8000/")
     grade = graded(card)
-    assert ("interface-local", "/url") in {(h.code, h.pointer) for h in grade.hints}
+    assert ("interface-local", "/url") in {(h.code, h.pointer) for h in hints_of(grade)}
 
 
 def _fetched(tmp_path: Path, url: str, requested: str) -> Grade:
@@ -364,8 +456,8 @@ def test_check_grade_reports_hints_and_a_line_per_card(capsys: pytest.CaptureFix
         "-5 no-provider, -2 no-icon; an A needs 90 points without errors (see docs/grading.md)"
     )
     assert err.strip() == (
-        "by code: 4 no-icon, 1 no-documentation-url, 1 no-provider\n"
-        "4 files, 0 errors, 0 warnings, 10 hints; grades: 3 A, 1 B"
+        "by code: 4 no-icon, 3 reserved-host, 1 no-documentation-url, 1 no-provider\n"
+        "4 files, 0 errors, 0 warnings, 13 hints; grades: 3 A, 1 B"
     )
 
 
@@ -441,6 +533,17 @@ def test_badges_catalog_json_and_views_carry_the_grade() -> None:
         assert agent.badge_json == f"agents/{agent.slug}/badge.json"
         assert type(agent.grade.letter) is str  # plain text: a template may print it as is
     assert [a.grade.letter for a in views.agents if a.grade] == ["A", "A", "A", "B"]
+
+
+def test_a_page_shows_a_hint_that_costs_nothing_and_no_empty_list_of_losses(tmp_path: Path) -> None:
+    (tmp_path / "agent.json").write_text(json.dumps(good_card(), indent=2))
+    site = render_catalog(load_catalog([tmp_path]))
+    (page,) = [text for path, text in site.pages.items() if re.fullmatch(r"agents/[^/]+/index\.md", path)]
+    quality = page.split("### Card quality", 1)[1]
+    assert "Grade A, 100 points of 100." in quality
+    assert "Points lost" not in quality
+    (hint,) = [line for line in quality.splitlines() if line.startswith("- ")]
+    assert inline_text(hint[2:]) == [graded(good_card()).hints[0].message]
 
 
 def test_badge_colours() -> None:

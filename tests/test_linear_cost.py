@@ -20,7 +20,7 @@ from a2a_docgen.quality import grade_card
 from a2a_docgen.quality.rules import _EDGE_WORDS, _MAX_SEQUENCE_MATCHES
 from a2a_docgen.render import escape
 from a2a_docgen.text.suggest import MAX_COMPARISONS, MAX_NAME_CHARS, Suggestions
-from tests.test_grade import good_card
+from tests.test_grade import good_card, hints_of
 
 
 class _Counted:
@@ -101,7 +101,7 @@ def test_long_duplicates_are_still_found() -> None:
     ]
     loaded, diagnostics = load_card_bytes(json.dumps(card).encode(), display="card.json")
     assert loaded is not None
-    hints = [(h.code, h.pointer) for h in grade_card(loaded, diagnostics).hints]
+    hints = [(h.code, h.pointer) for h in hints_of(grade_card(loaded, diagnostics))]
     assert hints == [
         ("skill-description-duplicate", "/skills/1/description"),
         ("skill-description-duplicate", "/skills/2/description"),

@@ -80,6 +80,9 @@ WEIGHTS: dict[str, Weight] = {
     "no-documentation-url": Weight(5, 5),
     "no-icon": Weight(2, 2),
     "legacy-card-path": Weight(5, 5),
+    # said, not weighed: example and test cards use reserved hosts on purpose, and a published card on one
+    # fails its clients at once (the hint says why)
+    "reserved-host": Weight(0, 0),
     # not a problem: check --jwks says which cards verified
     "signature-verified": Weight(0, 0),
 }
@@ -144,10 +147,9 @@ def score(findings: Iterable[Diagnostic]) -> Score:
         costs[code, severity] += min(cost.per_rule or cost.cap, cost.points * count)
     deductions = []
     for (code, severity), count in counted.items():
-        cap = weight(code, severity).cap
-        deductions.append(
-            Deduction(code=code, severity=severity, count=count, points=min(cap, costs[code, severity]))
-        )
+        points = min(weight(code, severity).cap, costs[code, severity])
+        if points:  # a code of weight 0 is said (a hint), never listed as a loss
+            deductions.append(Deduction(code=code, severity=severity, count=count, points=points))
     deductions.sort(key=lambda d: (-d.points, d.code, d.severity))
     points = max(0, 100 - sum(d.points for d in deductions))
     has_error = any(severity == "error" for _, severity in counted)

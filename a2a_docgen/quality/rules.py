@@ -23,6 +23,7 @@ from a2a_docgen.diagnostics import (
     NO_DOCUMENTATION_URL,
     NO_ICON,
     NO_PROVIDER,
+    RESERVED_HOST,
     SKILL_DESCRIPTION_DUPLICATE,
     SKILL_DESCRIPTION_THIN,
     SKILL_FEW_TAGS,
@@ -31,8 +32,9 @@ from a2a_docgen.diagnostics import (
 from a2a_docgen.load.reader import quote, snake_case
 from a2a_docgen.load.report import Report
 from a2a_docgen.load.source import join_pointer, resolve_pointer
-from a2a_docgen.model import AgentCard, AgentSkill
+from a2a_docgen.model import AgentCard, AgentInterface, AgentSkill
 from a2a_docgen.text.urls import is_local_host
+from a2a_docgen.validate.rules import ICON_URL, JKU_URL, url_members
 
 __all__ = [
     "MIN_DESCRIPTION_LETTERS",
@@ -41,6 +43,7 @@ __all__ = [
     "QUALITY_RULES",
     "QualityRule",
     "local_host",
+    "reserved_host",
 ]
 
 QualityRule = Callable[[AgentCard, Report], None]
@@ -253,9 +256,9 @@ def card_members(card: AgentCard, report: Report) -> None:
 _HOST_PORT = re.compile(r"^\[?(?P<host>[^\[\]/@]+?)\]?:\d{1,5}$")
 
 
-def local_host(url: str) -> str | None:
-    """The host of an interface URL (``https://host/...`` or ``host:port``) when it is local: ``localhost``,
-    a loopback, private or link-local address, ``0.0.0.0``, a ``.local`` or ``.internal`` name; else None."""
+def _host(url: str, schemes: tuple[str, ...] | None = None) -> str | None:
+    """The host of ``url`` (``scheme://host/...``, or a gRPC ``host:port``), in lower case without a final dot;
+    None when there is none, or when ``schemes`` is given and the URL's scheme is not one of them."""
     value = url.strip()
     match = _HOST_PORT.match(value)
     if match is not None and "://" not in value:
@@ -265,11 +268,17 @@ def local_host(url: str) -> str | None:
             parts = urlsplit(value)
         except ValueError:
             return None
-        if parts.scheme.lower() not in ("http", "https"):
+        if schemes is not None and parts.scheme.lower() not in schemes:
             return None
         host = parts.hostname or ""
-    host = host.lower().rstrip(".")
-    if not host:
+    return host.lower().rstrip(".") or None
+
+
+def local_host(url: str) -> str | None:
+    """The host of an interface URL (``https://host/...`` or ``host:port``) when it is local: ``localhost``,
+    a loopback, private or link-local address, ``0.0.0.0``, a ``.local`` or ``.internal`` name; else None."""
+    host = _host(url, ("http", "https"))
+    if host is None:
         return None
     if is_local_host(host) or host.endswith((".local", ".internal", ".lan")):
         return host
@@ -280,19 +289,74 @@ def local_host(url: str) -> str | None:
     return host if address.is_private or address.is_link_local or address.is_unspecified else None
 
 
+def _interface_url(card: AgentCard, interface: AgentInterface) -> str:
+    """Pointer of an interface's URL (the card's ``url`` for the v0.3 main interface)."""
+    return "/url" if interface.pointer == "/url" else _member(card, interface.pointer, "url")
+
+
 def interfaces_reachable(card: AgentCard, report: Report) -> None:
     """An interface on a local address: only clients on the same machine or network can reach it."""
     for interface in card.interfaces:
         host = local_host(interface.url) if interface.url else None
         if host is None:
             continue
-        pointer = "/url" if interface.pointer == "/url" else _member(card, interface.pointer, "url")
         report.add(
             INTERFACE_LOCAL,
-            pointer,
+            _interface_url(card, interface),
             f"the interface {quote(interface.url)} is a local address ({host}); only clients on the same machine "
             "or network can reach it: publish the card with the URL clients will use",
         )
+
+
+_RESERVED_DOMAINS = ("example.com", "example.net", "example.org")
+"""Second-level names reserved for documentation (RFC 2606, section 3), with all their subdomains."""
+_RESERVED_TLDS = ("example", "invalid", "test", "localhost")
+"""Top-level names reserved by RFC 2606 (section 2) and RFC 6761 (section 6): never delegated in the DNS."""
+_RESERVED_SHOWN = 3
+"""The reserved-host finding quotes this many URLs (then says how many more)."""
+
+
+def reserved_host(url: str) -> str | None:
+    """The host of ``url`` when it is a reserved name that never resolves to the agent: ``example.com``,
+    ``example.net``, ``example.org`` or a subdomain, or a name under ``.example``, ``.invalid``, ``.test`` or
+    ``.localhost`` (``localhost`` itself too); else None."""
+    host = _host(url)
+    if host is None:
+        return None
+    labels = host.rsplit(".", 2)
+    if labels[-1] in _RESERVED_TLDS or ".".join(labels[-2:]) in _RESERVED_DOMAINS:
+        return host
+    return None
+
+
+def reserved_hosts(card: AgentCard, report: Report) -> None:
+    """Interfaces, the provider, documentation and OAuth/OpenID URLs on a reserved example name: the card
+    points clients at a host that can never serve it (copied from an example, or a test card published).
+
+    One finding per card, at the first such URL, naming the first few. The icon and a signature's ``jku`` are
+    left out: they are no place a client is sent to (a broken icon shows as such; the key is its own finding).
+    An interface already reported as ``interface-local`` (``localhost``) is not reported again."""
+    found: list[tuple[str, str]] = []
+    for interface in card.interfaces:
+        if interface.url and local_host(interface.url) is None and reserved_host(interface.url) is not None:
+            found.append((_interface_url(card, interface), interface.url))
+    for pointer, value, what, _ in url_members(card):
+        if what not in (ICON_URL, JKU_URL) and reserved_host(value) is not None:
+            found.append((pointer, value))
+    if not found:
+        return
+    shown = ", ".join(quote(url) for _, url in found[:_RESERVED_SHOWN])
+    if len(found) > _RESERVED_SHOWN:
+        shown += f" and {len(found) - _RESERVED_SHOWN} more"
+    which = "a URL is on a host" if len(found) == 1 else f"{len(found)} URLs are on hosts"
+    serve = "serves" if len(found) == 1 else "serve"
+    report.add(
+        RESERVED_HOST,
+        found[0][0],
+        # The URLs last: a page shortens a long hint, and the fix must survive that.
+        f"{which} reserved for examples and tests, which never {serve} an agent: publish the card with the URLs "
+        f"clients will use; {shown}",
+    )
 
 
 _LEGACY_PATH = "/.well-known/agent.json"
@@ -320,6 +384,7 @@ def card_location(card: AgentCard, report: Report) -> None:
 QUALITY_RULES: tuple[QualityRule, ...] = (
     card_members,
     interfaces_reachable,
+    reserved_hosts,
     card_location,
     skill_examples,
     skill_descriptions,

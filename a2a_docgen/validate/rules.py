@@ -82,7 +82,7 @@ from a2a_docgen.validate.formats import (
 )
 from a2a_docgen.validate.text import identity, invisible_characters, plain_ascii, suspicious_phrases
 
-__all__ = ["CARD_RULES", "Rule", "catalog_rules", "extra_members"]
+__all__ = ["CARD_RULES", "ICON_URL", "JKU_URL", "Rule", "catalog_rules", "extra_members", "url_members"]
 
 Rule = Callable[[AgentCard, Report, Limits], None]
 
@@ -386,14 +386,19 @@ def _interface_pointers(card: AgentCard, interface: AgentInterface) -> tuple[str
     return _member(card, interface.pointer, "url"), binding_pointer, version
 
 
-def _url_fields(card: AgentCard) -> Iterator[tuple[str, str, str, bool]]:
+ICON_URL = "icon URL"
+JKU_URL = '"jku" (JWK set URL) of the signature'
+"""The ``what`` of ``url_members`` for the icon and a signature's ``jku``: the URLs that are not links."""
+
+
+def url_members(card: AgentCard) -> Iterator[tuple[str, str, str, bool]]:
     """``(pointer, value, what, required)`` for every http(s) URL field of the card (not interfaces)."""
     if card.provider is not None and card.provider.url is not None:
         yield _member(card, card.provider.pointer, "url"), card.provider.url, "provider URL", True
     if card.documentation_url is not None:
         yield _member(card, "", "documentationUrl"), card.documentation_url, "documentation URL", False
     if card.icon_url is not None:
-        yield _member(card, "", "iconUrl"), card.icon_url, "icon URL", False
+        yield _member(card, "", "iconUrl"), card.icon_url, ICON_URL, False
     for scheme in card.security_schemes.values():
         if isinstance(scheme, OAuth2SecurityScheme):
             if scheme.oauth2_metadata_url is not None:
@@ -414,12 +419,7 @@ def _url_fields(card: AgentCard) -> Iterator[tuple[str, str, str, bool]]:
     for signature in card.signatures:
         jku = (signature.protected_header or {}).get("jku")
         if isinstance(jku, str):
-            yield (
-                _member(card, signature.pointer, "protected"),
-                jku,
-                '"jku" (JWK set URL) of the signature',
-                True,
-            )
+            yield _member(card, signature.pointer, "protected"), jku, JKU_URL, True
 
 
 def _empty_optional(report: Report, pointer: str, what: str) -> None:
@@ -442,7 +442,7 @@ def url_fields(card: AgentCard, report: Report, limits: Limits) -> None:
             pointer,
             check_url(interface.url, what="interface URL", grpc=binding == "GRPC", schemes=schemes),
         )
-    for pointer, value, what, required in _url_fields(card):
+    for pointer, value, what, required in url_members(card):
         if not value.strip():
             if not required:
                 _empty_optional(report, pointer, what)
@@ -450,7 +450,7 @@ def url_fields(card: AgentCard, report: Report, limits: Limits) -> None:
         _add(
             report,
             pointer,
-            check_url(value, what=what, schemes=ICON_SCHEMES if what == "icon URL" else WEB_SCHEMES),
+            check_url(value, what=what, schemes=ICON_SCHEMES if what == ICON_URL else WEB_SCHEMES),
         )
     for extension in card.capabilities.extensions:
         if extension.uri is None:
