@@ -58,6 +58,7 @@ __all__ = [
     "severity_at_least",
 ]
 
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Location:
     """A place in a card file."""
