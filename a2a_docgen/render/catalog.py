@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -120,13 +121,6 @@ def _render_site(
 
     layout = site_layout(views)
     jobs_list = list(layout.jobs())
-    distinct_paths(
-        [
-            *(agent.path for agent in agents),
-            *(agent.card_json for agent in agents),
-            *(j.path for j in jobs_list),
-        ]
-    )
     pages: dict[str, str] = {}
     indexed: set[str] = set()
     with PageWorkers(agent_page, len(agents), jobs) as workers:
@@ -144,13 +138,16 @@ def _render_site(
             pages[job.path] = text
             if job.indexed:
                 indexed.add(job.path)
-        files = {agent.card_json: agent.card.source.text.encode("utf-8") for agent in agents}
-        files.update(export_files(catalog, site_name=site_name, markdown_sources=markdown_sources))
-        files[FILTER_INDEX] = filter_index(views)
-        files.update(asset_files())
-        feeds = feed_files(views, site_url=site_url, site_name=site_name)
-        files.update(feeds)
-        distinct_paths([*pages, *(agent.path for agent in agents), *files])
+        parts: list[dict[str, bytes]] = [
+            {agent.card_json: agent.card.source.text.encode("utf-8") for agent in agents},
+            export_files(catalog, site_name=site_name, markdown_sources=markdown_sources),
+            {FILTER_INDEX: filter_index(views)},
+            asset_files(),
+            feed_files(views, site_url=site_url, site_name=site_name),
+        ]
+        # One check over every source's paths before they are merged (a merge would hide a repeat).
+        distinct_paths([*(agent.path for agent in agents), *(j.path for j in jobs_list), *chain(*parts)])
+        files = {path: data for part in parts for path, data in part.items()}
         rendered = workers.results()
         for agent, text in zip(agents, rendered, strict=True):
             pages[agent.path] = text
