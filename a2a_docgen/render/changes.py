@@ -11,13 +11,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from a2a_docgen.history.entries import AgentHistory, CatalogHistory, HistoryEntry
+from a2a_docgen.render.paths import WHATS_NEW, WHATS_NEW_FEED, agent_feed_path, agent_history_path
 from a2a_docgen.text.urls import safe_url
 
 __all__ = [
     "CHANGES_ON_PAGE",
     "FEED_ENTRIES",
-    "WHATS_NEW",
-    "WHATS_NEW_FEED",
     "AgentChanges",
     "ChangeView",
     "HistoryViews",
@@ -30,8 +29,6 @@ CHANGES_ON_PAGE = 5
 """Entries in an agent page's "Changes" section; older ones are on its history pages."""
 FEED_ENTRIES = 50
 """Entries in a feed, latest first."""
-WHATS_NEW = "whats-new.md"
-WHATS_NEW_FEED = "whats-new.xml"
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,8 +96,8 @@ def agent_changes(
     return AgentChanges(
         latest=views[:CHANGES_ON_PAGE],
         entries=views,
-        history_path=f"agents/{agent_slug}/history.md" if len(views) > CHANGES_ON_PAGE else None,
-        feed_path=f"agents/{agent_slug}/changes.xml",
+        history_path=agent_history_path(agent_slug) if len(views) > CHANGES_ON_PAGE else None,
+        feed_path=agent_feed_path(agent_slug),
         notices=history.notices,
     )
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from a2a_docgen.render import paths
-from a2a_docgen.render.changes import WHATS_NEW, ChangeView
+from a2a_docgen.render.changes import ChangeView
 from a2a_docgen.render.pages import (
     AgentPage,
     AgentSkills,
@@ -169,7 +169,7 @@ def site_layout(views: SiteViews, per_page: dict[str, int] | None = None) -> Sit
         unauthenticated=paginate(views.unauthenticated, paths.NO_AUTHENTICATION, size["facet"]),
         bindings=tuple(bindings),
         excluded=paginate(views.excluded, paths.EXCLUDED, size["excluded"]),
-        whats_new=paginate(views.history.recent, WHATS_NEW, size["changes"]) if views.history else (),
+        whats_new=paginate(views.history.recent, paths.WHATS_NEW, size["changes"]) if views.history else (),
         histories=tuple(
             (agent, paginate(agent.changes.entries, agent.changes.history_path, size["changes"]))
             for agent in views.agents

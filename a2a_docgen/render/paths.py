@@ -2,7 +2,8 @@
 
 ``agents/<slug>/index.md`` is the page (published as the directory URL ``agents/<slug>/``) and
 ``agents/<slug>/card.json`` the card as published, ``agents/<slug>/badge.json`` its grade as a shields.io
-endpoint. The list pages: ``index.md``, ``tags/index.md`` and ``tags/<slug>.md``, ``media-types.md`` and
+endpoint, ``agents/<slug>/history.md`` and ``changes.xml`` its change history and feed (``whats-new.md`` and
+``whats-new.xml`` the catalogue's). The list pages: ``index.md``, ``tags/index.md`` and ``tags/<slug>.md``, ``media-types.md`` and
 ``media-types/<slug>.md``, ``security.md``, ``security/<kind>.md``, ``security/scopes.md`` and
 ``security/no-authentication.md``, ``bindings.md`` and ``bindings/<slug>.md``, ``excluded.md`` (a long list
 goes on over further pages, ``render.paging``). The views, the page list, the templates (through ``paths`` in
@@ -28,10 +29,13 @@ __all__ = [
     "SECURITY",
     "TAGS",
     "WHATS_NEW",
+    "WHATS_NEW_FEED",
     "WHATS_NEW_NAV",
     "agent_badge_path",
     "agent_card_path",
     "agent_dir",
+    "agent_feed_path",
+    "agent_history_path",
     "agent_page_path",
     "binding_page_paths",
     "media_type_page_paths",
@@ -48,6 +52,7 @@ NO_AUTHENTICATION = "security/no-authentication.md"
 BINDINGS = "bindings.md"
 EXCLUDED = "excluded.md"
 WHATS_NEW = "whats-new.md"
+WHATS_NEW_FEED = "whats-new.xml"
 
 NAV: tuple[NavEntry, ...] = (
     NavEntry("Home", HOME),
@@ -75,6 +80,16 @@ def agent_page_path(agent_slug: str) -> str:
 def agent_card_path(agent_slug: str) -> str:
     """``agents/<slug>/card.json``: the card as published beside its page."""
     return f"{agent_dir(agent_slug)}card.json"
+
+
+def agent_history_path(agent_slug: str) -> str:
+    """``agents/<slug>/history.md``: the first page of an agent's change history."""
+    return f"{agent_dir(agent_slug)}history.md"
+
+
+def agent_feed_path(agent_slug: str) -> str:
+    """``agents/<slug>/changes.xml``: the Atom feed of an agent's changes."""
+    return f"{agent_dir(agent_slug)}changes.xml"
 
 
 def agent_badge_path(agent_slug: str) -> str:
