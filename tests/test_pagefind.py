@@ -6,6 +6,7 @@ import gzip
 import json
 import logging
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -148,23 +149,28 @@ def test_plugin_option_accepts_only_pagefind_or_off() -> None:
         assert config.search_index == meant
 
 
-def test_a_real_build_indexes_the_catalogue_where_it_went(tmp_path: Path, pagefind_binary: Path) -> None:
-    """A site with a home page of its own: the catalogue goes under catalogue/, and so does its index."""
+def _build_example_site(root: Path, settings: str) -> None:
+    """``mkdocs build`` in ``root`` of the example cards with the plugin, after the search plugin."""
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
 
-    (tmp_path / "docs").mkdir()
-    (tmp_path / "docs" / "index.md").write_text("# Our site\n\nFerries everywhere.\n", encoding="utf-8")
-    shutil.copytree(REPO / "examples" / "cards", tmp_path / "cards")
-    (tmp_path / "mkdocs.yml").write_text(
-        "site_name: Test\nplugins:\n  - search\n  - a2a-docgen:\n      cards: cards\n", encoding="utf-8"
+    shutil.copytree(REPO / "examples" / "cards", root / "cards")
+    (root / "mkdocs.yml").write_text(
+        settings + "plugins:\n  - search\n  - a2a-docgen:\n      cards: cards\n", encoding="utf-8"
     )
-    config = load_config(config_file=str(tmp_path / "mkdocs.yml"))
+    config = load_config(config_file=str(root / "mkdocs.yml"))
     config.plugins.on_startup(command="build", dirty=False)
     try:
         build(config)
     finally:
         config.plugins.on_shutdown()
+
+
+def test_a_real_build_indexes_the_catalogue_where_it_went(tmp_path: Path, pagefind_binary: Path) -> None:
+    """A site with a home page of its own: the catalogue goes under catalogue/, and so does its index."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text("# Our site\n\nFerries everywhere.\n", encoding="utf-8")
+    _build_example_site(tmp_path, "site_name: Test\n")
     bundle = tmp_path / "site" / "catalogue" / PAGEFIND_DIR
     assert (bundle / "pagefind.js").is_file()
     assert not (tmp_path / "site" / PAGEFIND_DIR).exists()
@@ -173,3 +179,27 @@ def test_a_real_build_indexes_the_catalogue_where_it_went(tmp_path: Path, pagefi
     assert urls == [f"/agents/{name}/" for name in agents]
     home = (tmp_path / "site" / "catalogue" / "index.html").read_text(encoding="utf-8")
     assert '<div class="a2a-page a2a-page-list" data-a2a-search="pagefind">' in home  # the script may load it
+
+
+@pytest.mark.parametrize("theme", ["material", "mkdocs"])
+def test_the_index_from_the_copies_is_the_index_of_the_built_pages(
+    tmp_path: Path, pagefind_binary: Path, theme: str
+) -> None:
+    """Pagefind reads small copies of the agent pages (no theme navigation, no request boxes): every page it
+    stores (text, word count, filters, anchors, title) is the one it stores when it reads the built pages, and
+    the copies are gone after the build."""
+    (tmp_path / "docs").mkdir()
+    before = set(Path(tempfile.gettempdir()).glob("a2a-docgen-index-*"))
+    _build_example_site(tmp_path, f"site_name: Test\ntheme: {theme}\n")
+    assert set(Path(tempfile.gettempdir()).glob("a2a-docgen-index-*")) == before
+    site = tmp_path / "site"
+    pages = sorted(site.glob("agents/*/index.html"))
+    assert any('class="a2a-requests"' in page.read_text(encoding="utf-8") for page in pages)
+    from_pages = build_search_index(site, executable=pagefind_binary, output=tmp_path / "from-pages")
+    assert from_pages.pages == len(pages)
+    ours = _fragments(site / PAGEFIND_DIR)
+    assert len(ours) == len(pages)
+    assert ours == _fragments(tmp_path / "from-pages")
+    assert sorted(p.name for p in (site / PAGEFIND_DIR / "fragment").iterdir()) == sorted(
+        p.name for p in (tmp_path / "from-pages" / "fragment").iterdir()
+    )

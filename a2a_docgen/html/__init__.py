@@ -78,14 +78,20 @@ class HtmlPage:
     links: tuple[str, ...] = field(default=())
     """The targets of the links that stay inside the site (other pages, anchors), as written; ``html`` holds a
     placeholder for each (see ``with_links``)."""
+    indexed: str | None = None
+    """``html`` without its request boxes, the part a site search reads (``None``: the same as ``html``). The
+    boxes carry ``data-pagefind-ignore``, so an index made from either is the same; they are most of an agent
+    page's bytes, and an indexer that never sees them does a fraction of the work."""
 
-    def with_links(self, resolve: LinkResolver) -> str:
-        """The HTML with each link inside the site made a URL by ``resolve`` (``str`` keeps them as written)."""
+    def with_links(self, resolve: LinkResolver, *, indexed: bool = False) -> str:
+        """The HTML (or, with ``indexed``, the part a search reads) with each link inside the site made a URL by
+        ``resolve`` (``str`` keeps them as written)."""
+        text = self.indexed if indexed and self.indexed is not None else self.html
         if not self.links:
-            return self.html
+            return text
         # The placeholder holds the target as the HTML attribute does: escaped.
         urls = {escapeHtml(link): escapeHtml(resolve(link)) for link in dict.fromkeys(self.links)}
-        return _PLACEHOLDER.sub(lambda m: urls[m.group(1)], self.html)
+        return _PLACEHOLDER.sub(lambda m: urls[m.group(1)], text)
 
 
 LinkResolver = Callable[[str], str]
@@ -193,7 +199,9 @@ def to_html(markdown: str, *, theme: Theme = Theme()) -> HtmlPage:
     links = _mark_links(tokens)
     _mark_facts(tokens)
     renderer = _Renderer(theme)
-    body = renderer.render(tokens, _MD.options, env)
+    pieces = renderer.pieces(tokens, _MD.options, env)
+    body = "".join(html for html, _ in pieces)
+    indexed = "".join(html for html, is_box in pieces if not is_box) if any(b for _, b in pieces) else None
     title = next((h.text for h in headings if h.level == 1), None)
     return HtmlPage(
         html=body,
@@ -201,6 +209,7 @@ def to_html(markdown: str, *, theme: Theme = Theme()) -> HtmlPage:
         toc=_nest(headings),
         ids=frozenset(h.id for h in headings) | renderer.ids,
         links=tuple(links),
+        indexed=indexed,
     )
 
 
@@ -327,24 +336,28 @@ class _Renderer:
         self._html = RendererHTML()
 
     def render(self, tokens: Sequence[Token], options: Any, env: Any) -> str:
-        out: list[str] = []
+        return "".join(html for html, _ in self.pieces(tokens, options, env))
+
+    def pieces(self, tokens: Sequence[Token], options: Any, env: Any) -> list[tuple[str, bool]]:
+        """The HTML of ``tokens`` in pieces, each with whether it is a request box."""
+        out: list[tuple[str, bool]] = []
         index = 0
         count = len(tokens)
         while index < count:
             run = _labelled_fences(tokens, index)
             if run:
-                out.append(self._requests(run, tokens))
+                out.append((self._requests(run, tokens), True))
                 index = run[-1] + 4
                 continue
             alert = _alert(tokens, index)
             if alert is not None:
                 kind, end = alert
-                out.append(self._admonition(kind, tokens, index, end, options, env))
+                out.append((self._admonition(kind, tokens, index, end, options, env), False))
                 index = end + 1
                 continue
-            out.append(self._token(tokens, index, options, env))
+            out.append((self._token(tokens, index, options, env), False))
             index += 1
-        return "".join(out)
+        return out
 
     def _admonition(
         self, kind: str, tokens: Sequence[Token], start: int, end: int, options: Any, env: Any

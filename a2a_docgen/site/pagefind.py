@@ -106,10 +106,11 @@ def build_search_index(
     timeout: float = TIMEOUT,
     root_selector: str = ROOT_SELECTOR,
     excluded: tuple[str, ...] = EXCLUDED,
+    output: Path | None = None,
 ) -> SearchIndex:
-    """Index the agent pages under ``catalogue_dir`` into ``catalogue_dir/pagefind/``: the plugin's pages by
-    default; an engine's (``ENGINE_ROOT_SELECTOR``, ``ENGINE_EXCLUDED``) for a site built from
-    ``a2a-docgen build`` output.
+    """Index the agent pages under ``catalogue_dir`` into ``catalogue_dir/pagefind/`` (or ``output``, when the
+    pages read are copies laid out as the catalogue is): the plugin's pages by default; an engine's
+    (``ENGINE_ROOT_SELECTOR``, ``ENGINE_EXCLUDED``) for a site built from ``a2a-docgen build`` output.
 
     Raises ``A2ADocgenError`` when Pagefind is missing, fails or times out.
     """
@@ -128,8 +129,11 @@ def build_search_index(
         root_selector,
         "--exclude-selectors",
         ", ".join(excluded),
-        "--output-subdir",
-        PAGEFIND_DIR,
+        *(
+            ["--output-path", os.fspath(output.absolute())]
+            if output is not None
+            else ["--output-subdir", PAGEFIND_DIR]
+        ),
     ]
     try:
         result = subprocess.run(
@@ -146,10 +150,10 @@ def build_search_index(
         raise A2ADocgenError(f"Pagefind did not finish within {timeout:.0f} s") from exc
     except OSError as exc:
         raise A2ADocgenError(f"cannot run Pagefind ({binary}): {exc}") from exc
-    output = (result.stdout + result.stderr).strip()
+    printed = (result.stdout + result.stderr).strip()
     if result.returncode != 0:
-        tail = "\n".join(output.splitlines()[-20:])
+        tail = "\n".join(printed.splitlines()[-20:])
         raise A2ADocgenError(f"Pagefind failed (exit {result.returncode}):\n{tail}")
-    found = _INDEXED_PAGES.search(output)
+    found = _INDEXED_PAGES.search(printed)
     pages = int(found.group(1).replace(",", "")) if found else -1
-    return SearchIndex(catalogue_dir / PAGEFIND_DIR, pages, output)
+    return SearchIndex(output if output is not None else catalogue_dir / PAGEFIND_DIR, pages, printed)

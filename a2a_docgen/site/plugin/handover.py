@@ -27,14 +27,21 @@ def theme_for(config: MkDocsConfig) -> Theme:
 
 
 def with_links(
-    converted: HtmlPage, page: Page, files: Files, config: MkDocsConfig
-) -> tuple[str, dict[File, dict[str, str]]]:
+    converted: HtmlPage, page: Page, files: Files, config: MkDocsConfig, *, indexed: bool = False
+) -> tuple[str, dict[File, dict[str, str]], str | None]:
     """The page's HTML with its links to other pages made URLs by MkDocs itself, which validates them (missing
-    pages, anchors) as it does for any page; and the links to anchors it found."""
+    pages, anchors) as it does for any page; the links to anchors it found; and, with ``indexed``, the part a
+    search reads with the same URLs (``HtmlPage.indexed``)."""
     from mkdocs.structure.pages import _RelativePathTreeprocessor  # MkDocs' own link rewriting
 
     resolver = _RelativePathTreeprocessor(page.file, files, config)
-    return converted.with_links(resolver.path_to_url), resolver.links_to_anchors
+    # Each link resolved once (MkDocs logs a broken one as it resolves it), for both texts.
+    urls = {link: resolver.path_to_url(link) for link in dict.fromkeys(converted.links)}
+    content = converted.with_links(urls.__getitem__)
+    anchors = resolver.links_to_anchors
+    if not indexed:
+        return content, anchors, None
+    return content, anchors, converted.with_links(urls.__getitem__, indexed=True)
 
 
 def wrapped(

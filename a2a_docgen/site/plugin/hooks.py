@@ -36,7 +36,7 @@ from a2a_docgen.site.plugin.options import (
     join_url,
     prefix_option,
 )
-from a2a_docgen.site.plugin.search import pagefind_for, take_over_search, write_search_index
+from a2a_docgen.site.plugin.search import IndexCopies, pagefind_for, take_over_search, write_search_index
 from a2a_docgen.site.writer import check_relative_path, read_manifest
 
 __all__ = ["A2ADocgenPlugin"]
@@ -60,6 +60,10 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         self.theme = Theme()
         self.pagefind: Path | None = None
         """The Pagefind program that indexes the catalogue after the build, when it is indexed."""
+        self.index_copies = IndexCopies()
+        """What Pagefind reads of this build's agent pages."""
+        self.indexed: dict[str, str] = {}
+        """This build's agent pages as Pagefind reads them (links resolved), by source path, until written."""
         self.cache = HtmlCache()
         """Each page's HTML by final path, kept across ``mkdocs serve`` rebuilds: a rebuild converts only the
         pages whose Markdown changed."""
@@ -212,13 +216,23 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         def render(config: MkDocsConfig, files: Files) -> None:
             if title is not None:
                 page.title = title
-            content, links_to_anchors = with_links(converted, page, files, config)
+            content, links_to_anchors, indexed_content = with_links(
+                converted,
+                page,
+                files,
+                config,
+                indexed=facets is not None and indexed and self.pagefind is not None,
+            )
             page.content = wrapped(
                 content,
                 facets,
                 search_body=facets is not None and indexed,
                 search_index=self.pagefind is not None,
             )
+            if indexed_content is not None:
+                self.indexed[page.file.src_uri] = wrapped(
+                    indexed_content, facets, search_body=True, search_index=True
+                )
             page.toc = get_toc([toc_token(h) for h in converted.toc])
             page.present_anchor_ids = set(converted.ids)
             page.links_to_anchors = links_to_anchors
@@ -240,6 +254,9 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         if self.marked is not None:
             self.marked.active = False
             self.marked = None
+        indexed = self.indexed.pop(page.file.src_uri, None)
+        if indexed is not None:
+            self.index_copies.add(page.file.dest_uri[len(self.prefix) :], output, indexed)
         feed = self.site.feeds.get(page.file.src_uri) if self.site is not None else None
         if feed is not None:
             from a2a_docgen.site.feed_links import with_feed_link
@@ -277,7 +294,13 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text, encoding="utf-8", newline="\n")
         if self.pagefind is not None:
-            write_search_index(self.pagefind, site_dir / self.prefix)
+            write_search_index(self.pagefind, site_dir / self.prefix, self.index_copies)
+        self.indexed.clear()
+
+    def on_build_error(self, *, error: Exception) -> None:
+        """A failed build leaves no index copies behind."""
+        self.indexed.clear()
+        self.index_copies.clear()
 
     def on_serve(
         self, server: LiveReloadServer, /, *, config: MkDocsConfig, builder: Callable[..., Any]

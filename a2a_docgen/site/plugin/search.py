@@ -4,6 +4,9 @@ Pagefind index."""
 from __future__ import annotations
 
 import html
+import re
+import shutil
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -16,7 +19,7 @@ from a2a_docgen.errors import A2ADocgenError
 from a2a_docgen.render.search import SearchEntry
 from a2a_docgen.render.site import RenderedSite
 
-__all__ = ["SearchEntries", "pagefind_for", "take_over_search", "write_search_index"]
+__all__ = ["IndexCopies", "SearchEntries", "pagefind_for", "take_over_search", "write_search_index"]
 
 log = get_plugin_logger("a2a_docgen.site.plugin")
 
@@ -81,12 +84,52 @@ def pagefind_for(option: str | None, site: RenderedSite) -> Path | None:
     return binary
 
 
-def write_search_index(binary: Path, catalogue_dir: Path) -> None:
-    """The catalogue search's Pagefind bundle in ``<catalogue>/pagefind/``."""
-    from a2a_docgen.site.pagefind import build_search_index
+class IndexCopies:
+    """What Pagefind reads of each agent page: a small HTML file holding the page's language and the part of
+    its content a search reads (``HtmlPage.indexed``: no theme navigation, no request boxes), laid out as the
+    catalogue is, in a directory of its own. The boxes are skipped by Pagefind anyway (``data-pagefind-ignore``)
+    and the theme's navigation is outside the root element it reads, so the index is the one the built pages
+    would give; the copies are about a fifth of their bytes, and Pagefind's work is in proportion."""
 
+    def __init__(self) -> None:
+        self.directory: Path | None = None
+
+    def add(self, path: str, output: str, content: str) -> None:
+        """The copy of the page at ``path`` (its destination under the catalogue's root), whose built HTML is
+        ``output``, with ``content`` as what is indexed."""
+        if self.directory is None:
+            self.directory = Path(tempfile.mkdtemp(prefix="a2a-docgen-index-"))
+        found = _LANG.search(output, 0, 2048)
+        lang = f' lang="{found.group(1)}"' if found else ""
+        target = self.directory / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(
+            f'<!doctype html>\n<html{lang}><head><meta charset="utf-8"></head><body>\n{content}</body></html>\n',
+            encoding="utf-8",
+        )
+
+    def clear(self) -> None:
+        if self.directory is not None:
+            shutil.rmtree(self.directory, ignore_errors=True)
+            self.directory = None
+
+
+_LANG = re.compile(r'<html\b[^>]*?\slang="([^"<>]*)"')
+
+
+def write_search_index(binary: Path, catalogue_dir: Path, copies: IndexCopies) -> None:
+    """The catalogue search's Pagefind bundle in ``<catalogue>/pagefind/``, made from the index copies of the
+    agent pages."""
+    from a2a_docgen.site.pagefind import PAGEFIND_DIR, build_search_index
+
+    source = copies.directory
     try:
-        index = build_search_index(catalogue_dir, executable=binary)
+        if source is None:  # no agent page was built (nothing to copy): index what is there
+            index = build_search_index(catalogue_dir, executable=binary)
+        else:
+            index = build_search_index(source, executable=binary, output=catalogue_dir / PAGEFIND_DIR)
     except A2ADocgenError as exc:
         raise PluginError(f"a2a-docgen: search_index: {exc}") from exc
+    finally:
+        copies.clear()
     log.info(f"Catalogue search: {index.pages} agent pages indexed by Pagefind")
