@@ -1022,3 +1022,22 @@ def test_a_card_whose_interfaces_take_no_request_says_why_once() -> None:
     assert "Interface 2 gets none: its binding is not JSON-RPC, HTTP+JSON or gRPC." in page
     assert "**Requests:**" not in page
     assert not [info for info, _ in fences(page) if info in ("sh", "python")]
+
+
+def test_each_card_is_graded_once_per_render(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The grade on the agent page and the one in catalog.json and the badge are one grading: the quality rules
+    and the source index they locate findings with run once per card."""
+    import a2a_docgen.quality as quality
+
+    catalog = load_catalog([REPO / "examples" / "cards"])
+    graded: list[str] = []
+    original = quality.grade_card
+
+    def counting(card: Any, diagnostics: Any) -> Any:
+        graded.append(card.source.path)
+        return original(card, diagnostics)
+
+    monkeypatch.setattr(quality, "grade_card", counting)
+    site = render_catalog(catalog, jobs=1)
+    assert sorted(graded) == sorted(card.source.path for card in catalog.cards)
+    assert "catalog.json" in site.files

@@ -140,7 +140,9 @@ def _render_site(
                 indexed.add(job.path)
         parts: list[dict[str, bytes]] = [
             {agent.card_json: agent.card.source.text.encode("utf-8") for agent in agents},
-            export_files(catalog, site_name=site_name, markdown_sources=markdown_sources),
+            export_files(
+                catalog, site_name=site_name, markdown_sources=markdown_sources, grades=views.grades
+            ),
             {FILTER_INDEX: filter_index(views)},
             asset_files(),
             feed_files(views, site_url=site_url, site_name=site_name),

@@ -430,11 +430,16 @@ def badge_files(catalog: Catalog, grades: Mapping[str, Grade] | None = None) -> 
 
 
 def export_files(
-    catalog: Catalog, *, site_name: str = DEFAULT_SITE_NAME, markdown_sources: bool = True
+    catalog: Catalog,
+    *,
+    site_name: str = DEFAULT_SITE_NAME,
+    markdown_sources: bool = True,
+    grades: Mapping[str, Grade] | None = None,
 ) -> dict[str, bytes]:
     """The export files to merge into ``RenderedSite.files``: ``catalog.json``, ``llms.txt`` (see ``llms_txt``
-    for ``markdown_sources``) and the badges."""
-    grades = _grades(catalog)
+    for ``markdown_sources``) and the badges; ``grades`` (by file) are ``grade_catalog(catalog)``, computed when
+    not given."""
+    grades = _grades(catalog) if grades is None else grades
     return {
         CATALOG_JSON: catalog_json(catalog, grades),
         LLMS_TXT: llms_txt(catalog, site_name=site_name, markdown_sources=markdown_sources).encode("utf-8"),

@@ -480,6 +480,8 @@ class SiteViews:
     agents_with_errors: tuple[AgentPage, ...]
     history: HistoryViews | None = None
     """The catalogue's "What's new", ``None`` when the site has no history."""
+    grades: Mapping[str, Grade] = dataclasses.field(default_factory=dict)
+    """Every card's grade by file, as graded (not tainted): for the exports, so the cards are graded once."""
 
 
 # -- builders --------------------------------------------------------------------------------------------------
@@ -945,4 +947,5 @@ def build_views(
         )
         if history is not None
         else None,
+        grades=raw_grades,
     )
