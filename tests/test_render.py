@@ -1027,7 +1027,7 @@ def test_a_card_whose_interfaces_take_no_request_says_why_once() -> None:
 def test_each_card_is_graded_once_per_render(monkeypatch: pytest.MonkeyPatch) -> None:
     """The grade on the agent page and the one in catalog.json and the badge are one grading: the quality rules
     and the source index they locate findings with run once per card."""
-    import a2a_docgen.quality as quality
+    from a2a_docgen import quality
 
     catalog = load_catalog([REPO / "examples" / "cards"])
     graded: list[str] = []
