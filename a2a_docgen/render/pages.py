@@ -845,6 +845,36 @@ def _binding_groups(agents: Sequence[AgentPage]) -> tuple[BindingGroup, ...]:
 
 
 ViewReuse = dict[str, tuple[tuple[object, ...], "AgentPage"]]
+"""The last build's view of each agent, by file, with what it was made from: (card text, slug, the file's
+diagnostics, verification, grade, ...)."""
+
+
+def _grades(
+    catalog: Catalog, raw_by_file: Mapping[str, Sequence[Diagnostic]], reuse: ViewReuse | None
+) -> dict[str, Grade]:
+    """Every card's grade, by file: the last build's where the card's text and diagnostics are the same (a
+    grade depends on nothing else), graded now otherwise."""
+    from a2a_docgen.quality import grade_card  # here: render.escape (this package) stays free of load
+
+    in_order: dict[str, list[Diagnostic]] = {}
+    for d in catalog.diagnostics:  # in the catalogue's order, as grade_catalog grades
+        in_order.setdefault(d.file, []).append(d)
+    grades: dict[str, Grade] = {}
+    for card in catalog.cards:
+        path = card.source.path
+        previous = reuse.get(path) if reuse is not None else None
+        if (
+            previous is not None
+            and previous[0][0] == card.source.text
+            and previous[0][2] == tuple(raw_by_file.get(path, ()))
+            and previous[0][4] is not None
+        ):
+            grades[path] = cast("Grade", previous[0][4])
+        else:
+            grades[path] = grade_card(card, in_order.get(path, ()))
+    return grades
+
+
 """A card's source path -> (everything its view is made from, the view): what a rebuild may reuse."""
 
 
@@ -870,9 +900,7 @@ def build_views(
     for raw, diagnostic in zip(ordered, diagnostics, strict=True):
         raw_by_file.setdefault(raw.file, []).append(raw)
         by_file.setdefault(raw.file, []).append(diagnostic)
-    from a2a_docgen.quality import grade_catalog  # here: render.escape (this package) stays free of load
-
-    raw_grades = grade_catalog(catalog)
+    raw_grades = _grades(catalog, raw_by_file, reuse)
     kept: ViewReuse = {}
     made = []
     tag_paths = tag_page_paths(cards)
