@@ -19,9 +19,11 @@ import yaml
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
 from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.plugins import BasePlugin
 
 from a2a_docgen.html import HtmlPage, Theme
 from a2a_docgen.site.plugin import A2ADocgenPlugin, cache
+from a2a_docgen.site.plugin.kept import KEPT_TEMPLATE
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 from synthetic import write_catalogue
@@ -143,7 +145,7 @@ def test_a_serve_rebuild_compiles_only_the_theme_templates_that_changed(
     def counting(
         self: jinja2.Environment, source: Any, name: str | None = None, *args: Any, **kw: Any
     ) -> Any:
-        if name is not None and name.endswith(".html"):
+        if name is not None and name.endswith(".html") and name != KEPT_TEMPLATE:  # ours, not the theme's
             compiled.append(name)
         return real(self, source, name, *args, **kw)
 
@@ -169,3 +171,76 @@ def test_a_serve_rebuild_compiles_only_the_theme_templates_that_changed(
     _serve_build(config_file, site)
     assert compiled == ["main.html"]
     assert b"marker-two" in (site / "index.html").read_bytes()
+
+
+def _tree(site: Path) -> dict[str, bytes]:
+    """Every file of a built site (the gzip'd sitemap aside: its header holds the time it was written)."""
+    return {
+        str(path.relative_to(site)): path.read_bytes()
+        for path in sorted(site.rglob("*"))
+        if path.is_file() and path.name != "sitemap.xml.gz"
+    }
+
+
+def _material(config_file: Path, **plugin: Any) -> None:
+    config = yaml.safe_load(config_file.read_text(encoding="utf-8"))
+    config["theme"] = {"name": "material", "features": ["content.tabs.link"]}
+    config["plugins"] = ["search", {"a2a-docgen": {**config["plugins"][0]["a2a-docgen"], **plugin}}]
+    config_file.write_text(yaml.safe_dump(config), encoding="utf-8")
+
+
+@pytest.mark.parametrize("own_home", [False, True], ids=["root", "prefix"])
+def test_a_serve_rebuild_writes_unchanged_pages_back_and_equals_a_fresh_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, own_home: bool
+) -> None:
+    """After one card edit under serve, the pages whose HTML is unchanged are written back from the last build
+    (not templated again), and the site is byte for byte a fresh build of the edited cards."""
+    config_file = _project(tmp_path, own_home=own_home, jobs=1)
+    _material(config_file)
+    site = tmp_path / "site"
+    plugin = _serve_build(config_file, site)
+    assert plugin.kept.used == {}, "a first build makes every page"
+    _edit_one_card(tmp_path / "cards")
+    plugin = _serve_build(config_file, site)
+    assert plugin.site is not None
+    kept = set(plugin.kept.used)
+    assert len(kept) > len(plugin.site.pages) // 2
+    edited = [p for p in plugin.site.pages if "Edited while serving." in plugin.site.pages[p]]
+    assert edited
+    assert not kept & set(edited)
+
+    monkeypatch.setattr(dict(MkDocsConfig._schema)["plugins"], "plugin_cache", {})
+    fresh = load_config(config_file=str(config_file), site_dir=str(tmp_path / "fresh"))
+    fresh.plugins.on_startup(command="build", dirty=False)
+    build(fresh)
+    assert fresh.plugins["a2a-docgen"].kept.used == {}
+    assert _tree(site) == _tree(tmp_path / "fresh")
+
+
+class _PagePlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
+    """A site's plugin with a page hook of its own: a kept page would skip it."""
+
+    def on_post_page(self, output: str, /, **kwargs: Any) -> str:
+        return output.replace("</body>", "<!-- seen -->\n</body>")
+
+
+def test_a_site_plugin_with_page_hooks_turns_keeping_off(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config_file = _project(tmp_path, own_home=False, jobs=1)
+    _material(config_file)
+    site = tmp_path / "site"
+    config = load_config(config_file=str(config_file), site_dir=str(site))
+    config.plugins["page-plugin"] = _PagePlugin()
+    config.plugins.on_startup(command="serve", dirty=False)
+    build(config)
+    plugin = config.plugins["a2a-docgen"]
+    assert isinstance(plugin, A2ADocgenPlugin)
+    assert not plugin.kept.only_known
+    config = load_config(config_file=str(config_file), site_dir=str(site))
+    config.plugins["page-plugin"] = _PagePlugin()
+    build(config)
+    assert config.plugins["a2a-docgen"].kept.used == {}
+    pages = list(site.rglob("agents/*/index.html"))
+    assert pages
+    assert all(p.read_text(encoding="utf-8").count("<!-- seen -->") == 1 for p in pages)

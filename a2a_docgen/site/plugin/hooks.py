@@ -14,8 +14,9 @@ import jinja2
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.livereload import LiveReloadServer
-from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
+from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files, InclusionLevel
+from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
 
@@ -29,6 +30,7 @@ from a2a_docgen.render.site import RenderedSite
 from a2a_docgen.report_formats import code_summary, format_line, printable, shown
 from a2a_docgen.site.plugin.cache import HtmlCache, TemplateCodeCache
 from a2a_docgen.site.plugin.handover import html_title, nav_title, theme_for, toc_token, with_links, wrapped
+from a2a_docgen.site.plugin.kept import Kept, KeptPages
 from a2a_docgen.site.plugin.options import (
     AUTO_PREFIX,
     A2ADocgenPluginConfig,
@@ -75,9 +77,19 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         """The last load of each card file: a rebuild reads every file but validates only the changed ones."""
         self.reuse = RenderReuse()
         """The last render's agent views and pages: a rebuild renders again only the agents whose cards changed."""
+        self.kept = KeptPages()
+        """Under ``serve``, the pages the last build made: a rebuild writes an unchanged page back as it was."""
+        self.serving = False
+        self.aside: tuple[Page, str | None] | None = None
+        """The page whose content is set aside while the other plugins see it, and the content."""
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         """Defined so that MkDocs keeps this instance, and its converted pages, across ``serve`` rebuilds."""
+        self.serving = command == "serve"
+
+    def on_nav(self, nav: Navigation, /, *, config: MkDocsConfig, files: Files) -> Navigation:
+        self.kept.begin(config, files, nav, serving=self.serving)
+        return nav
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         return self._configure(config)
@@ -210,45 +222,68 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
             html_title(converted.title) if converted.title is not None and "title" not in vars(page) else None
         )
 
-        facets = self.site.facets.get(page.file.src_uri) if self.site is not None else None
-        indexed = self.site is not None and page.file.src_uri not in self.site.unindexed
-
         def render(config: MkDocsConfig, files: Files) -> None:
             if title is not None:
                 page.title = title
-            content, links_to_anchors, indexed_content = with_links(
-                converted,
-                page,
-                files,
-                config,
-                indexed=facets is not None and indexed and self.pagefind is not None,
-            )
-            page.content = wrapped(
-                content,
-                facets,
-                search_body=facets is not None and indexed,
-                search_index=self.pagefind is not None,
-            )
-            if indexed_content is not None:
-                self.indexed[page.file.src_uri] = wrapped(
-                    indexed_content, facets, search_body=True, search_index=True
-                )
+            made = self.kept.lookup(page, converted) or self._made(page, converted, files, config)
+            page.content = made.content
+            if made.indexed is not None:
+                self.indexed[page.file.src_uri] = made.indexed
             page.toc = get_toc([toc_token(h) for h in converted.toc])
             page.present_anchor_ids = set(converted.ids)
-            page.links_to_anchors = links_to_anchors
+            page.links_to_anchors = made.links_to_anchors
 
         page.render = render  # type: ignore[method-assign]
         return page
 
+    def _made(self, page: Page, converted: HtmlPage, files: Files, config: MkDocsConfig) -> Kept:
+        """One page's content as the theme takes it: links resolved by MkDocs, in our element; and the part a
+        search reads, for an agent page when the catalogue has the search index."""
+        facets = self.site.facets.get(page.file.src_uri) if self.site is not None else None
+        indexed = self.site is not None and page.file.src_uri not in self.site.unindexed
+        searched = facets is not None and indexed
+        content, links_to_anchors, indexed_content = with_links(
+            converted, page, files, config, indexed=searched and self.pagefind is not None
+        )
+        search_index = self.pagefind is not None
+        made = Kept(
+            converted,
+            wrapped(content, facets, search_body=searched, search_index=search_index),
+            links_to_anchors,
+            wrapped(indexed_content, facets, search_body=True, search_index=True)
+            if indexed_content is not None
+            else None,
+        )
+        self.kept.made(page, made)
+        return made
+
+    @event_priority(100)  # before the search plugins
+    def _set_content_aside(self, context: Any, /, *, page: Page, config: MkDocsConfig, nav: Any) -> Any:
+        """Our page's content set aside while the other plugins see the page, where every one of them is
+        known (``kept.only_known``): their page hooks have nothing to do with it (the search entries of our
+        pages are ours), and mkdocs-material's search takes ``data-search-*="..."`` attributes out of the whole
+        content with a regular expression, about a second a build here, though ours has none (our markup
+        writes no such attribute with a value, and card text has every quote escaped)."""
+        if self.kept.only_known and self.site is not None and page.file.src_uri in self.site.pages:
+            self.aside = (page, page.content)
+            page.content = ""
+        return context
+
     @event_priority(-100)  # after the search plugin, and any other, has seen the page
-    def on_page_context(self, context: Any, /, *, page: Page, config: MkDocsConfig, nav: Any) -> Any:
+    def _mark_place(self, context: Any, /, *, page: Page, config: MkDocsConfig, nav: Any) -> Any:
         """Mark where a page of ours that is not in the navigation belongs (an agent page: the home page's
-        entry; a tag page: Tags ...), so the theme shows readers their place; undone after the page."""
+        entry; a tag page: Tags ...), so the theme shows readers their place; undone after the page. And our
+        content back, for the theme."""
+        if self.aside is not None and self.aside[0] is page:
+            page.content = self.aside[1]
+            self.aside = None
         owner = self._nav_owner(page)
         if owner is not None and not owner.active:
             owner.active = True
             self.marked = owner
         return context
+
+    on_page_context = CombinedEvent(_set_content_aside, _mark_place)
 
     def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str:
         if self.marked is not None:
@@ -257,11 +292,14 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         indexed = self.indexed.pop(page.file.src_uri, None)
         if indexed is not None:
             self.index_copies.add(page.file.dest_uri[len(self.prefix) :], output, indexed)
+        if page.file.src_uri in self.kept.used:  # written back as the last build made it, feed link included
+            return output
         feed = self.site.feeds.get(page.file.src_uri) if self.site is not None else None
         if feed is not None:
             from a2a_docgen.site.feed_links import with_feed_link
 
             output = with_feed_link(output, page.url, feed)
+        self.kept.written(page, output)
         return output
 
     def _nav_owner(self, page: Page) -> Page | None:
@@ -281,6 +319,7 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         """The theme's templates compiled once per plugin instance, not once per ``serve`` rebuild."""
         if env.bytecode_cache is None:
             self.template_code.serve(env)
+        self.kept.serve(env)
         return env
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
