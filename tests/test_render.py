@@ -1041,3 +1041,33 @@ def test_each_card_is_graded_once_per_render(monkeypatch: pytest.MonkeyPatch) ->
     site = render_catalog(catalog, jobs=1)
     assert sorted(graded) == sorted(card.source.path for card in catalog.cards)
     assert "catalog.json" in site.files
+
+
+def test_a_rebuild_grades_only_the_changed_card(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """With the views kept from the last render (as ``mkdocs serve`` keeps them), only the card whose text
+    changed is graded again, and every grade is the one a fresh render gives."""
+    import shutil
+
+    from a2a_docgen import quality
+    from a2a_docgen.render.reuse import RenderReuse
+
+    shutil.copytree(REPO / "examples" / "cards", tmp_path / "cards")
+    reuse = RenderReuse()
+    render_catalog(load_catalog([tmp_path / "cards"]), jobs=1, reuse=reuse)
+    card = sorted((tmp_path / "cards").glob("*.json"))[0]
+    data = json.loads(card.read_text(encoding="utf-8"))
+    data["description"] = "Changed."
+    card.write_text(json.dumps(data), encoding="utf-8")
+    graded: list[str] = []
+    original = quality.grade_card
+
+    def counting(card: Any, diagnostics: Any) -> Any:
+        graded.append(card.source.path)
+        return original(card, diagnostics)
+
+    monkeypatch.setattr(quality, "grade_card", counting)
+    catalog = load_catalog([tmp_path / "cards"])
+    again = render_catalog(catalog, jobs=1, reuse=reuse)
+    assert len(graded) == 1
+    assert graded[0].endswith(card.name)
+    assert again.files == render_catalog(catalog, jobs=1).files  # catalog.json and badges: the same grades
