@@ -181,6 +181,7 @@ def test_a_real_build_indexes_the_catalogue_where_it_went(tmp_path: Path, pagefi
     assert '<div class="a2a-page a2a-page-list" data-a2a-search="pagefind">' in home  # the script may load it
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("theme", ["material", "mkdocs"])
 def test_the_index_from_the_copies_is_the_index_of_the_built_pages(
     tmp_path: Path, pagefind_binary: Path, theme: str

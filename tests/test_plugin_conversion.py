@@ -189,6 +189,7 @@ def _material(config_file: Path, **plugin: Any) -> None:
     config_file.write_text(yaml.safe_dump(config), encoding="utf-8")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("own_home", [False, True], ids=["root", "prefix"])
 def test_a_serve_rebuild_writes_unchanged_pages_back_and_equals_a_fresh_build(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, own_home: bool
@@ -224,6 +225,7 @@ class _PagePlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
         return output.replace("</body>", "<!-- seen -->\n</body>")
 
 
+@pytest.mark.slow
 def test_a_site_plugin_with_page_hooks_turns_keeping_off(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
