@@ -8,6 +8,7 @@ import logging
 import shutil
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -184,15 +185,27 @@ def test_a_real_build_indexes_the_catalogue_where_it_went(tmp_path: Path, pagefi
 @pytest.mark.slow
 @pytest.mark.parametrize("theme", ["material", "mkdocs"])
 def test_the_index_from_the_copies_is_the_index_of_the_built_pages(
-    tmp_path: Path, pagefind_binary: Path, theme: str
+    tmp_path: Path, pagefind_binary: Path, theme: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Pagefind reads small copies of the agent pages (no theme navigation, no request boxes): every page it
     stores (text, word count, filters, anchors, title) is the one it stores when it reads the built pages, and
     the copies are gone after the build."""
     (tmp_path / "docs").mkdir()
-    before = set(Path(tempfile.gettempdir()).glob("a2a-docgen-index-*"))
+    temporary = tmp_path / "tmp"  # this build's own: other builds on the machine make copies too
+    temporary.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temporary))
+    read: list[Path] = []
+    real = pagefind_module.build_search_index
+
+    def reading(catalogue_dir: Path, **options: Any) -> Any:
+        read.append(catalogue_dir)
+        return real(catalogue_dir, **options)
+
+    monkeypatch.setattr(pagefind_module, "build_search_index", reading)
     _build_example_site(tmp_path, f"site_name: Test\ntheme: {theme}\n")
-    assert set(Path(tempfile.gettempdir()).glob("a2a-docgen-index-*")) == before
+    assert len(read) == 1
+    assert read[0].parent == temporary, "Pagefind read the copies"
+    assert list(temporary.iterdir()) == [], "and they are gone"
     site = tmp_path / "site"
     pages = sorted(site.glob("agents/*/index.html"))
     assert any('class="a2a-requests"' in page.read_text(encoding="utf-8") for page in pages)
