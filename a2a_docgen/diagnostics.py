@@ -261,6 +261,11 @@ SLUG_CLASH = _register(
     _WARNING,
     "two agents' names (or two skill ids of one card) gave one page address; both get a longer one",
 )
+TAG_PAGES_LIMITED = _register(
+    "tag-pages-limited",
+    _WARNING,
+    "a card carries more tags of its own than get a page; the rest are listed on the Tags index only",
+)
 DUPLICATE_AGENT_NAME = _register(
     "duplicate-agent-name", _WARNING, "two cards of one catalogue have the same agent name"
 )
