@@ -11,7 +11,7 @@ import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from a2a_docgen.limits import DEFAULT_LIMITS, Limits
+from a2a_docgen.limits import DEFAULT_LIMITS, Deadline, Limits
 from a2a_docgen.load import CardFile, discover, read_card_bytes, read_card_file, read_fetch_record
 from a2a_docgen.model import AgentCard, Catalog, Diagnostic, FetchRecord, card_order
 from a2a_docgen.signing import Trust, verify_catalog
@@ -152,12 +152,13 @@ def load_card_bytes(
     relpath: str = "",
     limits: Limits = DEFAULT_LIMITS,
     fetched: FetchRecord | None = None,
+    deadline: Deadline | None = None,
 ) -> tuple[AgentCard | None, list[Diagnostic]]:
     """Read and validate one card from bytes (a file, a git revision, an HTTP body). Never raises for its
     content: the card (``None`` when it cannot be documented) and its diagnostics. ``fetched``: the card's
-    fetch sidecar, when there is one."""
+    fetch sidecar, when there is one. ``deadline``: when checking must stop (``validate_card``)."""
     read = read_card_bytes(data, display=display, root=root, relpath=relpath, limits=limits, fetched=fetched)
     if isinstance(read, Diagnostic):
         return None, [read]
-    validate_card(read.card, read.report, limits)
+    validate_card(read.card, read.report, limits, deadline)
     return read.finish()

@@ -106,6 +106,9 @@ TOO_DEEP = _register("too-deep", _ERROR, "the JSON nests deeper than --max-depth
 TOO_MANY_VALUES = _register("too-many-values", _ERROR, "the document has more than --max-nodes JSON values")
 NOT_AN_OBJECT = _register("not-an-object", _ERROR, "the top level is not a JSON object")
 NOT_A_CARD = _register("not-a-card", _ERROR, "the card has no usable name, so it is excluded")
+CHECKING_STOPPED = _register(
+    "checking-stopped", _ERROR, "checking ran out of time (fetch --timeout); the rules after it did not run"
+)
 
 # -- structure ------------------------------------------------------------------------------------------------
 
@@ -257,6 +260,11 @@ SLUG_CLASH = _register(
     "slug-clash",
     _WARNING,
     "two agents' names (or two skill ids of one card) gave one page address; both get a longer one",
+)
+TAG_PAGES_LIMITED = _register(
+    "tag-pages-limited",
+    _WARNING,
+    "a card carries more tags of its own than get a page; the rest are listed on the Tags index only",
 )
 DUPLICATE_AGENT_NAME = _register(
     "duplicate-agent-name", _WARNING, "two cards of one catalogue have the same agent name"

@@ -7,7 +7,9 @@ causes, with the option that raises it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields, replace
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -50,3 +52,23 @@ class Limits:
 
 LIMIT_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Limits))
 DEFAULT_LIMITS = Limits()
+
+
+@dataclass(frozen=True, slots=True)
+class Deadline:
+    """A moment by which work on one card must stop (``fetch --timeout``: fetching and checking a URL together).
+
+    ``clock`` is ``time.monotonic`` unless a caller (a test) gives its own."""
+
+    end: float
+    seconds: float
+    """The whole allowance, for messages."""
+    clock: Callable[[], float] = field(default=time.monotonic, compare=False)
+
+    @classmethod
+    def after(cls, seconds: float, clock: Callable[[], float] = time.monotonic) -> Deadline:
+        """The deadline ``seconds`` from now on ``clock``."""
+        return cls(clock() + seconds, seconds, clock)
+
+    def passed(self) -> bool:
+        return self.clock() >= self.end

@@ -7,12 +7,29 @@ the final slugs are compared and a clash widens all of its members (neither keep
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from a2a_docgen.model import AgentCard, AgentSkill
-from a2a_docgen.text.slug import identity_key, unique_slugs
+from a2a_docgen.text.slug import identity_key, tag_key, unique_slugs
 
-__all__ = ["agent_slug_clashes", "skill_anchor_clashes"]
+__all__ = [
+    "MAX_OWN_TAG_PAGES",
+    "AgentAddress",
+    "OwnTagsBeyond",
+    "agent_slug_clashes",
+    "paged_tags",
+    "shown_tags",
+    "site_addresses",
+    "skill_anchor_clashes",
+]
+
+MAX_OWN_TAG_PAGES = 200
+"""Tag pages one card can add on its own. A tag that no other card carries is the card's own; the first of
+them (in card order) get a page each, the rest are listed on the Tags index, with their skills, without one.
+Real cards carry at most a few dozen tags; a card of short distinct tags could otherwise buy a page (a file to
+render and write) for every dozen bytes, tens of thousands in 1 MiB. Tags that two cards share always have a
+page, so no card can take another's."""
 
 
 def agent_slug_clashes(cards: Sequence[AgentCard]) -> tuple[list[str], list[tuple[int, ...]]]:
@@ -46,3 +63,84 @@ def skill_anchor_clashes(
             items.append((skill.id or "", agent_slug))
     slugs, clashes = unique_slugs(items)
     return [f"skill-{value}" for value in slugs], clashes
+
+
+@dataclass(frozen=True, slots=True)
+class AgentAddress:
+    """Where an agent and its skills are on the site built from a catalogue."""
+
+    slug: str
+    """The page slug: the page is ``agents/<slug>/``."""
+    skill_anchors: Mapping[str, str]
+    """The anchor of each skill id (the first skill with an id, as on the page)."""
+
+
+def site_addresses(cards: Sequence[AgentCard]) -> dict[str, AgentAddress]:
+    """The address of each agent by name on the site built from ``cards``, with the slugs the renderer gives
+    them (clashes widened: ``agent_slug_clashes``, ``skill_anchor_clashes``), for whatever links to that site
+    from outside it (the review comment). A name that two cards share is left out: their pages are told apart by
+    source file, which a name alone cannot say."""
+    slugs, _ = agent_slug_clashes(cards)
+    named: dict[str, list[int]] = {}
+    for index, card in enumerate(cards):
+        if card.name is not None:
+            named.setdefault(identity_key(card.name), []).append(index)
+    addresses: dict[str, AgentAddress] = {}
+    for indexes in named.values():
+        if len(indexes) != 1:
+            continue
+        card, agent_slug = cards[indexes[0]], slugs[indexes[0]]
+        anchors, _ = skill_anchor_clashes(card.skills, agent_slug)
+        by_id: dict[str, str] = {}
+        for skill, skill_anchor in zip(card.skills, anchors, strict=True):
+            if skill.id is not None:
+                by_id.setdefault(skill.id, skill_anchor)
+        addresses[card.name or ""] = AgentAddress(agent_slug, by_id)
+    return addresses
+
+
+def shown_tags(skill: AgentSkill) -> tuple[str, ...]:
+    """The tags a page lists: a blank tag (``""``, an ``empty-value`` of check) names nothing to filter by."""
+    return tuple(tag for tag in skill.tags if tag.strip())
+
+
+@dataclass(frozen=True, slots=True)
+class OwnTagsBeyond:
+    """A card whose own tags (``MAX_OWN_TAG_PAGES``) are more than get a page."""
+
+    card: int
+    """Its index in the cards given."""
+    own: int
+    """How many tags it carries that no other card does."""
+    pointer: str
+    """The ``tags`` of the skill that carries the first own tag without a page."""
+
+
+def paged_tags(cards: Sequence[AgentCard]) -> tuple[frozenset[str], list[OwnTagsBeyond]]:
+    """The ``tag_key`` of every tag of ``cards`` that has a page of its own (every shared tag, and each card's
+    first ``MAX_OWN_TAG_PAGES`` own tags), and the cards with more own tags than that. Deterministic and
+    independent of the order of ``cards``: a card's own tags are taken in its skills' and tags' order."""
+    carriers: dict[str, int] = {}  # tag key -> the one card that carries it, -1 when several do
+    for index, card in enumerate(cards):
+        for skill in card.skills:
+            for tag in shown_tags(skill):
+                key = tag_key(tag)
+                carriers[key] = index if carriers.get(key, index) == index else -1
+    paged = {key for key, carrier in carriers.items() if carrier == -1}
+    beyond: list[OwnTagsBeyond] = []
+    for index, card in enumerate(cards):
+        own: set[str] = set()
+        first_without: str | None = None
+        for skill in card.skills:
+            for tag in shown_tags(skill):
+                key = tag_key(tag)
+                if carriers[key] != index or key in own:
+                    continue
+                own.add(key)
+                if len(own) <= MAX_OWN_TAG_PAGES:
+                    paged.add(key)
+                elif first_without is None:
+                    first_without = f"{skill.pointer}/tags"
+        if first_without is not None:
+            beyond.append(OwnTagsBeyond(index, len(own), first_without))
+    return frozenset(paged), beyond

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from a2a_docgen.catalog import load_catalog
 from a2a_docgen.cli import main
 from a2a_docgen.render.escape import md_code
 from a2a_docgen.review.codes import DOCS_URL
@@ -26,6 +27,7 @@ from a2a_docgen.review.formats import (
     page_url,
 )
 from a2a_docgen.review.git import load_catalog_at_revision
+from a2a_docgen.slugs import site_addresses
 from tests.support.markdown_tokens import html_tokens, links, table_rows
 
 DATA = Path(__file__).parent / "data" / "diff"
@@ -230,11 +232,12 @@ def test_markdown_comment(capsys: pytest.CaptureFixture[str]) -> None:
     assert rows[1][:2] == ["Fax Gateway", "(agent)"]
     assert any(row[1] == "forecast" and row[3] == "input-mode-removed" for row in rows)
     hrefs = links(out)
-    assert page_url("https://docs.example.com", "Weather Agent", "forecast") in hrefs
-    assert page_url("https://docs.example.com", "Weather Agent").startswith(
+    weather = site_addresses(load_catalog([str(BASE)]).cards)["Weather Agent"]
+    assert page_url("https://docs.example.com", weather, "forecast") in hrefs
+    assert page_url("https://docs.example.com", weather).startswith(
         "https://docs.example.com/agents/weather-agent-"
     )
-    assert "#skill-forecast-" in page_url("https://docs.example.com", "Weather Agent", "forecast")
+    assert "#skill-forecast-" in page_url("https://docs.example.com", weather, "forecast")
     # what the change adds has no page on the published site yet
     assert not [h for h in hrefs if "maps-agent" in h or "#skill-alerts-" in h]
     assert "Maps Agent" in out

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -459,6 +459,37 @@ def test_format_card_keeps_lone_surrogates_escaped() -> None:
     text = format_card({"name": "\ud800x", "é": 1})
     assert text == '{\n  "name": "\\ud800x",\n  "é": 1\n}\n'
     assert json.loads(text) == {"name": "\ud800x", "é": 1}
+
+
+def test_the_timeout_covers_checking_what_was_fetched(server: TestServer, tmp_path: Path) -> None:
+    """``--timeout`` bounds the URL as a whole: checking a card that arrives as the time runs out stops, with a
+    located error, and the card is still written (as with any error, unless --strict)."""
+    server.route(NEW, body=CARD)
+
+    def late_clock() -> Callable[[], float]:
+        """A clock that reads 0 once (when the deadline is set), then a time long past it."""
+        readings = iter([0.0])
+        return lambda: next(readings, 1e9)
+
+    (outcome,) = fetch_to_directory([server.url()], tmp_path, timeout=5, clock=late_clock())
+    assert outcome.status == "written"
+    (stopped,) = outcome.diagnostics
+    assert (stopped.code, stopped.severity, stopped.line, stopped.column, stopped.pointer) == (
+        "checking-stopped",
+        "error",
+        1,
+        1,
+        "",
+    )
+    assert "5 s (--timeout)" in stopped.message
+    (rejected,) = fetch_to_directory([server.url()], tmp_path / "strict", strict=True, clock=late_clock())
+    assert rejected.status == "rejected"
+
+
+def test_checking_within_the_timeout_reports_no_stop(server: TestServer, tmp_path: Path) -> None:
+    server.route(NEW, body=CARD)
+    (outcome,) = fetch_to_directory([server.url()], tmp_path, clock=lambda: 0.0)
+    assert outcome.diagnostics == ()
 
 
 # ------------------------------------------------------------------------------------------------- CLI

@@ -190,9 +190,9 @@ def test_a_reload_validates_only_the_changed_cards_and_gives_a_fresh_catalogue(
     validated: list[str] = []
     real = catalog_module.validate_card
 
-    def counting(card: AgentCard, report: Any, limits: Any) -> None:
+    def counting(card: AgentCard, report: Any, limits: Any, deadline: Any = None) -> None:
         validated.append(card.source.relpath)
-        real(card, report, limits)
+        real(card, report, limits, deadline)
 
     monkeypatch.setattr(catalog_module, "validate_card", counting)
     cards = _cards(tmp_path)

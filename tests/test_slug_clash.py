@@ -7,7 +7,9 @@ not depend on the width.
 
 from __future__ import annotations
 
+import html
 import json
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -103,3 +105,46 @@ def test_clashing_skill_ids_and_tags_keep_their_own_anchors_and_pages(narrow_has
     tag_pages = [p for p in site.pages if p.startswith("tags/") and p != "tags/index.md"]
     assert len(tag_pages) == len(skills)
     assert any(d.code == "slug-clash" and d.pointer.endswith("/id") for d in built.diagnostics)
+
+
+def test_the_review_comment_links_each_clashing_agent_to_its_own_page(narrow_hash: None) -> None:
+    """The comment of ``diff --site-url`` links the pages the site built from the base cards has: for agents
+    whose slugs clashed, the widened slugs (and their skills' anchors), never the short ones."""
+    from a2a_docgen.render.pages import build_views
+    from a2a_docgen.review.comment import format_comment
+    from a2a_docgen.review.diff import review_catalogs
+    from a2a_docgen.review.report import ReviewReport
+    from a2a_docgen.slugs import site_addresses
+
+    def skills(**more: Any) -> list[dict[str, Any]]:
+        return [{"id": "lookup", "name": "Lookup", "description": "Finds things.", "tags": ["t"], **more}]
+
+    base = catalog([card(name, skills()) for name in NAMES])
+    head = catalog([card(name, skills(inputModes=["application/json"])) for name in NAMES])
+    clashing = {d.file for d in base.diagnostics if d.code == "slug-clash" and d.pointer == "/name"}
+    assert clashing  # the narrowed hash makes some agents' short slugs clash
+    site = render_catalog(base)
+    pages = {str(agent.card.name): agent.path.removesuffix("index.md") for agent in build_views(base).agents}
+    review = review_catalogs(base, head)
+    assert review.changes
+    comment = format_comment(
+        ReviewReport(
+            changes=review.changes,
+            site_url="https://docs.example/",
+            addresses=site_addresses(base.cards),
+            budget=0,
+        )
+    )
+    linked = re.findall(r"\[([^\]]+)\]\(https://docs\.example/(agents/[^)#]+/)(?:#([^)]+))?\)", comment)
+
+    def plain(markdown: str) -> str:
+        return html.unescape(re.sub(r"\\(.)", r"\1", markdown))
+
+    agents_linked = {plain(text) for text, _, fragment in linked if not fragment}
+    assert agents_linked == set(NAMES)
+    for text, page, fragment in linked:
+        assert page + "index.md" in site.pages, page  # a page the site has
+        if fragment:
+            assert "{#" + fragment + "}" in site.pages[page + "index.md"]  # an anchor it has
+        else:
+            assert pages[plain(text)] == page  # the agent's own page

@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from a2a_docgen.catalog import assemble_catalog, load_card_bytes
+from a2a_docgen.limits import Deadline
 from a2a_docgen.model import AgentCard, Diagnostic
 from a2a_docgen.render.filter_index import agent_facets
 from a2a_docgen.render.pages import build_views
@@ -118,6 +119,35 @@ def test_undeclared_scheme_v1_card_level() -> None:
     d = only(diagnostics, "undeclared-scheme")
     assert_at(d, "error", "/securityRequirements/0/schemes/oath", text, '"oath":')
     assert 'did you mean "oauth"' in d.message
+
+
+def test_checking_stops_at_its_deadline_with_a_located_error() -> None:
+    """A deadline (``fetch --timeout``) is looked at before each rule: once past, the rest do not run and an error
+    at the top of the card says so; before it, checking is as without one."""
+    card = v1_card(
+        securitySchemes=OAUTH_V1,
+        securityRequirements=[{"schemes": {"oath": {"list": ["read"]}}}],
+    )
+    data = json.dumps(card, indent=2).encode()
+    _, past = load_card_bytes(
+        data, display="c.json", deadline=Deadline(end=0.0, seconds=3, clock=lambda: 1.0)
+    )
+    assert [d.code for d in past] == ["checking-stopped"]
+    (stopped,) = past
+    assert (stopped.severity, stopped.line, stopped.column, stopped.pointer) == ("error", 1, 1, "")
+    assert "3 s (--timeout)" in stopped.message
+    readings = iter([0.0, 0.0, 0.0])  # the first three rules run, then time is up
+    _, partway = load_card_bytes(
+        data, display="c.json", deadline=Deadline(1.0, 3, lambda: next(readings, 2.0))
+    )
+    assert "checking-stopped" in [d.code for d in partway]
+    assert "rules did not run" in only(partway, "checking-stopped").message
+    _, ahead = load_card_bytes(
+        data, display="c.json", deadline=Deadline(end=2.0, seconds=3, clock=lambda: 1.0)
+    )
+    _, without = load_card_bytes(data, display="c.json")
+    assert ahead == without
+    assert "undeclared-scheme" in [d.code for d in ahead]
 
 
 def test_undeclared_scheme_v03_skill_level() -> None:

@@ -37,6 +37,7 @@ from a2a_docgen.review.formats import (
     summary,
 )
 from a2a_docgen.review.git import GitRevision
+from a2a_docgen.slugs import site_addresses
 from a2a_docgen.text.plural import plural
 from a2a_docgen.text.urls import safe_url
 
@@ -390,6 +391,7 @@ def run(args: argparse.Namespace) -> int:
         warnings=review.warnings,
         failures=[*_failures(sides.base_label, base), *_failures("head", head)],
         site_url=args.site_url,
+        addresses=site_addresses(base.cards) if args.site_url is not None else None,
         links=links,
         full_report_url=_full_report_url(args) if args.format == "markdown" else None,
         budget=args.comment_limit,

@@ -68,8 +68,8 @@ def register(subparsers: Any) -> None:
         type=float,
         default=DEFAULT_TIMEOUT,
         metavar="S",
-        help=f"seconds allowed for each URL as a whole: connecting, headers, body, redirects "
-        f"(default {DEFAULT_TIMEOUT:g})",
+        help=f"seconds allowed for each URL as a whole: connecting, headers, body, redirects and checking the "
+        f"card (default {DEFAULT_TIMEOUT:g})",
     )
     parser.add_argument(
         "--max-bytes",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
@@ -31,7 +32,7 @@ from a2a_docgen.fetch.errors import CardFetchError, CardWriteError, NotACard
 from a2a_docgen.fetch.stems import assign_stems
 from a2a_docgen.fetch.urls import check_url
 from a2a_docgen.files import same_bytes, write_atomic
-from a2a_docgen.limits import DEFAULT_LIMITS, Limits
+from a2a_docgen.limits import DEFAULT_LIMITS, Deadline, Limits
 from a2a_docgen.load import SIDECAR_SUFFIX
 from a2a_docgen.model import AgentCard, Diagnostic, JSONObject
 from a2a_docgen.text.jsonio import json_document
@@ -99,6 +100,7 @@ def fetch_to_directory(
     limits: Limits = DEFAULT_LIMITS,
     on_outcome: Callable[[FetchOutcome], object] | None = None,
     allow_private: bool = False,
+    clock: Callable[[], float] = time.monotonic,
 ) -> list[FetchOutcome]:
     """Fetch each URL into ``out_dir/<slug>.json`` (plus a ``.fetch.json`` sidecar), one outcome per URL.
 
@@ -108,7 +110,8 @@ def fetch_to_directory(
     (JSON without a usable name: an error page, a metadata service's credentials) is never written. Files
     are replaced atomically and left untouched (mtime included) when the server answers 304 or sends the
     same card again, so a directory under version control stays clean. ``on_outcome`` is called with
-    each outcome as soon as it is known.
+    each outcome as soon as it is known. ``timeout`` covers a URL as a whole, fetching and checking: the
+    checking stops once it has passed (measured on ``clock``), with a ``checking-stopped`` error.
     """
     options = Options.checked(headers, timeout, max_bytes, max_redirects, allow_private=allow_private)
     parsed: dict[str, tuple[str, httpx.URL]] = {}  # one fetch per distinct URL, kept as first written
@@ -127,7 +130,7 @@ def fetch_to_directory(
         for given, stem in zip(unique, stems, strict=True):
             path = directory / f"{stem}.json"
             try:
-                outcome = _fetch_one(client, given, path, options, strict, limits)
+                outcome = _fetch_one(client, given, path, options, strict, limits, clock)
             except Exception as exc:
                 outcome = _unexpected(given, path, exc)
             outcomes.append(outcome)
@@ -144,8 +147,15 @@ def _unexpected(url: str, path: Path, exc: Exception) -> FetchOutcome:
 
 
 def _fetch_one(
-    client: httpx.Client, url: str, path: Path, options: Options, strict: bool, limits: Limits
+    client: httpx.Client,
+    url: str,
+    path: Path,
+    options: Options,
+    strict: bool,
+    limits: Limits,
+    clock: Callable[[], float],
 ) -> FetchOutcome:
+    deadline = Deadline.after(options.timeout, clock)  # the network's share is bounded on its own (transport)
     meta_path = sidecar_path(path)
     previous = _read_sidecar(meta_path) if path.is_file() else None
     if previous is not None and previous.get("requested") == url:
@@ -174,7 +184,7 @@ def _fetch_one(
             if previous is None or any(previous.get(k) != metadata[k] for k in ("url", "requested")):
                 _write_sidecar(meta_path, metadata)
             return FetchOutcome(requested=url, status="unchanged", path=path, url=result.url)
-        card, diagnostics = _validate(data, str(path), limits)
+        card, diagnostics = _validate(data, str(path), limits, deadline)
         if card is None:  # its text is not repeated: it may be anything, credentials included
             not_a_card = NotACard(
                 result.url, "the answer is JSON but not an Agent Card (no usable name); nothing was written"
@@ -193,8 +203,10 @@ def _fetch_one(
     return FetchOutcome(requested=url, status="written", path=path, url=result.url, diagnostics=diagnostics)
 
 
-def _validate(data: bytes, display: str, limits: Limits) -> tuple[AgentCard | None, tuple[Diagnostic, ...]]:
-    card, diagnostics = load_card_bytes(data, display=display, limits=limits)
+def _validate(
+    data: bytes, display: str, limits: Limits, deadline: Deadline
+) -> tuple[AgentCard | None, tuple[Diagnostic, ...]]:
+    card, diagnostics = load_card_bytes(data, display=display, limits=limits, deadline=deadline)
     return card, tuple(sorted(diagnostics, key=Diagnostic.sort_key))
 
 

@@ -159,7 +159,9 @@ def site_layout(views: SiteViews, per_page: dict[str, int] | None = None) -> Sit
     return SiteLayout(
         home=paginate(views.agents, paths.HOME, size["agents"]),
         tag_index=paginate(views.tags, paths.TAGS, size["tags"]),
-        tags=tuple((tag, paginate(tag.agents, tag.path, size["facet"])) for tag in views.tags),
+        tags=tuple(
+            (tag, paginate(tag.agents, tag.path, size["facet"])) for tag in views.tags if tag.path is not None
+        ),
         media_types=tuple(
             (view, paginate(_media_lines(view, order), view.path, size["facet"]))
             for view in views.media_types

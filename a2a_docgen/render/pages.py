@@ -53,7 +53,7 @@ from a2a_docgen.render.changes import AgentChanges, HistoryViews, agent_changes,
 from a2a_docgen.render.env import CardText
 from a2a_docgen.render.paths import agent_badge_path, agent_card_path, agent_page_path
 from a2a_docgen.render.requests import accepts_text, json_media_type, placeholder_content
-from a2a_docgen.slugs import agent_slug_clashes, skill_anchor_clashes
+from a2a_docgen.slugs import agent_slug_clashes, paged_tags, shown_tags, skill_anchor_clashes
 from a2a_docgen.text.slug import identity_key, tag_key
 
 if TYPE_CHECKING:
@@ -288,7 +288,8 @@ class SignatureView:
 @dataclass(frozen=True, slots=True)
 class TagLink:
     tag: str
-    path: str
+    path: str | None
+    """``tags/<slug>.md``, or ``None`` for a tag without a page of its own (``slugs.paged_tags``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -410,7 +411,8 @@ class TagPage:
     tag: str
     """The tag as first spelled (agents in catalogue order, skills in card order)."""
     key: str
-    path: str
+    path: str | None
+    """``tags/<slug>.md``, or ``None``: the tag is listed on the Tags index only (``slugs.paged_tags``)."""
     skills: tuple[SkillRef, ...]
     agents: tuple[AgentSkills, ...]
     """``skills`` grouped by agent."""
@@ -638,13 +640,13 @@ def agent_page(
     target = _request_interface(targets)
     card_requirements = _requirement_key(card.security_requirements)
     for skill, skill_anchor in zip(card.skills, skill_anchors(card.skills, agent_slug), strict=True):
-        tags = {tag_key(t): t for t in reversed(_shown_tags(skill))}  # first spelling wins
+        tags = {tag_key(t): t for t in reversed(shown_tags(skill))}  # first spelling wins
         skills.append(
             SkillView(
                 skill=skill,
                 anchor=skill_anchor,
                 link=f"{path}#{skill_anchor}",
-                tags=tuple(TagLink(tags[k], tag_paths[k]) for k in sorted(tags)),
+                tags=tuple(TagLink(tags[k], tag_paths.get(k)) for k in sorted(tags)),
                 examples=_examples(card, skill, targets),
                 placeholder=() if skill.examples else request_variants(card, skill, None, targets),
                 placeholder_kind=placeholder_content(skill.effective_input_modes.modes).kind,
@@ -661,7 +663,7 @@ def agent_page(
     for skill in card.skills:
         for mode in (*skill.effective_input_modes.modes, *skill.effective_output_modes.modes):
             media.setdefault(identity_key(mode), mode)
-        for tag in _shown_tags(skill):
+        for tag in shown_tags(skill):
             tag_names.setdefault(tag_key(tag), tag)
     kinds = {
         KIND_LABELS[scheme.kind]
@@ -722,16 +724,11 @@ def by_agent(refs: Sequence[SkillRef]) -> tuple[AgentSkills, ...]:
     return tuple(groups)
 
 
-def _shown_tags(skill: AgentSkill) -> tuple[str, ...]:
-    """The tags a page lists: a blank tag (``""``, an ``empty-value`` of check) names nothing to filter by."""
-    return tuple(tag for tag in skill.tags if tag.strip())
-
-
 def tag_page_paths(cards: Sequence[AgentCard]) -> dict[str, str]:
-    """``tags/<slug>.md`` by ``tag_key`` for every tag of ``cards``, all distinct (``unique_slugs``)."""
-    return paths.tag_page_paths(
-        sorted({tag_key(tag) for card in cards for skill in card.skills for tag in _shown_tags(skill)})
-    )
+    """``tags/<slug>.md`` by ``tag_key`` for every tag of ``cards`` that has a page (``slugs.paged_tags``), all
+    distinct (``unique_slugs``)."""
+    paged, _ = paged_tags(cards)
+    return paths.tag_page_paths(sorted(paged))
 
 
 def _tag_pages(refs: Sequence[SkillRef], tag_paths: Mapping[str, str]) -> tuple[TagPage, ...]:
@@ -746,7 +743,7 @@ def _tag_pages(refs: Sequence[SkillRef], tag_paths: Mapping[str, str]) -> tuple[
         TagPage(
             spelling[key],
             key,
-            tag_paths[key],
+            tag_paths.get(key),
             tuple(by_key[key]),
             by_agent(by_key[key]),
         )
@@ -909,7 +906,7 @@ def build_views(
         verification = catalog.verifications.get(path)
         grade = raw_grades.get(path)
         own_history = history.of(path) if history is not None else None
-        own_tags = {tag_key(tag) for skill in card.skills for tag in _shown_tags(skill)}
+        own_tags = {tag_key(tag) for skill in card.skills for tag in shown_tags(skill)}
         inputs = (
             card.source.text,
             agent_slug,
@@ -918,7 +915,7 @@ def build_views(
             grade,
             site_url,
             (own_history, history.commit_url, history.notices) if history is not None else None,
-            tuple(sorted((key, tag_paths[key]) for key in own_tags)),
+            tuple(sorted((key, tag_paths.get(key)) for key in own_tags)),
         )
         previous = reuse.get(path) if reuse is not None else None
         if previous is not None and previous[0] == inputs:

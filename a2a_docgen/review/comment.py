@@ -12,7 +12,7 @@ limit (what does not fit is counted, with a link to the full report).
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from urllib.parse import quote
 
 from a2a_docgen.render.escape import md_code, md_link, md_table_row
@@ -21,7 +21,7 @@ from a2a_docgen.review.codes import SEVERITIES
 from a2a_docgen.review.diff import Change
 from a2a_docgen.review.markdown import comment_text
 from a2a_docgen.review.report import ReviewReport, SourceLinks, counts, has_news, plural
-from a2a_docgen.text.slug import anchor, slug
+from a2a_docgen.slugs import AgentAddress
 
 __all__ = ["COMMENT_MARKER", "MARKDOWN_BUDGET", "format_comment", "format_markdown", "page_url"]
 
@@ -38,36 +38,52 @@ GROUP_BREAKING_AFTER = 20
 """With more breaking changes than this, they are one folded table per agent instead of one table."""
 
 
-def page_url(site_url: str, agent: str, skill: str | None = None) -> str:
-    """The page of an agent on the generated site (``<site>/agents/<slug>/``), with the skill's anchor."""
-    agent_slug = slug(agent, "agent")
-    url = f"{site_url.rstrip('/')}/{agent_dir(agent_slug)}"
-    return url + f"#{anchor(skill, agent_slug, prefix='skill')}" if skill is not None else url
+def page_url(site_url: str, address: AgentAddress, skill: str | None = None) -> str:
+    """The page of an agent on the generated site (``<site>/agents/<slug>/``), with the skill's anchor when the
+    page has that skill (``address`` from ``slugs.site_addresses``: the slugs the site itself gives)."""
+    url = f"{site_url.rstrip('/')}/{agent_dir(address.slug)}"
+    anchor = address.skill_anchors.get(skill) if skill is not None else None
+    return url + f"#{anchor}" if anchor is not None else url
 
 
 class _Names:
     """Agent and skill names as Markdown, linked to their pages on the published site when it has them.
 
-    ``--site-url`` is the site built from the base branch, so agents and skills the change adds have no
-    page there yet and are not linked.
+    ``--site-url`` is the site built from the base branch, and ``addresses`` its agents' slugs and anchors
+    (``slugs.site_addresses`` of the base cards): agents and skills the base does not have (the change adds
+    them) have no page there yet and are not linked, nor are agents whose name two base cards share.
     """
 
-    def __init__(self, site_url: str | None, changes: Sequence[Change]) -> None:
+    def __init__(
+        self, site_url: str | None, addresses: Mapping[str, AgentAddress] | None, changes: Sequence[Change]
+    ) -> None:
         self.site_url = site_url
+        self.addresses = addresses if site_url is not None and addresses is not None else {}
         self.new_agents = {c.agent for c in changes if c.code == "agent-added"}
         self.new_skills = {(c.agent, c.skill) for c in changes if c.code == "skill-added"}
 
+    def address(self, agent: str) -> AgentAddress | None:
+        """The agent's address on the published site, or None when it has no page there."""
+        return None if agent in self.new_agents else self.addresses.get(agent)
+
     def agent(self, agent: str) -> str:
-        if self.site_url is None or agent in self.new_agents:
+        address = self.address(agent)
+        if self.site_url is None or address is None:
             return comment_text(agent)
-        return md_link(agent, page_url(self.site_url, agent))
+        return md_link(agent, page_url(self.site_url, address))
 
     def skill(self, agent: str, skill: str | None) -> str:
         if skill is None:
             return "(agent)"
-        if self.site_url is None or agent in self.new_agents or (agent, skill) in self.new_skills:
+        address = self.address(agent)
+        if (
+            self.site_url is None
+            or address is None
+            or (agent, skill) in self.new_skills
+            or skill not in address.skill_anchors
+        ):
             return comment_text(skill)
-        return md_link(skill, page_url(self.site_url, agent, skill))
+        return md_link(skill, page_url(self.site_url, address, skill))
 
 
 class _Sources:
@@ -137,9 +153,14 @@ def _headline(report: ReviewReport) -> str:
     return " · ".join(parts)
 
 
-def format_markdown(changes: Sequence[Change], *, site_url: str | None = None) -> str:
+def format_markdown(
+    changes: Sequence[Change],
+    *,
+    site_url: str | None = None,
+    addresses: Mapping[str, AgentAddress] | None = None,
+) -> str:
     """A pull-request comment for ``changes`` alone (see ``format_comment``)."""
-    return format_comment(ReviewReport(changes=changes, site_url=site_url))
+    return format_comment(ReviewReport(changes=changes, site_url=site_url, addresses=addresses))
 
 
 def format_comment(report: ReviewReport) -> str:
@@ -165,7 +186,7 @@ class _Comment:
 
     def __init__(self, report: ReviewReport, budget: int) -> None:
         self.report = report
-        self.names = _Names(report.site_url, report.changes)
+        self.names = _Names(report.site_url, report.addresses, report.changes)
         self.sources = _Sources(report.links)
         self.budget = _Budget(budget)
         self.open = [c for c in report.changes if c.accepted is None]
@@ -302,7 +323,7 @@ class _Comment:
         numbers = counts(changes)
         label = ", ".join(f"{numbers[s]} {s}" for s in SEVERITIES if numbers[s])
         # The summary is raw HTML: the agent name is md_inline text, which is also valid, fully escaped HTML.
-        linked = self.names.site_url is not None and agent not in self.names.new_agents
+        linked = self.names.site_url is not None and self.names.address(agent) is not None
         link = [f"Page: {title}", ""] if linked else []
         return [
             f"<details><summary><b>{comment_text(agent)}</b> ({label})</summary>",

@@ -8,7 +8,7 @@ encodes it with the ``render.escape`` encoders so no card text can start Markdow
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Literal
 
 from a2a_docgen.model import JSONValue
@@ -35,6 +35,7 @@ from a2a_docgen.review.report import (
     summary,
     where,
 )
+from a2a_docgen.slugs import AgentAddress
 
 __all__ = [
     "ANNOTATIONS_PER_LEVEL",
@@ -284,7 +285,11 @@ def format_report(report: ReviewReport, output_format: ReviewFormat) -> str:
 
 
 def format_changes(
-    changes: Sequence[Change], output_format: ReviewFormat, *, site_url: str | None = None
+    changes: Sequence[Change],
+    output_format: ReviewFormat,
+    *,
+    site_url: str | None = None,
+    addresses: Mapping[str, AgentAddress] | None = None,
 ) -> str:
     """Changes in one of ``FORMATS`` (a report with nothing else in it)."""
-    return format_report(ReviewReport(changes=changes, site_url=site_url), output_format)
+    return format_report(ReviewReport(changes=changes, site_url=site_url, addresses=addresses), output_format)

@@ -4,13 +4,14 @@ configuration warnings, and how to link to sources; the counts and the one-line 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from a2a_docgen.model import Diagnostic
 from a2a_docgen.review.codes import SEVERITIES, ChangeSeverity
 from a2a_docgen.review.config import ConfigWarning
 from a2a_docgen.review.diff import Change
+from a2a_docgen.slugs import AgentAddress
 from a2a_docgen.text.plural import plural
 
 __all__ = [
@@ -57,6 +58,9 @@ class ReviewReport:
     warnings: Sequence[ConfigWarning] = ()
     failures: Sequence[LoadFailure] = ()
     site_url: str | None = None
+    addresses: Mapping[str, AgentAddress] | None = None
+    """The slugs and anchors of the agents on the site at ``site_url`` (``slugs.site_addresses`` of the base
+    cards, which that site was built from): agents are linked only where they have an address."""
     links: SourceLinks | None = None
     full_report_url: str | None = None
     """Where the complete review is (the job summary of the run, an artifact): the comment's notes of what

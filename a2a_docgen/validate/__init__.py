@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from a2a_docgen.limits import Limits
+from a2a_docgen.diagnostics import CHECKING_STOPPED
+from a2a_docgen.limits import Deadline, Limits
 from a2a_docgen.load.report import Report
 from a2a_docgen.model import AgentCard, Diagnostic
 from a2a_docgen.validate.rules import CARD_RULES, catalog_rules
@@ -17,9 +18,19 @@ from a2a_docgen.validate.rules import CARD_RULES, catalog_rules
 __all__ = ["validate_card", "validate_catalog"]
 
 
-def validate_card(card: AgentCard, report: Report, limits: Limits) -> None:
-    """Add the findings of every card-level rule to ``report``."""
-    for rule in CARD_RULES:
+def validate_card(card: AgentCard, report: Report, limits: Limits, deadline: Deadline | None = None) -> None:
+    """Add the findings of every card-level rule to ``report``; with a ``deadline``, only until it passes (looked
+    at before each rule: every rule costs time linear in the card's size), then a ``checking-stopped`` error."""
+    for done, rule in enumerate(CARD_RULES):
+        if deadline is not None and deadline.passed():
+            report.add(
+                CHECKING_STOPPED,
+                "",
+                f"checking stopped: fetching and checking this card took longer than {deadline.seconds:g} s "
+                f"(--timeout); {len(CARD_RULES) - done} of {len(CARD_RULES)} rules did not run, so the card may "
+                "have problems not reported here",
+            )
+            return
         rule(card, report, limits)
 
 

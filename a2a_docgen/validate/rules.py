@@ -33,6 +33,7 @@ from a2a_docgen.diagnostics import (
     SKILL_ID_CASE_TWIN,
     SLUG_CLASH,
     SUSPICIOUS_INSTRUCTIONS,
+    TAG_PAGES_LIMITED,
     UNDECLARED_SCHEME,
     UNDECLARED_SCOPE,
     UNKNOWN_FIELD,
@@ -65,7 +66,7 @@ from a2a_docgen.model import (
     UnknownSecurityScheme,
 )
 from a2a_docgen.protocol import canonical_binding, major_minor
-from a2a_docgen.slugs import agent_slug_clashes, skill_anchor_clashes
+from a2a_docgen.slugs import MAX_OWN_TAG_PAGES, agent_slug_clashes, paged_tags, skill_anchor_clashes
 from a2a_docgen.text.preprocessor import preprocessor_syntax
 from a2a_docgen.text.suggest import Suggestions
 from a2a_docgen.validate.fit import example_fit
@@ -921,11 +922,34 @@ def slug_clashes(cards: Sequence[AgentCard]) -> list[Diagnostic]:
     return result
 
 
+def limited_tag_pages(cards: Sequence[AgentCard]) -> list[Diagnostic]:
+    """A warning for every card with more tags of its own than get a page (``slugs.paged_tags``), at the tags of
+    the skill whose tag is the first without one."""
+    result = []
+    for beyond in paged_tags(cards)[1]:
+        card = cards[beyond.card]
+        line, column = PositionIndex.build(card.source.text).locate(beyond.pointer)
+        result.append(
+            diagnostic(
+                TAG_PAGES_LIMITED,
+                f"this card carries {beyond.own} tags that no other card has; the first {MAX_OWN_TAG_PAGES} have a "
+                f"page each, the other {beyond.own - MAX_OWN_TAG_PAGES} (from here on) are listed on the Tags "
+                "index, with their skills, without a page of their own",
+                file=card.source.path,
+                line=line,
+                column=column,
+                pointer=beyond.pointer,
+            )
+        )
+    return result
+
+
 def catalog_rules(cards: Sequence[AgentCard]) -> list[Diagnostic]:
-    """Agent names should be unique in a catalogue (compared as a reader sees them, ignoring case), and their
-    page addresses never clash unnoticed (``slug_clashes``)."""
+    """Agent names should be unique in a catalogue (compared as a reader sees them, ignoring case), their
+    page addresses never clash unnoticed (``slug_clashes``), and tags left without a page are said
+    (``limited_tag_pages``)."""
     by_name: dict[str, AgentCard] = {}
-    result = slug_clashes(cards)
+    result = [*slug_clashes(cards), *limited_tag_pages(cards)]
     for card in sorted(cards, key=lambda c: c.source.path):
         if card.name is None:
             continue
