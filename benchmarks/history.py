@@ -27,65 +27,85 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from builds import _config  # noqa: E402
-from synthetic import card, write_catalogue  # noqa: E402
+from synthetic import card  # noqa: E402
 
 TARGET = 0.30
 """The most the history may add to a plugin build."""
 
 
-def _git(repo: Path, *argv: str, stamp: int = 0) -> None:
-    env = {
-        **os.environ,
-        "GIT_AUTHOR_NAME": "Benchmark",
-        "GIT_AUTHOR_EMAIL": "bench@example.com",
-        "GIT_COMMITTER_NAME": "Benchmark",
-        "GIT_COMMITTER_EMAIL": "bench@example.com",
-        "GIT_AUTHOR_DATE": f"{1_767_225_600 + stamp * 3600} +0000",
-        "GIT_COMMITTER_DATE": f"{1_767_225_600 + stamp * 3600} +0000",
-    }
-    subprocess.run(["git", *argv], cwd=repo, env=env, check=True, capture_output=True)
+_EPOCH = 1_767_225_600
+"""2026-01-01T00:00:00Z: the first commit's date; each later one is an hour on."""
 
 
 def _changed(data: dict[str, Any], agent: int, step: int) -> dict[str, Any]:
-    """One change to an agent's card, chosen by ``step``."""
-    kind = step % 4
+    """One change to an agent's card, chosen by ``agent`` and ``step`` (a commit edits agents in different
+    ways), always a change the differ reports: a skill added, a description reworded, the input modes narrowed
+    or widened again, a version bump."""
+    kind = (agent + step) % 4
     if kind == 0:
         data["skills"].append(
             {"id": f"extra-{step}", "name": f"Extra {step}", "description": "Added later.", "tags": ["extra"]}
         )
     elif kind == 1:
-        data["description"] = data["description"] + f" Reworded in step {step}."
+        data["description"] = data["description"].split(" Reworded")[0] + f" Reworded in step {step}."
     elif kind == 2:
-        data["defaultInputModes"] = data["defaultInputModes"][:1]
+        modes = data["defaultInputModes"]
+        data["defaultInputModes"] = modes[:1] if len(modes) > 1 else [*modes, "application/json"]
     else:
         major, minor, patch = (int(part) for part in data["version"].split("."))
         data["version"] = f"{major}.{minor + 1}.{patch}"
     return data
 
 
-def make_repository(root: Path, agents: int, skills: int, commits: int) -> Path:
-    """The repository at ``root`` (cards in ``root/cards``); returns the cards directory."""
-    cards = root / "cards"
-    paths = write_catalogue(cards, agents, skills)
-    _git(root, "init", "-q", "-b", "main")
-    _git(root, "add", "-A")
-    _git(root, "commit", "-q", "-m", "The catalogue", stamp=0)
+def _fast_import_stream(agents: int, skills: int, commits: int, every: bool) -> Iterator[bytes]:
+    """The repository as a ``git fast-import`` stream: commit 0 adds every card; each later commit changes
+    every agent (``every``) or an equal share of them."""
     state = {n: card(n, skills) for n in range(agents)}
     later = max(commits - 1, 1)
-    share = -(-agents // later)
-    for step in range(1, commits):
-        for agent in range((step - 1) * share, min(step * share, agents)):
-            state[agent] = _changed(state[agent], agent, step)
-            paths[agent].write_text(json.dumps(state[agent], indent=2) + "\n", encoding="utf-8")
-        _git(root, "add", "-A")
-        _git(root, "commit", "-q", "--allow-empty", "-m", f"Step {step}", stamp=step)
-    return cards
+    share = agents if every else -(-agents // later)
+    for step in range(commits):
+        if step == 0 or every:
+            changed = range(agents)
+        else:
+            changed = range((step - 1) * share, min(step * share, agents))
+        message = b"The catalogue" if step == 0 else f"Step {step}".encode()
+        stamp = _EPOCH + step * 3600
+        parts = [
+            b"commit refs/heads/main\n",
+            f"committer Benchmark <bench@example.com> {stamp} +0000\n".encode(),
+            b"data %d\n%s\n" % (len(message), message),
+        ]
+        for agent in changed:
+            if step:
+                state[agent] = _changed(state[agent], agent, step)
+            blob = (json.dumps(state[agent], indent=2) + "\n").encode()
+            parts.append(b"M 100644 inline cards/agent-%04d.json\ndata %d\n%s\n" % (agent, len(blob), blob))
+        yield b"".join(parts)
+
+
+def make_repository(root: Path, agents: int, skills: int, commits: int, *, every: bool = True) -> Path:
+    """The repository at ``root`` (cards in ``root/cards``, checked out); returns the cards directory.
+    ``every``: each of the ``commits`` after the first changes every card (``agents x commits`` versions),
+    else an equal share of them (``agents + commits - 1``-ish)."""
+    subprocess.run(["git", "init", "-q", "-b", "main", str(root)], check=True, capture_output=True)
+    importer = subprocess.Popen(
+        ["git", "fast-import", "--quiet", "--depth=50"], cwd=root, stdin=subprocess.PIPE
+    )
+    assert importer.stdin is not None
+    for chunk in _fast_import_stream(agents, skills, commits, every):
+        importer.stdin.write(chunk)
+    importer.stdin.close()
+    if importer.wait() != 0:
+        raise RuntimeError("git fast-import failed")
+    subprocess.run(["git", "checkout", "-q", "-f", "main"], cwd=root, check=True, capture_output=True)
+    return root / "cards"
 
 
 def _timed_build(config: Path, site: Path) -> tuple[float, float]:
