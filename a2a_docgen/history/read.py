@@ -3,8 +3,10 @@
 The history is off, quietly, for cards outside a git work tree; a missing or too old git is said once and the
 site is built without history. Results are kept for the life of the process, keyed by the repository, the
 ``HEAD`` commit id and the options: ``mkdocs serve`` rebuilding after a card edit (``HEAD`` unchanged) asks
-git one question (``rev-parse HEAD``) and reads nothing else again; after a new commit, the findings of the
-steps already classified are kept too (keyed by blob ids).
+git one question (``rev-parse HEAD``) and reads nothing else again; after a new commit, what is known of the
+versions and steps already classified is kept too (keyed by blob ids, ``history.store``), and written to
+``.cache/a2a-docgen/history.cache`` in the repository for the next process (``A2A_DOCGEN_HISTORY_CACHE``: another
+directory, or ``off``).
 """
 
 from __future__ import annotations
@@ -13,12 +15,14 @@ import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from a2a_docgen.errors import UsageError
 from a2a_docgen.history.blobs import BlobReader
 from a2a_docgen.history.entries import AgentHistory, CatalogHistory, RecentEntry
 from a2a_docgen.history.log import MIN_GIT, git_version, head_commit, read_log, repository_top
-from a2a_docgen.history.walk import DiffCache, HistoryTimeout, Walk, place, read_order
+from a2a_docgen.history.store import Store, cache_file, stamp_for
+from a2a_docgen.history.walk import HistoryTimeout, Walk, place, read_order
 from a2a_docgen.limits import DEFAULT_LIMITS, Limits
 from a2a_docgen.review.git import repository_path
 
@@ -40,9 +44,10 @@ RECENT_MAX = 1000
 """Entries on the catalogue's "What's new" pages, latest first."""
 
 _RESULTS: dict[tuple[object, ...], CatalogHistory] = {}
-_DIFFS: DiffCache = {}
+_STORES: dict[tuple[str, str], Store] = {}
+"""(repository, stamp) -> what is known of its versions and steps."""
 _KEPT_RESULTS = 4
-_KEPT_DIFFS = 200_000
+_KEPT_ENTRIES = 400_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +102,7 @@ def read_history(
 def clear_cache() -> None:
     """Forget the histories and findings kept by earlier builds of this process."""
     _RESULTS.clear()
-    _DIFFS.clear()
+    _STORES.clear()
 
 
 def _message(history: CatalogHistory) -> str | None:
@@ -128,12 +133,15 @@ def _read(
         top, [prefix for _, prefix, _ in arguments], head=head, max_commits=max_commits, timeout=seconds
     )
     where = place(arguments)
-    if len(_DIFFS) > _KEPT_DIFFS:
-        _DIFFS.clear()
-    with BlobReader(top, read_order(log.commits, where), max_bytes=limits.max_file_bytes) as blobs:
-        walk = Walk(blobs, where, limits, _DIFFS, deadline=started + seconds)
+    store, saved = _store(top, limits)
+    known = frozenset(store.versions)
+    order = [oid for oid in read_order(log.commits, where) if oid not in known]
+    with BlobReader(top, order, max_bytes=limits.max_file_bytes) as blobs:
+        walk = Walk(blobs, where, limits, store, deadline=started + seconds, known=known)
         boundary = log.commits[0].id if log.shallow and log.commits and not log.truncated else None
         walk.run(log.commits, boundary=boundary)
+    if saved is not None and store.stale():
+        store.write(saved, stamp_for(limits))
     agents: dict[str, AgentHistory] = {}
     current: dict[int, str] = {}  # id of an entry -> its agent's card file today
     for path, lineage in sorted(walk.state.items()):
@@ -160,6 +168,22 @@ def _read(
         head=head,
         head_date=log.head_date,
     )
+
+
+def _store(top: str, limits: Limits) -> tuple[Store, Path | None]:
+    """The store for the repository at ``top``, read from its cache file on first use, ready for a build; and
+    that file (``None`` when the cache is off)."""
+    saved = cache_file(top)
+    stamp = stamp_for(limits)
+    key = (top, stamp)
+    store = _STORES.get(key)
+    if store is None:
+        store = _STORES[key] = Store()
+        if saved is not None:
+            store.read(saved, stamp)
+    store.trim(_KEPT_ENTRIES)
+    store.start_build()
+    return store, saved
 
 
 def history_for_build(
