@@ -268,3 +268,31 @@ def test_the_differ_without_positions_on_the_real_cards(shared_dir: Path) -> Non
         changed["defaultInputModes"] = ["text/plain"]
         changed["version"] = "99.0.0"
         _same_findings(card, changed)
+
+
+def test_versions_with_findings_are_loaded_without_scanning_their_text(
+    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The history shows no diagnostics, so a version's findings are not located (a scan of its whole text)."""
+    from a2a_docgen.load.source import PositionIndex
+
+    repo = CardRepo(tmp_path / "repo")
+    card = weather_card()
+    card["capabilities"] = {"streaming": "yes"}  # a wrong type in every version
+    repo.write("weather.json", card)
+    repo.commit("Add")
+    card["version"] = "1.1.0"
+    repo.write("weather.json", card)
+    repo.commit("Bump")
+    scanned: list[str] = []
+    build = PositionIndex.build.__func__  # type: ignore[attr-defined]
+
+    def counting(cls: type[PositionIndex], text: str, *args: Any) -> PositionIndex:
+        if text:
+            scanned.append(text)
+        return build(cls, text, *args)  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(PositionIndex, "build", classmethod(counting))
+    history = fresh(repo.root)
+    assert [e.kind for e in history.agents["cards/weather.json"].entries] == ["changed", "added"]
+    assert scanned == []

@@ -282,9 +282,9 @@ def load_version(data: bytes | None, where: Place, limits: Limits) -> Catalog | 
     read = read_card_bytes(data, display=display, root=argument, relpath=below, limits=limits)
     if isinstance(read, Diagnostic):
         return None
-    card, _ = read.finish()
-    if card is None:
+    if read.unnamed() is not None:  # not a card (its other findings are not shown, so not located)
         return None
+    card = read.card
     verifications = verify_catalog([card], Trust())[0] if card.signatures else {}
     return Catalog(cards=(card,), diagnostics=(), excluded=(), verifications=verifications)
 
