@@ -296,3 +296,45 @@ def test_versions_with_findings_are_loaded_without_scanning_their_text(
     history = fresh(repo.root)
     assert [e.kind for e in history.agents["cards/weather.json"].entries] == ["changed", "added"]
     assert scanned == []
+
+
+@pytest.mark.parametrize("workers", ["in-process", "forked"])
+def test_workers_filling_the_store_give_the_history_the_walk_gives(
+    repository: Path, cache: Path, counted: dict[str, int], monkeypatch: pytest.MonkeyPatch, workers: str
+) -> None:
+    from a2a_docgen.history import prefill
+    from a2a_docgen.render.parallel import in_workers
+
+    monkeypatch.setenv(CACHE_ENV, "off")
+    full = fresh(repository)
+    monkeypatch.setattr(prefill, "MIN_VERSIONS", 1)
+    calls: list[int] = []
+
+    def parallel(work: Any, count: int) -> list[Any]:
+        calls.append(count)
+        if workers == "forked":
+            monkeypatch.setattr("a2a_docgen.render.parallel.MIN_PAGES_PER_WORKER", 1)
+            return in_workers(work, count, jobs=2)
+        return [work(index) for index in range(count)]
+
+    history_read.clear_cache()
+    counted.update(loaded=0, classified=0)
+    read = read_history(["cards"], base=str(repository), parallel=parallel)
+    assert read.history == full
+    assert calls  # the workers ran (the repositories are small: each group is a few chains)
+
+
+def test_the_chains_follow_a_file_through_renames(tmp_path: Path) -> None:
+    from a2a_docgen.history.log import read_log
+    from a2a_docgen.history.prefill import chains
+    from a2a_docgen.history.walk import place
+
+    repo, _ = story_repo(tmp_path / "repo")
+    top = str(repo.root)
+    log = read_log(top, ["cards"], head=repo.git("rev-parse", "HEAD").strip(), max_commits=100)
+    found = chains(log.commits, place([("cards", "cards", False)]))
+    paths = sorted([link[1][0] for link in chain] for chain in found)
+    assert paths == [
+        ["cards/maps.json"],
+        ["cards/weather.json"] * 6 + ["cards/forecast.json"],
+    ]

@@ -21,6 +21,7 @@ from a2a_docgen.errors import UsageError
 from a2a_docgen.history.blobs import BlobReader
 from a2a_docgen.history.entries import AgentHistory, CatalogHistory, RecentEntry
 from a2a_docgen.history.log import MIN_GIT, git_version, head_commit, read_log, repository_top
+from a2a_docgen.history.prefill import Parallel, prefill
 from a2a_docgen.history.store import Store, cache_file, stamp_for
 from a2a_docgen.history.walk import HistoryTimeout, Walk, place, read_order
 from a2a_docgen.limits import DEFAULT_LIMITS, Limits
@@ -68,8 +69,11 @@ def read_history(
     max_commits: int = DEFAULT_MAX_COMMITS,
     seconds: float = DEFAULT_SECONDS,
     repo_url: str | None = None,
+    parallel: Parallel | None = None,
 ) -> HistoryRead:
-    """The history of the cards ``load_catalog(paths, base=base)`` reads, keyed by their display paths."""
+    """The history of the cards ``load_catalog(paths, base=base)`` reads, keyed by their display paths.
+    ``parallel``: the caller's worker processes, for a history with many versions to read (``history.prefill``);
+    the history is the same without."""
     cwd = os.path.realpath(base if base is not None else os.getcwd())
     try:
         top = repository_top(cwd)
@@ -90,7 +94,7 @@ def read_history(
         kept = _RESULTS.get(key)
         if kept is not None:
             return HistoryRead(kept, _message(kept), cached=True)
-        history = _read(top, head, arguments, limits, max_commits, seconds, repo_url)
+        history = _read(top, head, arguments, limits, max_commits, seconds, repo_url, parallel)
     except (UsageError, HistoryTimeout) as exc:
         return HistoryRead(None, f"no change history: {exc}")
     if len(_RESULTS) >= _KEPT_RESULTS:
@@ -127,6 +131,7 @@ def _read(
     max_commits: int,
     seconds: float,
     repo_url: str | None,
+    parallel: Parallel | None,
 ) -> CatalogHistory:
     started = time.monotonic()
     log = read_log(
@@ -134,6 +139,8 @@ def _read(
     )
     where = place(arguments)
     store, saved = _store(top, limits)
+    if parallel is not None:
+        prefill(store, log.commits, where, top=top, limits=limits, parallel=parallel)
     known = frozenset(store.versions)
     order = [oid for oid in read_order(log.commits, where) if oid not in known]
     with BlobReader(top, order, max_bytes=limits.max_file_bytes) as blobs:
@@ -195,12 +202,15 @@ def history_for_build(
     max_commits: int = DEFAULT_MAX_COMMITS,
     repo_url: str | None = None,
     say: Callable[[str], None],
+    parallel: Parallel | None = None,
 ) -> CatalogHistory | None:
     """What ``build`` and the plugin call: the history (``None`` when off or unavailable), with what there is to
     say about it passed to ``say`` (a missing git, a shallow clone)."""
     if not enabled:
         return None
-    read = read_history(paths, base=base, limits=limits, max_commits=max_commits, repo_url=repo_url)
+    read = read_history(
+        paths, base=base, limits=limits, max_commits=max_commits, repo_url=repo_url, parallel=parallel
+    )
     if read.message and not read.cached:
         say(read.message)
     return read.history
