@@ -90,6 +90,14 @@ def moves_repo(root: Path) -> CardRepo:
     repo.commit("Break b, copy its agent to d")
     repo.write("b.json", weather)
     repo.commit("Repair b")
+    one = {"name": "Twin", "description": "One.", "version": "1.0.0", "skills": []}
+    two = {**one, "description": "Two."}
+    repo.write("twin-1.json", one)  # same name, no URL: paired by name and file
+    repo.write("twin-2.json", two)
+    repo.commit("Twins")
+    repo.write("twin-1.json", two)  # the same bytes as before, each now in the other file
+    repo.write("twin-2.json", one)
+    repo.commit("Swap the twins")
     return repo
 
 

@@ -25,7 +25,6 @@ from a2a_docgen.history.store import FindingsKey, Store, VersionFacts
 from a2a_docgen.history.walk import Place
 from a2a_docgen.limits import Limits
 from a2a_docgen.model import Catalog
-from a2a_docgen.review.match import identity
 
 __all__ = ["MIN_VERSIONS", "Parallel", "chains", "prefill"]
 
@@ -98,7 +97,7 @@ def prefill(
                         facts[oid] = None
                         continue  # the walk compares the next version with the last that loaded
                     card = catalog.cards[0]
-                    facts[oid] = VersionFacts(identity(card), card.version)
+                    facts[oid] = VersionFacts.of(card)
                     if last is not None and last[0] != oid:
                         key = (last[0], last[1][0], oid, place[0])
                         if store.findings.get(key) is None and key not in findings:

@@ -2,8 +2,9 @@
 
 Two tables, both keyed by git blob ids (a blob id names its bytes, so an entry never goes stale):
 
-- ``versions``: blob id -> the version's ``Identity`` and card version, or ``None`` when it does not load as a
-  card: what the walk pairs agents by, without reading or parsing the blob again;
+- ``versions``: blob id -> the version's name, preferred interface URL and card version, or ``None`` when it
+  does not load as a card: what the walk pairs agents by (with the file it is in), without reading or parsing
+  the blob again;
 - ``findings``: (old blob, old display path, new blob, new display path) -> the differ's findings.
 
 A ``Store`` lives for the process (``mkdocs serve`` rebuilds) and, when given a file, on disk: a JSON document
@@ -27,11 +28,12 @@ from typing import Any
 
 from a2a_docgen.history.entries import HistoryFinding
 from a2a_docgen.limits import Limits
-from a2a_docgen.review.match import Identity
+from a2a_docgen.model import AgentCard
+from a2a_docgen.review.match import identity
 
 __all__ = ["CACHE_ENV", "FORMAT", "FindingsKey", "Store", "VersionFacts", "cache_file", "code_fingerprint"]
 
-FORMAT = 1
+FORMAT = 2
 CACHE_ENV = "A2A_DOCGEN_HISTORY_CACHE"
 """A directory for the cache file, or ``off`` for none (default: ``.cache/a2a-docgen/`` in the repository)."""
 FILE_NAME = "history.cache"
@@ -42,10 +44,17 @@ FindingsKey = tuple[str, str, str, str]
 
 @dataclass(frozen=True, slots=True)
 class VersionFacts:
-    """What the walk needs of a version that loads, without its model."""
+    """What the walk needs of a version that loads, without its model: what its bytes say, wherever they are
+    (the file's path is the walk's)."""
 
-    identity: Identity
+    name: str | None
+    url: str | None
+    """The preferred interface URL as agents are paired by it (``review.match.Identity``)."""
     version: str | None
+
+    @classmethod
+    def of(cls, card: AgentCard) -> VersionFacts:
+        return cls(card.name, identity(card).url, card.version)
 
 
 @dataclass
@@ -149,12 +158,10 @@ class Store:
 def _facts(value: object) -> VersionFacts | None:
     if value is None:
         return None
-    if not isinstance(value, list) or len(value) != 4:
-        raise ValueError("a version's facts are four values")
-    name, url, relpath, version = value
-    if not isinstance(relpath, str):
-        raise ValueError("a version's path is a string")
-    return VersionFacts(Identity(_text(name), _text(url), relpath), _text(version))
+    if not isinstance(value, list) or len(value) != 3:
+        raise ValueError("a version's facts are three values")
+    name, url, version = value
+    return VersionFacts(_text(name), _text(url), _text(version))
 
 
 def _finding(row: object) -> HistoryFinding:
@@ -175,7 +182,7 @@ def _text(value: object) -> str | None:
 def _facts_json(facts: VersionFacts | None) -> list[str | None] | None:
     if facts is None:
         return None
-    return [facts.identity.name, facts.identity.url, facts.identity.relpath, facts.version]
+    return [facts.name, facts.url, facts.version]
 
 
 def _key(text: str) -> FindingsKey:

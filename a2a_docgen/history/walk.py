@@ -31,7 +31,7 @@ from a2a_docgen.load import read_card_bytes
 from a2a_docgen.model import Catalog, Diagnostic
 from a2a_docgen.review import diff_catalogs
 from a2a_docgen.review.codes import severity_rank
-from a2a_docgen.review.match import identity, pair_identities
+from a2a_docgen.review.match import Identity, pair_identities
 from a2a_docgen.signing import Trust, verify_catalog
 
 __all__ = ["HistoryTimeout", "Lineage", "Version", "Walk", "classify", "load_version", "place", "read_order"]
@@ -58,6 +58,11 @@ class Version:
     def key(self) -> tuple[str, str]:
         """(blob id, display path)."""
         return self.oid, self.place[0]
+
+    @property
+    def identity(self) -> Identity:
+        """What agents are paired by: the bytes' name and URL, in this file."""
+        return Identity(self.facts.name, self.facts.url, self.place[2])
 
 
 @dataclass
@@ -119,7 +124,7 @@ class Walk:
             self.store.add_version(oid, None)
             return None
         card = catalog.cards[0]
-        facts = VersionFacts(identity(card), card.version)
+        facts = VersionFacts.of(card)
         self.store.add_version(oid, facts)
         return Version(oid, where, facts, catalog)
 
@@ -168,7 +173,7 @@ class Walk:
         pairs, removed, added = pair_identities(
             [lin.card for lin in candidates if lin.card is not None],
             [head.version for head in heads if head.version is not None],
-            lambda version: version.facts.identity,
+            lambda version: version.identity,
         )
         day = date.fromisoformat(commit.date[:10])
         for old, new in pairs:
@@ -182,7 +187,7 @@ class Walk:
                     "changed" if findings else "moved",
                     head.place[0],
                     findings=findings,
-                    name=new.facts.identity.name or "",
+                    name=new.facts.name or "",
                     versions=(old.facts.version, new.facts.version),
                     moved_from=moved_from,
                 )
@@ -208,7 +213,7 @@ class Walk:
     def _move(self, lineage: Lineage, head: _Head) -> None:
         assert head.version is not None
         lineage.card = head.version
-        lineage.name = head.version.facts.identity.name or ""
+        lineage.name = head.version.facts.name or ""
         self.state[head.change.new_path or ""] = lineage
 
     def _diff(self, old: Version, new: Version, day: date) -> tuple[HistoryFinding, ...]:
@@ -270,7 +275,7 @@ def read_order(commits: Sequence[Commit], where: Callable[[str], Place | None]) 
 
 
 def _lineage(version: Version | None) -> Lineage:
-    return Lineage(card=version, name=version.facts.identity.name or "" if version is not None else "")
+    return Lineage(card=version, name=version.facts.name or "" if version is not None else "")
 
 
 def load_version(data: bytes | None, where: Place, limits: Limits) -> Catalog | None:
