@@ -346,3 +346,28 @@ def test_the_chains_follow_a_file_through_renames(tmp_path: Path) -> None:
         ["cards/maps.json"],
         ["cards/weather.json"] * 6 + ["cards/forecast.json"],
     ]
+
+
+def test_a_reformatted_card_is_not_compared(
+    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = CardRepo(tmp_path / "repo")
+    card = weather_card()
+    repo.write("weather.json", card)
+    repo.commit("Add")
+    repo.write("weather.json", json.dumps(dict(reversed(list(card.items()))), indent=4) + "\n")
+    repo.commit("Reformat")
+    card["version"] = "1.1.0"
+    repo.write("weather.json", card)
+    repo.commit("Bump")
+    compared: list[object] = []
+    original = history_walk.diff_catalogs
+
+    def counting(*args: Any, **options: Any) -> Any:
+        compared.append(args)
+        return original(*args, **options)
+
+    monkeypatch.setattr(history_walk, "diff_catalogs", counting)
+    history = fresh(repo.root)
+    assert [e.kind for e in history.agents["cards/weather.json"].entries] == ["changed", "added"]
+    assert len(compared) == 1  # the bump; the reformat is the same JSON

@@ -295,7 +295,10 @@ def load_version(data: bytes | None, where: Place, limits: Limits) -> Catalog | 
 
 
 def classify(old: Catalog, new: Catalog, day: date) -> tuple[HistoryFinding, ...]:
-    """The differ's findings from one version to the next, most severe first."""
+    """The differ's findings from one version to the next, most severe first; none, without comparing, when
+    both versions are the same JSON (a commit that only reformatted the file or reordered its members)."""
+    if old.cards[0].source.raw == new.cards[0].source.raw:
+        return ()
     changes = diff_catalogs(old, new, today=day, positions=False)  # the history shows no positions
     ordered = sorted(changes, key=lambda c: severity_rank(c.severity))
     return tuple(HistoryFinding(c.severity, c.code, c.skill, c.message) for c in ordered)
