@@ -8,6 +8,7 @@ import copy
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -371,3 +372,23 @@ def test_a_reformatted_card_is_not_compared(
     history = fresh(repo.root)
     assert [e.kind for e in history.agents["cards/weather.json"].entries] == ["changed", "added"]
     assert len(compared) == 1  # the bump; the reformat is the same JSON
+
+
+def test_workers_stop_at_the_time_budget_and_the_site_has_no_history(
+    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch, counted: dict[str, int]
+) -> None:
+    from a2a_docgen.history import prefill
+
+    repo, _ = story_repo(tmp_path / "repo")
+    monkeypatch.setattr(prefill, "MIN_VERSIONS", 1)
+    history_read.clear_cache()
+
+    def late(work: Any, count: int) -> list[Any]:
+        time.sleep(1.2)  # the workers start after the budget of one second is spent
+        return [work(index) for index in range(count)]
+
+    read = read_history(["cards"], base=str(repo.root), seconds=1.0, parallel=late)
+    assert read.history is None
+    assert read.message is not None
+    assert "time budget" in read.message
+    assert counted["loaded"] == 0  # the workers did not start on a chain past the deadline

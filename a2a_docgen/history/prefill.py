@@ -13,6 +13,7 @@ elsewhere.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from datetime import date
 from typing import Any
@@ -74,9 +75,11 @@ def prefill(
     top: str,
     limits: Limits,
     parallel: Parallel,
+    deadline: float,
 ) -> int:
     """Add to ``store`` what the workers find along the chains; returns the number of versions unknown before
-    (0: nothing to do, or too little to repay workers, and nothing was started)."""
+    (0: nothing to do, or too little to repay workers, and nothing was started). Past ``deadline`` (of
+    ``time.monotonic``) the workers stop and the walk's own check of it ends the history."""
     every = chains(commits, where)
     unknown = len({oid for chain in every for oid, _, _ in chain if oid not in store.versions})
     if unknown < MIN_VERSIONS:
@@ -90,6 +93,8 @@ def prefill(
         order = [oid for chain in group for oid, _, _ in chain]
         with BlobReader(top, order, max_bytes=limits.max_file_bytes) as blobs:
             for chain in group:
+                if time.monotonic() > deadline:
+                    break
                 last: tuple[str, Place, Catalog] | None = None
                 for oid, place, day in chain:
                     catalog = walk.load_version(blobs.read(oid), place, limits)

@@ -140,7 +140,9 @@ def _read(
     where = place(arguments)
     store, saved = _store(top, limits)
     if parallel is not None:
-        prefill(store, log.commits, where, top=top, limits=limits, parallel=parallel)
+        prefill(
+            store, log.commits, where, top=top, limits=limits, parallel=parallel, deadline=started + seconds
+        )
     known = frozenset(store.versions)
     order = [oid for oid in read_order(log.commits, where) if oid not in known]
     with BlobReader(top, order, max_bytes=limits.max_file_bytes) as blobs:
