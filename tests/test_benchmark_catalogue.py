@@ -41,6 +41,6 @@ def test_the_history_benchmark_changes_every_agent_and_each_change_is_classified
     read = read_history(["cards"], base=str(tmp_path))
     assert read.history is not None
     assert len(read.history.agents) == 8
-    for agent in read.history.agents.values():  # added, then changed once: the timed work is classified work
-        assert [e.kind for e in agent.entries] == ["changed", "added"]
-        assert agent.entries[0].findings
+    for agent in read.history.agents.values():  # added, then changed by every commit: all classified work
+        assert [e.kind for e in agent.entries] == ["changed"] * 4 + ["added"]
+        assert all(entry.findings for entry in agent.entries[:4])

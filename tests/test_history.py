@@ -15,6 +15,7 @@ import pytest
 from a2a_docgen.catalog import load_catalog
 from a2a_docgen.cli import main
 from a2a_docgen.history import read as history_read
+from a2a_docgen.history import walk as history_walk
 from a2a_docgen.history.entries import CatalogHistory, HistoryEntry
 from a2a_docgen.history.read import read_history
 from a2a_docgen.render import render_catalog
@@ -407,20 +408,18 @@ def test_the_findings_of_earlier_steps_are_kept_after_a_new_commit(
     card["version"] = "9.0.0"
     repo.write("forecast.json", card)
     repo.commit("Version 9")
-    diffed: list[object] = []
-    original = history_read.Walk._diff
+    classified: list[object] = []
+    original = history_walk.classify
 
-    def counting(self: object, lineage: object, head: object, day: object) -> object:
-        diffed.append(head)
-        return original(self, lineage, head, day)  # type: ignore[arg-type]
+    def counting(old: object, new: object, day: object) -> object:
+        classified.append(new)
+        return original(old, new, day)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(history_read.Walk, "_diff", counting)
+    monkeypatch.setattr(history_walk, "classify", counting)
     second = history_of(repo)
     assert second is not first
     assert len(second.recent) == len(first.recent) + 1
-    before = len(history_read._DIFFS)
-    assert before >= 5  # the earlier steps' findings are kept, keyed by blob ids: only the new step is diffed
-    assert len(diffed) == len(first.recent) - 3 + 1  # every pair is looked up; nothing else changed
+    assert len(classified) == 1  # the earlier steps' findings are kept, keyed by blob ids: only the new step
 
 
 def test_build_writes_the_history_and_no_history_leaves_it_out(

@@ -7,6 +7,7 @@ machine-readable.
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
 import textwrap
@@ -219,7 +220,7 @@ def build_once(
         raise BuildFailed(f"{unverified}; nothing written")
 
     jobs = args.jobs or default_jobs()
-    history = _history(args, cards, limits)
+    history = _history(args, cards, limits, jobs)
     # The pages are built by an engine, which publishes HTML only: llms.txt links to the HTML pages.
     site = render_catalog(
         catalog,
@@ -266,9 +267,11 @@ def _watch(args: argparse.Namespace, cards: list[str], templates: str | None, si
         return 0
 
 
-def _history(args: argparse.Namespace, cards: list[str], limits: Limits) -> CatalogHistory | None:
-    """The change history of ``cards`` (``--no-history``: none); what there is to say about it on stderr."""
+def _history(args: argparse.Namespace, cards: list[str], limits: Limits, jobs: int) -> CatalogHistory | None:
+    """The change history of ``cards`` (``--no-history``: none); what there is to say about it on stderr.
+    ``jobs``: the worker processes a long history may be read with."""
     from a2a_docgen.history.read import DEFAULT_MAX_COMMITS, history_for_build
+    from a2a_docgen.render.parallel import in_workers
 
     repo_url = getattr(args, "repo_url", None)
     if repo_url is not None and safe_url(repo_url) is None:
@@ -280,6 +283,7 @@ def _history(args: argparse.Namespace, cards: list[str], limits: Limits) -> Cata
         max_commits=getattr(args, "history_commits", None) or DEFAULT_MAX_COMMITS,
         repo_url=repo_url,
         say=lambda message: print(f"a2a-docgen build: {message}", file=sys.stderr, flush=True),
+        parallel=functools.partial(in_workers, jobs=jobs),
     )
 
 

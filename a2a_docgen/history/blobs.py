@@ -2,7 +2,8 @@
 
 The walk knows, from the log alone, every blob it will read and in which order (``history.walk.read_order``):
 a thread writes all the requests while the walk reads the answers in that order, so git never waits for a
-round trip (one request, one answer, one flush per blob took a third of the time).
+round trip (one request, one answer, one flush per blob took a third of the time). A blob the walk needs
+out of that order (a version known from the cache whose model is wanted after all) is asked for on its own.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import IO
 
 from a2a_docgen.errors import UsageError
 
-__all__ = ["BlobReader"]
+__all__ = ["BlobReader", "read_answer"]
 
 
 class BlobReader:
@@ -26,16 +27,9 @@ class BlobReader:
 
     def __init__(self, top: str, order: Sequence[str], *, max_bytes: int) -> None:
         self.max_bytes = max_bytes
-        try:
-            self._process = subprocess.Popen(
-                ["git", "cat-file", "--batch", "--buffer"],
-                cwd=top,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
-            )
-        except OSError as exc:
-            raise UsageError(f"cannot read the card versions: {exc}") from exc
+        self._top = top
+        self._single: subprocess.Popen[bytes] | None = None
+        self._process = _start(top, "--buffer")
         stdin, stdout = self._process.stdin, self._process.stdout
         if stdin is None or stdout is None:  # pragma: no cover - both are pipes
             raise UsageError("cannot read the card versions: no pipe to git")
@@ -45,26 +39,32 @@ class BlobReader:
 
     def read(self, oid: str) -> bytes | None:
         """The next blob of the order, which must be ``oid``."""
-        header = self._out.readline().split()
-        if not header or header[0].decode("ascii", "replace") != oid:
-            raise UsageError(f"cannot read the card versions: git answered {header[:1]!r} for {oid}")
-        if len(header) < 3 or header[1] != b"blob":
-            return None
-        size = int(header[2])
-        if size > self.max_bytes:
-            remaining = size + 1
-            while remaining:
-                chunk = self._out.read(min(remaining, 1 << 20))
-                if not chunk:
-                    break
-                remaining -= len(chunk)
-            return None
-        data = self._out.read(size + 1)
-        return data[:size]
+        return read_answer(self._out, oid, self.max_bytes)
+
+    def fetch(self, oid: str) -> bytes | None:
+        """Any blob, out of the order (one round trip to a second ``git cat-file``)."""
+        if self._single is None:
+            self._single = _start(self._top)
+        stdin, stdout = self._single.stdin, self._single.stdout
+        assert stdin is not None
+        assert stdout is not None
+        try:
+            stdin.write(f"{oid}\n".encode("ascii"))
+            stdin.flush()
+        except OSError as exc:
+            raise UsageError(f"cannot read the card versions: {exc}") from exc
+        return read_answer(stdout, oid, self.max_bytes)
 
     def close(self) -> None:
         self._process.kill()
         self._process.wait()
+        if self._single is not None:
+            self._single.kill()
+            self._single.wait()
+            for pipe in (self._single.stdin, self._single.stdout):
+                if pipe is not None:
+                    with contextlib.suppress(OSError):
+                        pipe.close()
         self._writer.join(timeout=10)
         self._out.close()
 
@@ -75,6 +75,40 @@ class BlobReader:
         self, kind: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.close()
+
+
+def _start(top: str, *options: str) -> subprocess.Popen[bytes]:
+    try:
+        return subprocess.Popen(
+            ["git", "cat-file", "--batch", *options],
+            cwd=top,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
+    except OSError as exc:
+        raise UsageError(f"cannot read the card versions: {exc}") from exc
+
+
+def read_answer(out: IO[bytes], oid: str, max_bytes: int) -> bytes | None:
+    """git's answer for ``oid``: the blob's bytes, ``None`` when it is missing, not a blob or larger than
+    ``max_bytes`` (then skipped unread)."""
+    header = out.readline().split()
+    if not header or header[0].decode("ascii", "replace") != oid:
+        raise UsageError(f"cannot read the card versions: git answered {header[:1]!r} for {oid}")
+    if len(header) < 3 or header[1] != b"blob":
+        return None
+    size = int(header[2])
+    if size > max_bytes:
+        remaining = size + 1
+        while remaining:
+            chunk = out.read(min(remaining, 1 << 20))
+            if not chunk:
+                break
+            remaining -= len(chunk)
+        return None
+    data = out.read(size + 1)
+    return data[:size]
 
 
 def _write_requests(stdin: IO[bytes], order: list[str]) -> None:

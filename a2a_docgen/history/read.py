@@ -3,8 +3,10 @@
 The history is off, quietly, for cards outside a git work tree; a missing or too old git is said once and the
 site is built without history. Results are kept for the life of the process, keyed by the repository, the
 ``HEAD`` commit id and the options: ``mkdocs serve`` rebuilding after a card edit (``HEAD`` unchanged) asks
-git one question (``rev-parse HEAD``) and reads nothing else again; after a new commit, the findings of the
-steps already classified are kept too (keyed by blob ids).
+git one question (``rev-parse HEAD``) and reads nothing else again; after a new commit, what is known of the
+versions and steps already classified is kept too (keyed by blob ids, ``history.store``), and written to
+``.cache/a2a-docgen/history.cache`` in the repository for the next process (``A2A_DOCGEN_HISTORY_CACHE``: another
+directory, or ``off``).
 """
 
 from __future__ import annotations
@@ -13,12 +15,15 @@ import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from a2a_docgen.errors import UsageError
 from a2a_docgen.history.blobs import BlobReader
 from a2a_docgen.history.entries import AgentHistory, CatalogHistory, RecentEntry
 from a2a_docgen.history.log import MIN_GIT, git_version, head_commit, read_log, repository_top
-from a2a_docgen.history.walk import DiffCache, HistoryTimeout, Walk, place, read_order
+from a2a_docgen.history.prefill import Parallel, prefill
+from a2a_docgen.history.store import Store, cache_file, stamp_for
+from a2a_docgen.history.walk import HistoryTimeout, Walk, place, read_order
 from a2a_docgen.limits import DEFAULT_LIMITS, Limits
 from a2a_docgen.review.git import repository_path
 
@@ -40,9 +45,10 @@ RECENT_MAX = 1000
 """Entries on the catalogue's "What's new" pages, latest first."""
 
 _RESULTS: dict[tuple[object, ...], CatalogHistory] = {}
-_DIFFS: DiffCache = {}
+_STORES: dict[tuple[str, str], Store] = {}
+"""(repository, stamp) -> what is known of its versions and steps."""
 _KEPT_RESULTS = 4
-_KEPT_DIFFS = 200_000
+_KEPT_ENTRIES = 400_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,8 +69,11 @@ def read_history(
     max_commits: int = DEFAULT_MAX_COMMITS,
     seconds: float = DEFAULT_SECONDS,
     repo_url: str | None = None,
+    parallel: Parallel | None = None,
 ) -> HistoryRead:
-    """The history of the cards ``load_catalog(paths, base=base)`` reads, keyed by their display paths."""
+    """The history of the cards ``load_catalog(paths, base=base)`` reads, keyed by their display paths.
+    ``parallel``: the caller's worker processes, for a history with many versions to read (``history.prefill``);
+    the history is the same without."""
     cwd = os.path.realpath(base if base is not None else os.getcwd())
     try:
         top = repository_top(cwd)
@@ -85,7 +94,7 @@ def read_history(
         kept = _RESULTS.get(key)
         if kept is not None:
             return HistoryRead(kept, _message(kept), cached=True)
-        history = _read(top, head, arguments, limits, max_commits, seconds, repo_url)
+        history = _read(top, head, arguments, limits, max_commits, seconds, repo_url, parallel)
     except (UsageError, HistoryTimeout) as exc:
         return HistoryRead(None, f"no change history: {exc}")
     if len(_RESULTS) >= _KEPT_RESULTS:
@@ -97,7 +106,7 @@ def read_history(
 def clear_cache() -> None:
     """Forget the histories and findings kept by earlier builds of this process."""
     _RESULTS.clear()
-    _DIFFS.clear()
+    _STORES.clear()
 
 
 def _message(history: CatalogHistory) -> str | None:
@@ -122,18 +131,26 @@ def _read(
     max_commits: int,
     seconds: float,
     repo_url: str | None,
+    parallel: Parallel | None,
 ) -> CatalogHistory:
     started = time.monotonic()
     log = read_log(
         top, [prefix for _, prefix, _ in arguments], head=head, max_commits=max_commits, timeout=seconds
     )
     where = place(arguments)
-    if len(_DIFFS) > _KEPT_DIFFS:
-        _DIFFS.clear()
-    with BlobReader(top, read_order(log.commits, where), max_bytes=limits.max_file_bytes) as blobs:
-        walk = Walk(blobs, where, limits, _DIFFS, deadline=started + seconds)
+    store, saved = _store(top, limits)
+    if parallel is not None:
+        prefill(
+            store, log.commits, where, top=top, limits=limits, parallel=parallel, deadline=started + seconds
+        )
+    known = frozenset(store.versions)
+    order = [oid for oid in read_order(log.commits, where) if oid not in known]
+    with BlobReader(top, order, max_bytes=limits.max_file_bytes) as blobs:
+        walk = Walk(blobs, where, limits, store, deadline=started + seconds, known=known)
         boundary = log.commits[0].id if log.shallow and log.commits and not log.truncated else None
         walk.run(log.commits, boundary=boundary)
+    if saved is not None and store.stale():
+        store.write(saved, stamp_for(limits))
     agents: dict[str, AgentHistory] = {}
     current: dict[int, str] = {}  # id of an entry -> its agent's card file today
     for path, lineage in sorted(walk.state.items()):
@@ -162,6 +179,22 @@ def _read(
     )
 
 
+def _store(top: str, limits: Limits) -> tuple[Store, Path | None]:
+    """The store for the repository at ``top``, read from its cache file on first use, ready for a build; and
+    that file (``None`` when the cache is off)."""
+    saved = cache_file(top)
+    stamp = stamp_for(limits)
+    key = (top, stamp)
+    store = _STORES.get(key)
+    if store is None:
+        store = _STORES[key] = Store()
+        if saved is not None:
+            store.read(saved, stamp)
+    store.trim(_KEPT_ENTRIES)
+    store.start_build()
+    return store, saved
+
+
 def history_for_build(
     paths: Sequence[str],
     *,
@@ -171,12 +204,15 @@ def history_for_build(
     max_commits: int = DEFAULT_MAX_COMMITS,
     repo_url: str | None = None,
     say: Callable[[str], None],
+    parallel: Parallel | None = None,
 ) -> CatalogHistory | None:
     """What ``build`` and the plugin call: the history (``None`` when off or unavailable), with what there is to
     say about it passed to ``say`` (a missing git, a shallow clone)."""
     if not enabled:
         return None
-    read = read_history(paths, base=base, limits=limits, max_commits=max_commits, repo_url=repo_url)
+    read = read_history(
+        paths, base=base, limits=limits, max_commits=max_commits, repo_url=repo_url, parallel=parallel
+    )
     if read.message and not read.cached:
         say(read.message)
     return read.history

@@ -6,6 +6,11 @@ pairs them (``review.match.pair_agents``: name and URL first, a rename matched b
 moved to another file keeps its history. Each pair is classified by ``review.diff_catalogs`` on one-card
 catalogues. A file that does not load in a commit keeps its agent ("card unreadable in this version"); the
 commit that repairs it is compared with the last version that loaded.
+
+A version is known by its ``VersionFacts`` (``history.store``: what pairing reads, and its card version); its
+model is loaded once, when a comparison needs it (the new side of one step is the old side of the next), and
+not at all when the store knows the step's findings. A version the store knows is not read from git either,
+unless its model is needed after all.
 """
 
 from __future__ import annotations
@@ -16,54 +21,70 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
-from a2a_docgen.errors import A2ADocgenError
+from a2a_docgen.errors import A2ADocgenError, UsageError
 from a2a_docgen.history.blobs import BlobReader
 from a2a_docgen.history.entries import EntryKind, HistoryEntry, HistoryFinding
 from a2a_docgen.history.log import Commit, FileChange
+from a2a_docgen.history.store import Store, VersionFacts
 from a2a_docgen.limits import Limits
 from a2a_docgen.load import read_card_bytes
-from a2a_docgen.model import AgentCard, Catalog, Diagnostic
+from a2a_docgen.model import Catalog, Diagnostic
 from a2a_docgen.review import diff_catalogs
 from a2a_docgen.review.codes import severity_rank
-from a2a_docgen.review.match import pair_agents
+from a2a_docgen.review.match import Identity, pair_identities
 from a2a_docgen.signing import Trust, verify_catalog
 
-__all__ = ["DiffCache", "HistoryTimeout", "Lineage", "Walk", "place", "read_order"]
+__all__ = ["HistoryTimeout", "Lineage", "Version", "Walk", "classify", "load_version", "place", "read_order"]
 
 Place = tuple[str, str, str]
 """(display path, argument, path below the argument) of a card file, as ``discover`` names it."""
-
-DiffCache = dict[tuple[str, str, str, str], tuple[HistoryFinding, ...]]
-"""(old blob, old display path, new blob, new display path) -> the findings: kept from one build to the next."""
 
 
 class HistoryTimeout(A2ADocgenError):
     """Reading the history took longer than its budget."""
 
 
+@dataclass(eq=False)
+class Version:
+    """A version of a card file that loads."""
+
+    oid: str
+    place: Place
+    facts: VersionFacts
+    catalog: Catalog | None = None
+    """Its model as a one-card catalogue, once loaded."""
+
+    @property
+    def key(self) -> tuple[str, str]:
+        """(blob id, display path)."""
+        return self.oid, self.place[0]
+
+    @property
+    def identity(self) -> Identity:
+        """What agents are paired by: the bytes' name and URL, in this file."""
+        return Identity(self.facts.name, self.facts.url, self.place[2])
+
+
 @dataclass
 class Lineage:
     """One agent through the commits: its last readable version and what happened to it."""
 
-    card: Catalog | None
-    """A one-card catalogue of the last version that loaded (``None`` before any did)."""
-    key: tuple[str, str] = ("", "")
-    """(blob id, display path) of that version."""
+    card: Version | None
+    """The last version that loaded (``None`` before any did)."""
     name: str = ""
     entries: list[HistoryEntry] = field(default_factory=list)
     """Oldest first."""
 
     @property
-    def agent(self) -> AgentCard | None:
-        return self.card.cards[0] if self.card is not None else None
+    def key(self) -> tuple[str, str]:
+        return self.card.key if self.card is not None else ("", "")
 
 
 @dataclass
 class _Head:
     change: FileChange
     place: Place
-    catalog: Catalog | None
-    key: tuple[str, str]
+    version: Version | None
 
 
 class Walk:
@@ -74,36 +95,45 @@ class Walk:
         blobs: BlobReader,
         place: Callable[[str], Place | None],
         limits: Limits,
-        diffs: DiffCache,
+        store: Store,
         *,
         deadline: float,
+        known: frozenset[str] = frozenset(),
     ) -> None:
         self.blobs = blobs
         self.place = place
         self.limits = limits
-        self.diffs = diffs
+        self.store = store
         self.deadline = deadline
+        self.known = known
+        """The blobs the store knew before the walk: not in the reader's order (``read_order``)."""
         self.state: dict[str, Lineage] = {}
         """Repository path -> the lineage of the file there."""
         self.ended: list[Lineage] = []
         self.timeline: list[HistoryEntry] = []
         """Every entry, in the order made (oldest commit first)."""
 
-    def load(self, oid: str, where: Place) -> Catalog | None:
-        """The card of a blob as a one-card catalogue, ``None`` when it does not load. Read, normalised and its
-        signatures verified as ``diff`` needs it; not validated (the history shows no diagnostics)."""
-        data = self.blobs.read(oid)
-        if data is None:
+    def version(self, oid: str, where: Place) -> Version | None:
+        """The version of a blob, ``None`` when it does not load as a card; read from git unless the store
+        knew it before the walk (then its model waits until a comparison needs it)."""
+        if oid in self.known:
+            facts = self.store.version(oid)
+            return Version(oid, where, facts) if facts is not None else None
+        catalog = load_version(self.blobs.read(oid), where, self.limits)
+        if catalog is None:
+            self.store.add_version(oid, None)
             return None
-        display, argument, below = where
-        read = read_card_bytes(data, display=display, root=argument, relpath=below, limits=self.limits)
-        if isinstance(read, Diagnostic):
-            return None
-        card, _ = read.finish()
-        if card is None:
-            return None
-        verifications = verify_catalog([card], Trust())[0] if card.signatures else {}
-        return Catalog(cards=(card,), diagnostics=(), excluded=(), verifications=verifications)
+        card = catalog.cards[0]
+        facts = VersionFacts.of(card)
+        self.store.add_version(oid, facts)
+        return Version(oid, where, facts, catalog)
+
+    def model(self, version: Version) -> Catalog:
+        if version.catalog is None:
+            version.catalog = load_version(self.blobs.fetch(version.oid), version.place, self.limits)
+            if version.catalog is None:
+                raise UsageError(f"cannot read the card versions: blob {version.oid} no longer loads")
+        return version.catalog
 
     def run(self, commits: Sequence[Commit], *, boundary: str | None) -> None:
         """Walk ``commits`` (oldest first); ``boundary``: a shallow clone's oldest commit, whose files are
@@ -122,37 +152,33 @@ class Walk:
             if change.old_path and old_place is not None:
                 lineage = self.state.pop(change.old_path, None)
                 if lineage is None and change.old_oid:  # the window's first sight of the file
-                    catalog = self.load(change.old_oid, old_place)
-                    lineage = _lineage(catalog, (change.old_oid, old_place[0]))
+                    lineage = _lineage(self.version(change.old_oid, old_place))
                 if lineage is not None:
                     olds[number] = lineage
             new_place = self.place(change.new_path) if change.new_path else None
             if change.new_path and change.new_oid and new_place is not None:
-                catalog = self.load(change.new_oid, new_place)
-                heads.append(_Head(change, new_place, catalog, (change.new_oid, new_place[0])))
+                heads.append(_Head(change, new_place, self.version(change.new_oid, new_place)))
         index = {id(change): n for n, change in enumerate(commit.changes)}
         # A file that no longer loads keeps its agent: it is not paired away (nor reported as gone).
         staying: set[int] = set()
         for head in heads:
             lineage = olds.get(index[id(head.change)])
-            if head.catalog is None and lineage is not None:
+            if head.version is None and lineage is not None:
                 staying.add(id(lineage))
                 self._record(lineage, commit, "unreadable", head.place[0])
                 self.state[head.change.new_path or ""] = lineage
         candidates = [lin for lin in olds.values() if id(lin) not in staying and lin.card is not None]
-        by_card = {id(lin.agent): lin for lin in candidates}
-        loaded = [head for head in heads if head.catalog is not None]
-        head_of = {id(head.catalog.cards[0]): head for head in loaded if head.catalog is not None}
-        pairs, removed, added = pair_agents(
-            [lin.agent for lin in candidates if lin.agent is not None],
-            [head.catalog.cards[0] for head in loaded if head.catalog is not None],
+        by_card = {id(lin.card): lin for lin in candidates}
+        head_of = {id(head.version): head for head in heads if head.version is not None}
+        pairs, removed, added = pair_identities(
+            [lin.card for lin in candidates if lin.card is not None],
+            [head.version for head in heads if head.version is not None],
+            lambda version: version.identity,
         )
         day = date.fromisoformat(commit.date[:10])
         for old, new in pairs:
             lineage, head = by_card[id(old)], head_of[id(new)]
-            assert lineage.card is not None
-            assert head.catalog is not None
-            findings = self._diff(lineage, head, day)
+            findings = self._diff(old, new, day)
             moved_from = lineage.key[1] if lineage.key[1] != head.place[0] else None
             if findings or moved_from:
                 self._record(
@@ -161,14 +187,14 @@ class Walk:
                     "changed" if findings else "moved",
                     head.place[0],
                     findings=findings,
-                    name=new.name or "",
-                    versions=(old.version, new.version),
+                    name=new.facts.name or "",
+                    versions=(old.facts.version, new.facts.version),
                     moved_from=moved_from,
                 )
             self._move(lineage, head)
         for card in removed:
             lineage = by_card[id(card)]
-            self._record(lineage, commit, "removed", card.source.path)
+            self._record(lineage, commit, "removed", card.place[0])
             self.ended.append(lineage)
         for card in added:
             head = head_of[id(card)]
@@ -177,30 +203,26 @@ class Walk:
                 lineage = Lineage(card=None)
             kind: EntryKind = "first-seen" if first_seen else "added"
             self._move(lineage, head)
-            self._record(lineage, commit, kind, head.place[0], versions=(None, card.version))
+            self._record(lineage, commit, kind, head.place[0], versions=(None, card.facts.version))
         for head in heads:  # new files that never loaded yet
-            if head.catalog is None and index[id(head.change)] not in olds:
+            if head.version is None and index[id(head.change)] not in olds:
                 lineage = Lineage(card=None, name=os.path.basename(head.place[0]))
                 self._record(lineage, commit, "unreadable", head.place[0])
                 self.state[head.change.new_path or ""] = lineage
 
     def _move(self, lineage: Lineage, head: _Head) -> None:
-        assert head.catalog is not None
-        lineage.card = head.catalog
-        lineage.key = head.key
-        lineage.name = head.catalog.cards[0].name or ""
+        assert head.version is not None
+        lineage.card = head.version
+        lineage.name = head.version.facts.name or ""
         self.state[head.change.new_path or ""] = lineage
 
-    def _diff(self, lineage: Lineage, head: _Head, day: date) -> tuple[HistoryFinding, ...]:
-        key = (*lineage.key, *head.key)
-        found = self.diffs.get(key)
+    def _diff(self, old: Version, new: Version, day: date) -> tuple[HistoryFinding, ...]:
+        key = (*old.key, *new.key)
+        found = self.store.finding(key)
         if found is None:
-            assert lineage.card is not None
-            assert head.catalog is not None
-            changes = diff_catalogs(lineage.card, head.catalog, today=day)
-            ordered = sorted(changes, key=lambda c: severity_rank(c.severity))
-            found = tuple(HistoryFinding(c.severity, c.code, c.skill, c.message) for c in ordered)
-            self.diffs[key] = found
+            same = old.oid == new.oid  # the same bytes: the same card
+            found = () if same else classify(self.model(old), self.model(new), day)
+            self.store.add_findings(key, found)
         return found
 
     def _record(
@@ -252,10 +274,34 @@ def read_order(commits: Sequence[Commit], where: Callable[[str], Place | None]) 
     return order
 
 
-def _lineage(catalog: Catalog | None, key: tuple[str, str]) -> Lineage:
-    if catalog is None:
-        return Lineage(card=None)
-    return Lineage(card=catalog, key=key, name=catalog.cards[0].name or "")
+def _lineage(version: Version | None) -> Lineage:
+    return Lineage(card=version, name=version.facts.name or "" if version is not None else "")
+
+
+def load_version(data: bytes | None, where: Place, limits: Limits) -> Catalog | None:
+    """The card of a blob's bytes as a one-card catalogue, ``None`` when it does not load. Read, normalised and
+    its signatures verified as ``diff`` needs it; not validated (the history shows no diagnostics)."""
+    if data is None:
+        return None
+    display, argument, below = where
+    read = read_card_bytes(data, display=display, root=argument, relpath=below, limits=limits)
+    if isinstance(read, Diagnostic):
+        return None
+    if read.unnamed() is not None:  # not a card (its other findings are not shown, so not located)
+        return None
+    card = read.card
+    verifications = verify_catalog([card], Trust())[0] if card.signatures else {}
+    return Catalog(cards=(card,), diagnostics=(), excluded=(), verifications=verifications)
+
+
+def classify(old: Catalog, new: Catalog, day: date) -> tuple[HistoryFinding, ...]:
+    """The differ's findings from one version to the next, most severe first; none, without comparing, when
+    both versions are the same JSON (a commit that only reformatted the file or reordered its members)."""
+    if old.cards[0].source.raw == new.cards[0].source.raw:
+        return ()
+    changes = diff_catalogs(old, new, today=day, positions=False)  # the history shows no positions
+    ordered = sorted(changes, key=lambda c: severity_rank(c.severity))
+    return tuple(HistoryFinding(c.severity, c.code, c.skill, c.message) for c in ordered)
 
 
 def place(arguments: Sequence[tuple[str, str, bool]]) -> Callable[[str], Place | None]:

@@ -203,22 +203,10 @@ class ReadCard:
 
     def finish(self) -> tuple[AgentCard | None, list[Diagnostic]]:
         """The card (``None`` when it has no name to document it by) and every finding, located."""
-        card: AgentCard | None = self.card
-        if not self.card.name or not self.card.name.strip():
-            card = None
-            self.report.add(
-                NOT_A_CARD,
-                "/name",
-                "without a name this file cannot be documented as an agent; it is listed as excluded",
-            )
-        elif not strip_invisible(self.card.name).strip():
-            card = None
-            self.report.add(
-                NOT_A_CARD,
-                "/name",
-                "the name is made only of invisible characters, so a reader sees no name; this file cannot be "
-                "documented as an agent and is listed as excluded",
-            )
+        why = self.unnamed()
+        card: AgentCard | None = self.card if why is None else None
+        if why is not None:
+            self.report.add(NOT_A_CARD, "/name", why)
         index = self.parsed
         diagnostics = locate_all(
             self.report.findings,
@@ -226,6 +214,18 @@ class ReadCard:
             lambda pointer, at_key=False: index.index.locate(pointer, at_key=at_key),
         )
         return card, diagnostics
+
+    def unnamed(self) -> str | None:
+        """Why the card has no name to document it by, ``None`` when it has one: without the findings, which
+        locating costs a scan of the text (the change history needs only this)."""
+        if not self.card.name or not self.card.name.strip():
+            return "without a name this file cannot be documented as an agent; it is listed as excluded"
+        if not strip_invisible(self.card.name).strip():
+            return (
+                "the name is made only of invisible characters, so a reader sees no name; this file cannot be "
+                "documented as an agent and is listed as excluded"
+            )
+        return None
 
 
 def read_card_bytes(

@@ -24,7 +24,7 @@ from concurrent.futures.process import BrokenProcessPool
 from types import TracebackType
 from typing import Any, Generic, TypeVar
 
-__all__ = ["MIN_PAGES_PER_WORKER", "PageWorkers", "default_jobs", "forking_is_safe"]
+__all__ = ["MIN_PAGES_PER_WORKER", "PageWorkers", "default_jobs", "forking_is_safe", "in_workers"]
 
 MIN_PAGES_PER_WORKER = 25
 """Workers are only started for this many pages each or more (so at least 50 pages for two): below that,
@@ -130,3 +130,9 @@ class PageWorkers(Generic[T]):
             self._executor.shutdown(wait=True, cancel_futures=True)
             self._executor = None
         _inherited.clear()
+
+
+def in_workers(work: Callable[[int], T], count: int, *, jobs: int) -> list[T]:
+    """``[work(0), ..., work(count - 1)]`` by ``PageWorkers`` (in this process where they are not used)."""
+    with PageWorkers(work, count, jobs) as workers:
+        return workers.results()

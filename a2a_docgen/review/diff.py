@@ -181,10 +181,17 @@ def diff_catalogs(
     head_roots: Sequence[str] = (),
     base_roots: Sequence[str] = (),
     today: date | None = None,
+    positions: bool = True,
 ) -> list[Change]:
     """Every change from ``base`` to ``head``, sorted by agent, skill, severity, code and pointer."""
     return review_catalogs(
-        base, head, config=config, head_roots=head_roots, base_roots=base_roots, today=today
+        base,
+        head,
+        config=config,
+        head_roots=head_roots,
+        base_roots=base_roots,
+        today=today,
+        positions=positions,
     ).changes
 
 
@@ -196,6 +203,7 @@ def review_catalogs(
     head_roots: Sequence[str] = (),
     base_roots: Sequence[str] = (),
     today: date | None = None,
+    positions: bool = True,
 ) -> Review:
     """Compare, apply ``config`` (severities, acceptances as of ``today``), then the version policy.
 
@@ -206,11 +214,14 @@ def review_catalogs(
     A card is judged as clients read it: a head file that no longer loads is ``card-unreadable``, and an
     error the base card did not have is ``card-error-added`` (both breaking), so a change that leaves a
     card the a2a-sdk cannot parse is never "no breaking changes".
+
+    ``positions`` false: every change is at line 1, column 1 of its file, for a caller that shows no positions
+    (the change history): locating a change scans its card's whole text, which costs more than the comparison.
     """
     config = config if config is not None else ReviewConfig()
     settlement = Settlement(config, today if today is not None else date.today())
     files = HeadFiles(head, head_roots)
-    review = _Reviewer(settlement)
+    review = _Reviewer(settlement, positions=positions)
     pairs, removed, added = pair_agents(base.cards, head.cards)
     counterparts: set[str] = set()
     for card in removed:
@@ -292,15 +303,19 @@ def _unloadable_relpaths(base: Catalog, roots: Sequence[str]) -> set[str]:
 class _Reviewer:
     """Turns drafts into located, settled changes, building each card's position index once."""
 
-    def __init__(self, settlement: Settlement) -> None:
+    def __init__(self, settlement: Settlement, *, positions: bool = True) -> None:
         self.settlement = settlement
+        self.positions = positions
         self.changes: list[Change] = []
         self._indexes: dict[int, PositionIndex] = {}
 
     def index(self, card: AgentCard) -> PositionIndex:
+        """The card's position index (an empty one, where everything is at line 1, column 1, without
+        ``positions``)."""
         index = self._indexes.get(id(card))
         if index is None:
-            index = self._indexes[id(card)] = PositionIndex.build(card.source.text)
+            text = card.source.text if self.positions else ""
+            index = self._indexes[id(card)] = PositionIndex.build(text)
         return index
 
     def add(

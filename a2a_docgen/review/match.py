@@ -16,35 +16,52 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import TypeVar
 
 from a2a_docgen.model import AgentCard, Catalog
 from a2a_docgen.text.urls import comparable_url
 
-__all__ = ["HeadFiles", "pair", "pair_agents", "pair_passes"]
+__all__ = ["HeadFiles", "Identity", "identity", "pair", "pair_agents", "pair_identities", "pair_passes"]
 
 T = TypeVar("T")
 
 
-def _url(card: AgentCard) -> str | None:
-    return comparable_url(card.interfaces[0].url) if card.interfaces and card.interfaces[0].url else None
+@dataclass(frozen=True, slots=True)
+class Identity:
+    """What agents are paired by: all ``pair_agents`` reads of a card (the change history keeps it for each
+    card version, without the version's model)."""
+
+    name: str | None
+    url: str | None
+    """The preferred (first) interface URL as RFC 3986 compares it, ``None`` without one."""
+    relpath: str
+    """The card file's path below its argument."""
 
 
-def _with_url(name: str | None, card: AgentCard) -> object:
-    url = _url(card)
-    return (name, url) if url is not None else None
+def identity(card: AgentCard) -> Identity:
+    url = comparable_url(card.interfaces[0].url) if card.interfaces and card.interfaces[0].url else None
+    return Identity(card.name, url, card.source.relpath)
 
 
 def pair_agents(
     base: Sequence[AgentCard], head: Sequence[AgentCard]
 ) -> tuple[list[tuple[AgentCard, AgentCard]], list[AgentCard], list[AgentCard]]:
     """(matched pairs, removed, added); see the module docstring for the order of the passes."""
-    keys: tuple[Callable[[AgentCard], object], ...] = (
-        lambda c: _with_url(c.name, c),
-        _url,
-        lambda c: (c.name, c.source.relpath),
-        lambda c: c.name,
-        lambda c: (c.name or "").casefold(),
+    return pair_identities(base, head, identity)
+
+
+def pair_identities(
+    base: Sequence[T], head: Sequence[T], of: Callable[[T], Identity]
+) -> tuple[list[tuple[T, T]], list[T], list[T]]:
+    """``pair_agents`` for anything with an ``Identity``."""
+    known = {id(item): of(item) for item in (*base, *head)}
+    keys: tuple[Callable[[T], object], ...] = (
+        lambda c: (known[id(c)].name, known[id(c)].url) if known[id(c)].url is not None else None,
+        lambda c: known[id(c)].url,
+        lambda c: (known[id(c)].name, known[id(c)].relpath),
+        lambda c: known[id(c)].name,
+        lambda c: (known[id(c)].name or "").casefold(),
     )
     return pair_passes(base, head, keys)
 

@@ -4,6 +4,7 @@ build."""
 
 from __future__ import annotations
 
+import functools
 import os
 import time
 from collections.abc import Callable
@@ -96,7 +97,7 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
 
     def _configure(self, config: MkDocsConfig) -> MkDocsConfig:
         from a2a_docgen.render import render_catalog
-        from a2a_docgen.render.parallel import default_jobs
+        from a2a_docgen.render.parallel import default_jobs, in_workers
         from a2a_docgen.signing import load_trust, unverified_message
 
         base_dir = os.path.dirname(config.config_file_path or os.path.join(os.getcwd(), "mkdocs.yml"))
@@ -130,7 +131,12 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
             from a2a_docgen.history.read import history_for_build
 
             history = history_for_build(
-                configured, base=base_dir, enabled=self.config.history, repo_url=config.repo_url, say=log.info
+                configured,
+                base=base_dir,
+                enabled=self.config.history,
+                repo_url=config.repo_url,
+                say=log.info,
+                parallel=functools.partial(in_workers, jobs=jobs or default_jobs()),
             )
             site = render_catalog(
                 catalog,

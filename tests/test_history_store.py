@@ -1,0 +1,394 @@
+"""The history's store of what it learnt (``history.store``) and its fast paths give the history the full path
+gives: a warm cache, a cache that knows the versions but not the steps, a cache of other code, a damaged one;
+and the differ without positions finds what it finds with them."""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from a2a_docgen.catalog import load_catalog
+from a2a_docgen.history import read as history_read
+from a2a_docgen.history import walk as history_walk
+from a2a_docgen.history.entries import CatalogHistory
+from a2a_docgen.history.read import read_history
+from a2a_docgen.history.store import CACHE_ENV, FILE_NAME
+from a2a_docgen.load import read_card_bytes
+from a2a_docgen.model import Catalog, Diagnostic
+from a2a_docgen.review import diff_catalogs
+from tests.support.history_repo import CardRepo, maps_card, story_repo, weather_card
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+
+pytestmark = pytest.mark.skipif(
+    subprocess.run(["git", "--version"], capture_output=True, check=False).returncode != 0,
+    reason="git is not installed",
+)
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    directory = tmp_path / "cache"
+    monkeypatch.setenv(CACHE_ENV, str(directory))
+    history_read.clear_cache()
+    return directory / FILE_NAME
+
+
+@pytest.fixture
+def counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
+    """How many versions were loaded and steps classified."""
+    counts = {"loaded": 0, "classified": 0}
+    load, classify = history_walk.load_version, history_walk.classify
+
+    def counting_load(*args: Any) -> object:
+        counts["loaded"] += 1
+        return load(*args)
+
+    def counting_classify(*args: Any) -> object:
+        counts["classified"] += 1
+        return classify(*args)
+
+    monkeypatch.setattr(history_walk, "load_version", counting_load)
+    monkeypatch.setattr(history_walk, "classify", counting_classify)
+    return counts
+
+
+def fresh(root: Path) -> CatalogHistory:
+    """The history read in a new process, as far as this process can tell: nothing kept in memory."""
+    history_read.clear_cache()
+    read = read_history(["cards"], base=str(root))
+    assert read.history is not None, read.message
+    return read.history
+
+
+def moves_repo(root: Path) -> CardRepo:
+    """Agents that change files: a move with an edit, two agents swapping files, a card that stops loading and
+    comes back, the same bytes in two files."""
+    repo = CardRepo(root)
+    weather, maps = weather_card(), maps_card()
+    repo.write("a.json", weather)
+    repo.write("b.json", maps)
+    repo.commit("Two agents")
+    repo.write("a.json", maps)
+    repo.write("b.json", weather)
+    repo.commit("Swap the files")
+    repo.git("mv", "cards/a.json", "cards/c.json")
+    changed = copy.deepcopy(maps)
+    changed["description"] = "Moved and reworded."
+    repo.write("c.json", changed)
+    repo.commit("Move with an edit")
+    repo.write("b.json", "{")
+    repo.write("d.json", weather)
+    repo.commit("Break b, copy its agent to d")
+    repo.write("b.json", weather)
+    repo.commit("Repair b")
+    one = {"name": "Twin", "description": "One.", "version": "1.0.0", "skills": []}
+    two = {**one, "description": "Two."}
+    repo.write("twin-1.json", one)  # same name, no URL: paired by name and file
+    repo.write("twin-2.json", two)
+    repo.commit("Twins")
+    repo.write("twin-1.json", two)  # the same bytes as before, each now in the other file
+    repo.write("twin-2.json", one)
+    repo.commit("Swap the twins")
+    return repo
+
+
+@pytest.fixture(params=["story", "moves", "benchmark"])
+def repository(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
+    root = tmp_path / "repo"
+    if request.param == "story":
+        story_repo(root)
+    elif request.param == "moves":
+        moves_repo(root)
+    else:
+        from history import make_repository
+
+        root.mkdir()
+        make_repository(root, 6, 3, 6)
+    return root
+
+
+def test_a_warm_cache_gives_the_history_the_full_path_gives(
+    repository: Path, cache: Path, counted: dict[str, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(CACHE_ENV, "off")
+    full = fresh(repository)
+    assert counted["classified"] > 0
+    monkeypatch.setenv(CACHE_ENV, str(cache.parent))
+    first = fresh(repository)  # writes the cache
+    assert cache.is_file()
+    counted.update(loaded=0, classified=0)
+    warm = fresh(repository)
+    assert warm == first == full
+    assert counted == {"loaded": 0, "classified": 0}  # nothing read from git, parsed or compared again
+
+
+def test_a_cache_that_knows_the_versions_but_not_the_steps_reads_the_blobs_it_needs(
+    repository: Path, cache: Path, counted: dict[str, int]
+) -> None:
+    full = fresh(repository)
+    classified = counted["classified"]
+    document = json.loads(cache.read_bytes())
+    document["findings"] = {}
+    cache.write_text(json.dumps(document), encoding="utf-8")
+    counted.update(loaded=0, classified=0)
+    assert fresh(repository) == full
+    assert counted["classified"] == classified  # every step compared again, from blobs fetched out of order
+    assert counted["loaded"] > 0
+
+
+@pytest.mark.parametrize(
+    "damage", [b"", b"{", b'{"stamp": 3}', b"\xff\xfe", b'{"stamp": "x", "versions": []}']
+)
+def test_a_damaged_cache_is_ignored_and_written_again(tmp_path: Path, cache: Path, damage: bytes) -> None:
+    repo, _ = story_repo(tmp_path / "repo")
+    full = fresh(repo.root)
+    good = cache.read_bytes()
+    cache.write_bytes(damage)
+    assert fresh(repo.root) == full
+    assert cache.read_bytes() == good
+
+
+def test_a_cache_of_other_code_or_limits_is_not_read(
+    tmp_path: Path, cache: Path, counted: dict[str, int]
+) -> None:
+    repo, _ = story_repo(tmp_path / "repo")
+    full = fresh(repo.root)
+    document = json.loads(cache.read_bytes())
+    document["stamp"] = "0" * 32 + document["stamp"][32:]
+    for key in document["findings"]:  # a lie that a stale cache would show
+        document["findings"][key] = [["info", "description-changed", None, "stale"]]
+    cache.write_text(json.dumps(document), encoding="utf-8")
+    counted.update(loaded=0, classified=0)
+    assert fresh(repo.root) == full
+    assert counted["classified"] > 0
+
+
+def test_the_cache_file_holds_what_the_latest_build_used(tmp_path: Path, cache: Path) -> None:
+    repo = CardRepo(tmp_path / "repo")
+    card = weather_card()
+    repo.write("weather.json", card)
+    repo.commit("Add")
+    for n in range(3):
+        card["version"] = f"1.{n + 1}.0"
+        repo.write("weather.json", card)
+        repo.commit(f"Version 1.{n + 1}")
+    fresh(repo.root)
+    assert len(json.loads(cache.read_bytes())["findings"]) == 3
+    repo.git("reset", "-q", "--hard", "HEAD~2")  # two steps leave the history
+    fresh(repo.root)
+    assert len(json.loads(cache.read_bytes())["findings"]) == 1
+    assert (repo.root / ".cache").exists() is False  # the cache went where it was told
+
+
+def test_without_a_setting_the_cache_is_in_the_repository_and_off_means_none(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo, _ = story_repo(tmp_path / "repo")
+    monkeypatch.delenv(CACHE_ENV, raising=False)
+    fresh(repo.root)
+    assert (repo.root / ".cache" / "a2a-docgen" / FILE_NAME).is_file()
+    other, _ = story_repo(tmp_path / "other")
+    monkeypatch.setenv(CACHE_ENV, "off")
+    fresh(other.root)
+    assert not (other.root / ".cache").exists()
+    assert "history.cache" not in {p.name for p in load_catalog([str(repo.root)]).excluded}
+
+
+# The differ without positions: the same findings, only every change at line 1, column 1.
+
+
+def _catalog(card: dict[str, Any], name: str) -> Catalog:
+    read = read_card_bytes(json.dumps(card, indent=2).encode(), display=name, root=name, relpath=name)
+    assert not isinstance(read, Diagnostic)
+    loaded, _ = read.finish()
+    assert loaded is not None
+    return Catalog(cards=(loaded,), diagnostics=(), excluded=(), verifications={})
+
+
+def _same_findings(old: dict[str, Any], new: dict[str, Any]) -> None:
+    base, head = _catalog(old, "a.json"), _catalog(new, "a.json")
+    located = diff_catalogs(base, head)
+    unlocated = diff_catalogs(base, head, positions=False)
+
+    def seen(changes: list[Any]) -> list[tuple[object, ...]]:
+        return [
+            (c.agent, c.skill, c.severity, c.code, c.message, c.pointer, c.before, c.after) for c in changes
+        ]
+
+    assert seen(unlocated) == seen(located)
+    assert all((c.line, c.column) == (1, 1) for c in unlocated)
+
+
+EDITS = st.lists(
+    st.sampled_from(["skill-added", "skill-removed", "modes", "scheme", "url", "version", "description"]),
+    max_size=4,
+)
+
+
+def _edit(card: dict[str, Any], edit: str) -> None:
+    if edit == "skill-added":
+        card["skills"].append({"id": "new", "name": "New", "description": "Added.", "tags": ["new"]})
+    elif edit == "skill-removed" and card["skills"]:
+        card["skills"].pop(0)
+    elif edit == "modes":
+        card["defaultInputModes"] = card["defaultInputModes"][:1]
+    elif edit == "scheme" and card.get("securitySchemes"):
+        name = next(iter(card["securitySchemes"]))
+        card["securitySchemes"] = {"renamed": card["securitySchemes"][name]}
+    elif edit == "url":
+        card["supportedInterfaces"][0]["url"] = "https://moved.example.com/a2a"
+    elif edit == "version":
+        card["version"] = "9.0.0"
+    else:
+        card["description"] = "Reworded."
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(edits=EDITS, which=st.sampled_from(["weather", "maps"]))
+def test_the_differ_without_positions_finds_what_it_finds_with_them(edits: list[str], which: str) -> None:
+    old = weather_card() if which == "weather" else maps_card()
+    new = copy.deepcopy(old)
+    for edit in edits:
+        _edit(new, edit)
+    _same_findings(old, new)
+
+
+def test_the_differ_without_positions_on_the_real_cards(shared_dir: Path) -> None:
+    cards = []
+    for path in sorted((shared_dir / "cards" / "real").glob("*.json")):
+        read = read_card_bytes(path.read_bytes(), display=path.name)
+        if not isinstance(read, Diagnostic) and read.finish()[0] is not None:
+            cards.append(json.loads(path.read_bytes()))
+    assert cards
+    for card in cards:
+        changed = copy.deepcopy(card)
+        if isinstance(changed.get("skills"), list) and changed["skills"]:
+            changed["skills"] = changed["skills"][1:]
+        changed["defaultInputModes"] = ["text/plain"]
+        changed["version"] = "99.0.0"
+        _same_findings(card, changed)
+
+
+def test_versions_with_findings_are_loaded_without_scanning_their_text(
+    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The history shows no diagnostics, so a version's findings are not located (a scan of its whole text)."""
+    from a2a_docgen.load.source import PositionIndex
+
+    repo = CardRepo(tmp_path / "repo")
+    card = weather_card()
+    card["capabilities"] = {"streaming": "yes"}  # a wrong type in every version
+    repo.write("weather.json", card)
+    repo.commit("Add")
+    card["version"] = "1.1.0"
+    repo.write("weather.json", card)
+    repo.commit("Bump")
+    scanned: list[str] = []
+    build = PositionIndex.build.__func__  # type: ignore[attr-defined]
+
+    def counting(cls: type[PositionIndex], text: str, *args: Any) -> PositionIndex:
+        if text:
+            scanned.append(text)
+        return build(cls, text, *args)  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(PositionIndex, "build", classmethod(counting))
+    history = fresh(repo.root)
+    assert [e.kind for e in history.agents["cards/weather.json"].entries] == ["changed", "added"]
+    assert scanned == []
+
+
+@pytest.mark.parametrize("workers", ["in-process", "forked"])
+def test_workers_filling_the_store_give_the_history_the_walk_gives(
+    repository: Path, cache: Path, counted: dict[str, int], monkeypatch: pytest.MonkeyPatch, workers: str
+) -> None:
+    from a2a_docgen.history import prefill
+    from a2a_docgen.render.parallel import in_workers
+
+    monkeypatch.setenv(CACHE_ENV, "off")
+    full = fresh(repository)
+    monkeypatch.setattr(prefill, "MIN_VERSIONS", 1)
+    calls: list[int] = []
+
+    def parallel(work: Any, count: int) -> list[Any]:
+        calls.append(count)
+        if workers == "forked":
+            monkeypatch.setattr("a2a_docgen.render.parallel.MIN_PAGES_PER_WORKER", 1)
+            return in_workers(work, count, jobs=2)
+        return [work(index) for index in range(count)]
+
+    history_read.clear_cache()
+    counted.update(loaded=0, classified=0)
+    read = read_history(["cards"], base=str(repository), parallel=parallel)
+    assert read.history == full
+    assert calls  # the workers ran (the repositories are small: each group is a few chains)
+
+
+def test_the_chains_follow_a_file_through_renames(tmp_path: Path) -> None:
+    from a2a_docgen.history.log import read_log
+    from a2a_docgen.history.prefill import chains
+    from a2a_docgen.history.walk import place
+
+    repo, _ = story_repo(tmp_path / "repo")
+    top = str(repo.root)
+    log = read_log(top, ["cards"], head=repo.git("rev-parse", "HEAD").strip(), max_commits=100)
+    found = chains(log.commits, place([("cards", "cards", False)]))
+    paths = sorted([link[1][0] for link in chain] for chain in found)
+    assert paths == [
+        ["cards/maps.json"],
+        ["cards/weather.json"] * 6 + ["cards/forecast.json"],
+    ]
+
+
+def test_a_reformatted_card_is_not_compared(
+    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = CardRepo(tmp_path / "repo")
+    card = weather_card()
+    repo.write("weather.json", card)
+    repo.commit("Add")
+    repo.write("weather.json", json.dumps(dict(reversed(list(card.items()))), indent=4) + "\n")
+    repo.commit("Reformat")
+    card["version"] = "1.1.0"
+    repo.write("weather.json", card)
+    repo.commit("Bump")
+    compared: list[object] = []
+    original = history_walk.diff_catalogs
+
+    def counting(*args: Any, **options: Any) -> Any:
+        compared.append(args)
+        return original(*args, **options)
+
+    monkeypatch.setattr(history_walk, "diff_catalogs", counting)
+    history = fresh(repo.root)
+    assert [e.kind for e in history.agents["cards/weather.json"].entries] == ["changed", "added"]
+    assert len(compared) == 1  # the bump; the reformat is the same JSON
+
+
+def test_workers_stop_at_the_time_budget_and_the_site_has_no_history(
+    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch, counted: dict[str, int]
+) -> None:
+    from a2a_docgen.history import prefill
+
+    repo, _ = story_repo(tmp_path / "repo")
+    monkeypatch.setattr(prefill, "MIN_VERSIONS", 1)
+    history_read.clear_cache()
+
+    def late(work: Any, count: int) -> list[Any]:
+        time.sleep(1.2)  # the workers start after the budget of one second is spent
+        return [work(index) for index in range(count)]
+
+    read = read_history(["cards"], base=str(repo.root), seconds=1.0, parallel=late)
+    assert read.history is None
+    assert read.message is not None
+    assert "time budget" in read.message
+    assert counted["loaded"] == 0  # the workers did not start on a chain past the deadline
