@@ -16,7 +16,7 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
 
 from a2a_docgen.model import (
     FORM_LABELS,
@@ -841,38 +841,50 @@ def _binding_groups(agents: Sequence[AgentPage]) -> tuple[BindingGroup, ...]:
     )
 
 
-ViewReuse = dict[str, tuple[tuple[object, ...], "AgentPage"]]
-"""The last build's view of each agent, by file, with what it was made from: (card text, slug, the file's
-diagnostics, verification, grade, ...)."""
+class ViewInputs(NamedTuple):
+    """Everything an agent's view is made from: a rebuild keeps the view while these are equal."""
+
+    text: str
+    slug: str
+    diagnostics: tuple[Diagnostic, ...]
+    """The card file's diagnostics, as loaded."""
+    verification: object
+    grade: Grade | None
+    site_url: str | None
+    history: object
+    tags: tuple[tuple[str, str | None], ...]
+    """The card's tags and their pages."""
+
+
+ViewReuse = dict[str, tuple[ViewInputs, "AgentPage"]]
+"""A card's source path -> (everything its view is made from, the view): what a rebuild may reuse."""
 
 
 def _grades(
     catalog: Catalog, raw_by_file: Mapping[str, Sequence[Diagnostic]], reuse: ViewReuse | None
 ) -> dict[str, Grade]:
     """Every card's grade, by file: the last build's where the card's text and diagnostics are the same (a
-    grade depends on nothing else), graded now otherwise."""
+    grade depends on nothing else, and not on the diagnostics' order), graded now otherwise."""
     from a2a_docgen.quality import grade_card  # here: render.escape (this package) stays free of load
 
-    in_order: dict[str, list[Diagnostic]] = {}
-    for d in catalog.diagnostics:  # in the catalogue's order, as grade_catalog grades
-        in_order.setdefault(d.file, []).append(d)
     grades: dict[str, Grade] = {}
     for card in catalog.cards:
         path = card.source.path
-        previous = reuse.get(path) if reuse is not None else None
+        own = tuple(raw_by_file.get(path, ()))
+        previous = reuse[path][0] if reuse is not None and path in reuse else None
         if (
             previous is not None
-            and previous[0][0] == card.source.text
-            and previous[0][2] == tuple(raw_by_file.get(path, ()))
-            and previous[0][4] is not None
+            and previous.grade is not None
+            and (previous.text, previous.diagnostics)
+            == (
+                card.source.text,
+                own,
+            )
         ):
-            grades[path] = cast("Grade", previous[0][4])
+            grades[path] = previous.grade
         else:
-            grades[path] = grade_card(card, in_order.get(path, ()))
+            grades[path] = grade_card(card, own)
     return grades
-
-
-"""A card's source path -> (everything its view is made from, the view): what a rebuild may reuse."""
 
 
 def build_views(
@@ -907,7 +919,7 @@ def build_views(
         grade = raw_grades.get(path)
         own_history = history.of(path) if history is not None else None
         own_tags = {tag_key(tag) for skill in card.skills for tag in shown_tags(skill)}
-        inputs = (
+        inputs = ViewInputs(
             card.source.text,
             agent_slug,
             tuple(raw_by_file.get(path, ())),

@@ -248,10 +248,10 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         facets = self.site.facets.get(page.file.src_uri) if self.site is not None else None
         indexed = self.site is not None and page.file.src_uri not in self.site.unindexed
         searched = facets is not None and indexed
-        content, links_to_anchors, indexed_content = with_links(
-            converted, page, files, config, indexed=searched and self.pagefind is not None
-        )
         search_index = self.pagefind is not None
+        content, links_to_anchors, indexed_content = with_links(
+            converted, page, files, config, indexed=searched and search_index
+        )
         made = Kept(
             converted,
             wrapped(content, facets, search_body=searched, search_index=search_index),
