@@ -1024,31 +1024,36 @@ def test_a_card_whose_interfaces_take_no_request_says_why_once() -> None:
     assert not [info for info, _ in fences(page) if info in ("sh", "python")]
 
 
-def test_each_card_is_graded_once_per_render(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The grade on the agent page and the one in catalog.json and the badge are one grading: the quality rules
-    and the source index they locate findings with run once per card."""
+@pytest.fixture
+def graded(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The file of every card graded from now on, in order."""
     from a2a_docgen import quality
 
-    catalog = load_catalog([REPO / "examples" / "cards"])
-    graded: list[str] = []
+    files: list[str] = []
     original = quality.grade_card
 
     def counting(card: Any, diagnostics: Any) -> Any:
-        graded.append(card.source.path)
+        files.append(card.source.path)
         return original(card, diagnostics)
 
     monkeypatch.setattr(quality, "grade_card", counting)
+    return files
+
+
+def test_each_card_is_graded_once_per_render(graded: list[str]) -> None:
+    """The grade on the agent page and the one in catalog.json and the badge are one grading: the quality rules
+    and the source index they locate findings with run once per card."""
+    catalog = load_catalog([REPO / "examples" / "cards"])
     site = render_catalog(catalog, jobs=1)
     assert sorted(graded) == sorted(card.source.path for card in catalog.cards)
     assert "catalog.json" in site.files
 
 
-def test_a_rebuild_grades_only_the_changed_card(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_a_rebuild_grades_only_the_changed_card(graded: list[str], tmp_path: Path) -> None:
     """With the views kept from the last render (as ``mkdocs serve`` keeps them), only the card whose text
     changed is graded again, and every grade is the one a fresh render gives."""
     import shutil
 
-    from a2a_docgen import quality
     from a2a_docgen.render.reuse import RenderReuse
 
     shutil.copytree(REPO / "examples" / "cards", tmp_path / "cards")
@@ -1058,14 +1063,7 @@ def test_a_rebuild_grades_only_the_changed_card(monkeypatch: pytest.MonkeyPatch,
     data = json.loads(card.read_text(encoding="utf-8"))
     data["description"] = "Changed."
     card.write_text(json.dumps(data), encoding="utf-8")
-    graded: list[str] = []
-    original = quality.grade_card
-
-    def counting(card: Any, diagnostics: Any) -> Any:
-        graded.append(card.source.path)
-        return original(card, diagnostics)
-
-    monkeypatch.setattr(quality, "grade_card", counting)
+    graded.clear()
     catalog = load_catalog([tmp_path / "cards"])
     again = render_catalog(catalog, jobs=1, reuse=reuse)
     assert len(graded) == 1

@@ -8,7 +8,6 @@ not depend on the width.
 from __future__ import annotations
 
 import html
-import json
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -16,9 +15,9 @@ from typing import Any
 import pytest
 
 import a2a_docgen.text.slug as slug_module
-from a2a_docgen.catalog import assemble_catalog, load_card_bytes
 from a2a_docgen.render import render_catalog
 from a2a_docgen.text.slug import slug, unique_slugs
+from tests.support.cards import catalog_of_cards, small_card
 
 
 @pytest.fixture
@@ -32,27 +31,11 @@ def narrow_hash(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 def card(
     name: str, skills: list[dict[str, Any]] | None = None, tags: list[str] | None = None
 ) -> dict[str, Any]:
-    return {
-        "name": name,
-        "description": "d",
-        "version": "1",
-        "supportedInterfaces": [
-            {"url": "https://a.example/a2a", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}
-        ],
-        "capabilities": {},
-        "defaultInputModes": ["text/plain"],
-        "defaultOutputModes": ["text/plain"],
-        "skills": skills or [{"id": "s", "name": "s", "description": "d", "tags": tags or ["t"]}],
-    }
+    return small_card(name, skills or [{"id": "s", "name": "s", "description": "d", "tags": tags or ["t"]}])
 
 
 def catalog(cards: list[dict[str, Any]]) -> Any:
-    loaded = []
-    for index, data in enumerate(cards):
-        display = f"cards/c{index:02}.json"
-        found, diagnostics = load_card_bytes(json.dumps(data, indent=2).encode(), display=display)
-        loaded.append((found, diagnostics, display))
-    return assemble_catalog(loaded)
+    return catalog_of_cards(cards)
 
 
 NAMES = [f"Agent{mark}" for mark in "!?#$%&*+,.:;<=>@^_~|"]

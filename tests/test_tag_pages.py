@@ -4,41 +4,27 @@ take another's. Counted in pages, never timed (benchmarks/card_size.py times the
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from a2a_docgen.catalog import assemble_catalog, load_card_bytes
 from a2a_docgen.model import Catalog
 from a2a_docgen.render import render_catalog
 from a2a_docgen.slugs import MAX_OWN_TAG_PAGES
+from tests.support.cards import catalog_of_cards, small_card
 from tests.support.markdown_tokens import links
 
 
 def card(name: str, tags_per_skill: list[list[str]]) -> dict[str, Any]:
-    return {
-        "name": name,
-        "description": "d",
-        "version": "1",
-        "supportedInterfaces": [
-            {"url": "https://a.example/a2a", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}
-        ],
-        "capabilities": {},
-        "defaultInputModes": ["text/plain"],
-        "defaultOutputModes": ["text/plain"],
-        "skills": [
+    return small_card(
+        name,
+        [
             {"id": f"s{i}", "name": f"Skill {i}", "description": "d", "tags": tags}
             for i, tags in enumerate(tags_per_skill)
         ],
-    }
+    )
 
 
 def catalog(*cards: dict[str, Any]) -> Catalog:
-    loaded = []
-    for index, data in enumerate(cards):
-        display = f"cards/c{index}.json"
-        found, diagnostics = load_card_bytes(json.dumps(data, indent=2).encode(), display=display)
-        loaded.append((found, diagnostics, display))
-    return assemble_catalog(loaded)
+    return catalog_of_cards(cards)
 
 
 def own_tags(prefix: str, count: int, per_skill: int = 50) -> list[list[str]]:
