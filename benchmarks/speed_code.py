@@ -8,7 +8,8 @@ once with each piece of speed code turned off, each build in a fresh Python proc
 of ``--repeat`` runs counting. A variant turns its piece off from the outside (the driver below patches the
 module before MkDocs starts), so the product carries no switch for the benchmark:
 
-- ``gc-pause``: ``render.gc.collector_paused`` (the collector off while pages are rendered and converted);
+- ``gc-pause``: ``collector.collector_paused`` (the collector off while pages are rendered and converted, and
+  while a history's versions are read);
 - ``workers``: forked render and conversion workers (the plugin's ``jobs: 1``);
 - ``pretty-json``: the hand-written ``pretty_json`` (``json.dumps`` writes the same bytes);
 - ``taint-bypass``: ``_taint_fields`` making copies without the dataclass ``__init__``;
@@ -33,7 +34,7 @@ from builds import _config  # noqa: E402
 from synthetic import write_catalogue  # noqa: E402
 
 DESCRIPTIONS = {
-    "gc-pause": "the garbage collector paused while pages are rendered and converted (`render/gc.py`)",
+    "gc-pause": "the garbage collector paused while pages are rendered and converted (`collector.py`)",
     "workers": "forked render and conversion workers (`render/parallel.py`; plugin option `jobs: 1`)",
     "pretty-json": "the hand-written `pretty_json` (`text/jsonio.py`; `json.dumps` writes the same bytes)",
     "taint-bypass": "`_taint_fields` copying model objects without their dataclass `__init__` (`render/pages.py`)",
@@ -49,7 +50,9 @@ variant, config_file, site_dir = sys.argv[1:4]
 
 if variant == "gc-pause":
     import a2a_docgen.render.catalog as render, a2a_docgen.site.plugin.cache as cache
+    import a2a_docgen.history.read as history, a2a_docgen.history.prefill as prefill
     render.collector_paused = cache.collector_paused = contextlib.nullcontext
+    history.collector_paused = prefill.collector_paused = contextlib.nullcontext
 elif variant == "pretty-json":
     import json as _json
     import a2a_docgen.render.escape as escape, a2a_docgen.text.jsonio as jsonio

@@ -26,6 +26,7 @@ BOTTOM = (
     "a2a_docgen.model",
     "a2a_docgen.limits",
     "a2a_docgen.errors",
+    "a2a_docgen.collector",
     "a2a_docgen.protocol",
     "a2a_docgen.diagnostics",
     "a2a_docgen.files",

@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from datetime import date
 from typing import Any
 
+from a2a_docgen.collector import collector_paused
 from a2a_docgen.history import walk
 from a2a_docgen.history.blobs import BlobReader
 from a2a_docgen.history.entries import HistoryFinding
@@ -25,6 +26,7 @@ from a2a_docgen.history.log import Commit
 from a2a_docgen.history.store import FindingsKey, Store, VersionFacts
 from a2a_docgen.history.walk import Place
 from a2a_docgen.limits import Limits
+from a2a_docgen.load import SkillMemo
 from a2a_docgen.model import Catalog
 
 __all__ = ["MIN_VERSIONS", "Parallel", "chains", "prefill"]
@@ -91,13 +93,14 @@ def prefill(
         findings: dict[FindingsKey, tuple[HistoryFinding, ...]] = {}
         group = groups[index]
         order = [oid for chain in group for oid, _, _ in chain]
-        with BlobReader(top, order, max_bytes=limits.max_file_bytes) as blobs:
+        with BlobReader(top, order, max_bytes=limits.max_file_bytes) as blobs, collector_paused():
             for chain in group:
                 if time.monotonic() > deadline:
                     break
                 last: tuple[str, Place, Catalog] | None = None
+                memo = SkillMemo()
                 for oid, place, day in chain:
-                    catalog = walk.load_version(blobs.read(oid), place, limits)
+                    catalog = walk.load_version(blobs.read(oid), place, limits, memo)
                     if catalog is None:
                         facts[oid] = None
                         continue  # the walk compares the next version with the last that loaded

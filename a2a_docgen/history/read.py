@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from a2a_docgen.collector import collector_paused
 from a2a_docgen.errors import UsageError
 from a2a_docgen.history.blobs import BlobReader
 from a2a_docgen.history.entries import AgentHistory, CatalogHistory, RecentEntry
@@ -148,7 +149,8 @@ def _read(
     with BlobReader(top, order, max_bytes=limits.max_file_bytes) as blobs:
         walk = Walk(blobs, where, limits, store, deadline=started + seconds, known=known)
         boundary = log.commits[0].id if log.shallow and log.commits and not log.truncated else None
-        walk.run(log.commits, boundary=boundary)
+        with collector_paused():
+            walk.run(log.commits, boundary=boundary)
     if saved is not None and store.stale():
         store.write(saved, stamp_for(limits))
     agents: dict[str, AgentHistory] = {}

@@ -27,12 +27,13 @@ from a2a_docgen.history.entries import EntryKind, HistoryEntry, HistoryFinding
 from a2a_docgen.history.log import Commit, FileChange
 from a2a_docgen.history.store import Store, VersionFacts
 from a2a_docgen.limits import Limits
-from a2a_docgen.load import read_card_bytes
+from a2a_docgen.load import SkillMemo, read_card_bytes
 from a2a_docgen.model import Catalog, Diagnostic
 from a2a_docgen.review import diff_catalogs
 from a2a_docgen.review.codes import severity_rank
 from a2a_docgen.review.match import Identity, pair_identities
 from a2a_docgen.signing import Trust, verify_catalog
+from a2a_docgen.text.jsonio import same_json
 
 __all__ = ["HistoryTimeout", "Lineage", "Version", "Walk", "classify", "load_version", "place", "read_order"]
 
@@ -112,6 +113,14 @@ class Walk:
         self.ended: list[Lineage] = []
         self.timeline: list[HistoryEntry] = []
         """Every entry, in the order made (oldest commit first)."""
+        self.memos: dict[str, SkillMemo] = {}
+        """Display path -> the skills of the versions of that file read so far."""
+
+    def _memo(self, where: Place) -> SkillMemo:
+        memo = self.memos.get(where[0])
+        if memo is None:
+            memo = self.memos[where[0]] = SkillMemo()
+        return memo
 
     def version(self, oid: str, where: Place) -> Version | None:
         """The version of a blob, ``None`` when it does not load as a card; read from git unless the store
@@ -119,7 +128,7 @@ class Walk:
         if oid in self.known:
             facts = self.store.version(oid)
             return Version(oid, where, facts) if facts is not None else None
-        catalog = load_version(self.blobs.read(oid), where, self.limits)
+        catalog = load_version(self.blobs.read(oid), where, self.limits, self._memo(where))
         if catalog is None:
             self.store.add_version(oid, None)
             return None
@@ -130,7 +139,9 @@ class Walk:
 
     def model(self, version: Version) -> Catalog:
         if version.catalog is None:
-            version.catalog = load_version(self.blobs.fetch(version.oid), version.place, self.limits)
+            version.catalog = load_version(
+                self.blobs.fetch(version.oid), version.place, self.limits, self._memo(version.place)
+            )
             if version.catalog is None:
                 raise UsageError(f"cannot read the card versions: blob {version.oid} no longer loads")
         return version.catalog
@@ -278,13 +289,16 @@ def _lineage(version: Version | None) -> Lineage:
     return Lineage(card=version, name=version.facts.name or "" if version is not None else "")
 
 
-def load_version(data: bytes | None, where: Place, limits: Limits) -> Catalog | None:
+def load_version(
+    data: bytes | None, where: Place, limits: Limits, memo: SkillMemo | None = None
+) -> Catalog | None:
     """The card of a blob's bytes as a one-card catalogue, ``None`` when it does not load. Read, normalised and
-    its signatures verified as ``diff`` needs it; not validated (the history shows no diagnostics)."""
+    its signatures verified as ``diff`` needs it; not validated (the history shows no diagnostics). ``memo``:
+    the skills of the file's versions read before (``load.memo``)."""
     if data is None:
         return None
     display, argument, below = where
-    read = read_card_bytes(data, display=display, root=argument, relpath=below, limits=limits)
+    read = read_card_bytes(data, display=display, root=argument, relpath=below, limits=limits, memo=memo)
     if isinstance(read, Diagnostic):
         return None
     if read.unnamed() is not None:  # not a card (its other findings are not shown, so not located)
@@ -297,7 +311,7 @@ def load_version(data: bytes | None, where: Place, limits: Limits) -> Catalog | 
 def classify(old: Catalog, new: Catalog, day: date) -> tuple[HistoryFinding, ...]:
     """The differ's findings from one version to the next, most severe first; none, without comparing, when
     both versions are the same JSON (a commit that only reformatted the file or reordered its members)."""
-    if old.cards[0].source.raw == new.cards[0].source.raw:
+    if same_json(old.cards[0].source.raw, new.cards[0].source.raw):
         return ()
     changes = diff_catalogs(old, new, today=day, positions=False)  # the history shows no positions
     ordered = sorted(changes, key=lambda c: severity_rank(c.severity))

@@ -17,6 +17,7 @@ from pathlib import Path
 from a2a_docgen.diagnostics import FILE_TOO_LARGE, NOT_A_CARD, SYMLINK_OUTSIDE, UNREADABLE, Code, diagnostic
 from a2a_docgen.errors import UsageError
 from a2a_docgen.limits import DEFAULT_LIMITS, Limits
+from a2a_docgen.load.memo import SkillMemo
 from a2a_docgen.load.normalize import detect_era, normalize
 from a2a_docgen.load.report import Report, locate_all
 from a2a_docgen.load.source import ParsedSource, SourceError, line_col, parse_bytes
@@ -28,6 +29,7 @@ __all__ = [
     "SKIPPED_DIRS",
     "CardFile",
     "ReadCard",
+    "SkillMemo",
     "detect_era",
     "discover",
     "file_too_large",
@@ -236,10 +238,11 @@ def read_card_bytes(
     relpath: str = "",
     limits: Limits = DEFAULT_LIMITS,
     fetched: FetchRecord | None = None,
+    memo: SkillMemo | None = None,
 ) -> ReadCard | Diagnostic:
     """Parse and normalise one card from bytes (a file, a git revision, an HTTP body), or the one diagnostic of
     a document that is not a JSON object. Never raises for its content. ``fetched`` is the card's fetch
-    sidecar, kept in its ``CardSource``."""
+    sidecar, kept in its ``CardSource``; ``memo``, the skills of the file's other versions (``load.memo``)."""
     try:
         parsed = parse_bytes(data, limits)
     except SourceError as exc:
@@ -259,7 +262,7 @@ def read_card_bytes(
         text=parsed.text,
         fetched=fetched,
     )
-    return ReadCard(normalize(parsed.value, source, report, limits), report, parsed, display)
+    return ReadCard(normalize(parsed.value, source, report, limits, memo), report, parsed, display)
 
 
 def file_too_large(display: str, size: int, limits: Limits, *, where: str = "") -> Diagnostic:

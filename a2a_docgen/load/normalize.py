@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import dataclasses
 import json
 from collections.abc import Mapping
 
@@ -34,6 +35,7 @@ from a2a_docgen.diagnostics import (
     WRONG_TYPE,
 )
 from a2a_docgen.limits import Limits
+from a2a_docgen.load.memo import SkillContext, SkillMemo
 from a2a_docgen.load.reader import Reader, quote, snake_case
 from a2a_docgen.load.report import Report
 from a2a_docgen.load.source import depth_exceeds, join_pointer, might_exceed_depth
@@ -144,18 +146,24 @@ def detect_era(raw: JSONObject) -> Era:
     return "0.3" if version is not None and version >= (0, 3) else "0.2"
 
 
-def normalize(raw: JSONObject, source: CardSource, report: Report, limits: Limits) -> AgentCard:
-    """Read one card of any era into the model, reporting structural problems into ``report``."""
-    return _CardReader(raw, report, limits).card(source)
+def normalize(
+    raw: JSONObject, source: CardSource, report: Report, limits: Limits, memo: SkillMemo | None = None
+) -> AgentCard:
+    """Read one card of any era into the model, reporting structural problems into ``report``. ``memo``: the
+    skills of this file's previous versions (``load.memo``), for reading a history."""
+    return _CardReader(raw, report, limits, memo).card(source)
 
 
 class _CardReader:
-    def __init__(self, raw: JSONObject, report: Report, limits: Limits) -> None:
+    def __init__(
+        self, raw: JSONObject, report: Report, limits: Limits, memo: SkillMemo | None = None
+    ) -> None:
         self.raw = raw
         self.era = detect_era(raw)
         self.read = Reader(report, limits)
         self.report = report
         self.limits = limits
+        self.memo = memo
 
     # -- the card ---------------------------------------------------------------------------------------
 
@@ -733,10 +741,55 @@ class _CardReader:
         if found is None:
             return ()
         items, pointer = found
+        objects = self.read.objects(items, pointer, "skill")
+        if self.memo is None:
+            return tuple(
+                self.skill(obj, item_pointer, inputs, outputs, security) for _, obj, item_pointer in objects
+            )
+        context = SkillContext(self.era, self.limits)
         return tuple(
-            self.skill(obj, item_pointer, inputs, outputs, security)
-            for _, obj, item_pointer in self.read.objects(items, pointer, "skill")
+            self.remembered_skill(self.memo, obj, item_pointer, context, inputs, outputs, security)
+            for _, obj, item_pointer in objects
         )
+
+    def remembered_skill(
+        self,
+        memo: SkillMemo,
+        obj: JSONObject,
+        pointer: str,
+        context: SkillContext,
+        inputs: EffectiveModes,
+        outputs: EffectiveModes,
+        security: EffectiveSecurity,
+    ) -> AgentSkill:
+        """``skill``, taken from ``memo`` with the findings it reported when the same JSON was read there before.
+        What the skill inherits is this version's card defaults and requirements: ``skill`` reads them only to
+        hand them on (a skill without its own), and reports nothing about them."""
+        text = memo.key(obj)
+        known = memo.get(pointer, text, context)
+        if known is None:
+            start = len(self.report.findings)
+            skill = self.skill(obj, pointer, inputs, outputs, security)
+            memo.put(pointer, text, context, skill, tuple(self.report.findings[start:]))
+            return skill
+        skill, findings = known
+        self.report.findings.extend(findings)
+        if (
+            (skill.input_modes is None and skill.effective_input_modes != inputs)
+            or (skill.output_modes is None and skill.effective_output_modes != outputs)
+            or (skill.security_requirements is None and skill.effective_security != security)
+        ):
+            skill = dataclasses.replace(
+                skill,
+                effective_input_modes=inputs if skill.input_modes is None else skill.effective_input_modes,
+                effective_output_modes=outputs
+                if skill.output_modes is None
+                else skill.effective_output_modes,
+                effective_security=security
+                if skill.security_requirements is None
+                else skill.effective_security,
+            )
+        return skill
 
     def skill(
         self,

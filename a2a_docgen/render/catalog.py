@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import jinja2
 
+from a2a_docgen.collector import collector_paused
 from a2a_docgen.errors import UsageError
 from a2a_docgen.model import Catalog, Example, JSONValue
 from a2a_docgen.render.assets import asset_files
@@ -17,7 +18,6 @@ from a2a_docgen.render.env import DIALECTS, Dialect, UnescapedOutputError, share
 from a2a_docgen.render.exports import DEFAULT_SITE_NAME, export_files
 from a2a_docgen.render.feeds import feed_files, feed_links
 from a2a_docgen.render.filter_index import FILTER_INDEX, agent_facets, filter_index
-from a2a_docgen.render.gc import collector_paused
 from a2a_docgen.render.layout import site_layout
 from a2a_docgen.render.pages import AgentPage, SiteViews, build_views
 from a2a_docgen.render.parallel import PageWorkers

@@ -13,7 +13,7 @@ import re
 
 from a2a_docgen.model import JSONValue
 
-__all__ = ["json_document", "pretty_json"]
+__all__ = ["json_document", "pretty_json", "same_json"]
 
 
 class _NotPlainJSON(Exception):
@@ -35,6 +35,12 @@ def pretty_json(value: JSONValue, indent: int) -> str:
     except (_NotPlainJSON, RecursionError):
         return json.dumps(value, indent=indent, ensure_ascii=False, allow_nan=False)
     return "".join(out)
+
+
+def same_json(a: JSONValue, b: JSONValue) -> bool:
+    """Whether two parsed JSON values are the same document, members in any order. Python's ``==`` alone is
+    not enough: it takes ``true`` for ``1`` and ``1`` for ``1.0``, which a card's reader tells apart."""
+    return a == b and json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 import jinja2
 import jinja2.bccache
 
+from a2a_docgen.collector import collector_paused
 from a2a_docgen.html import HtmlPage, Theme, to_html
-from a2a_docgen.render.gc import collector_paused
 from a2a_docgen.render.parallel import PageWorkers
 
 __all__ = ["HtmlCache", "TemplateCodeCache"]

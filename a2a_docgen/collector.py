@@ -13,9 +13,10 @@ __all__ = ["collector_paused"]
 def collector_paused() -> Iterator[None]:
     """The cyclic garbage collector off inside the block (and back on after, if it was on).
 
-    Rendering and converting pages allocate hundreds of thousands of short-lived objects that reference
-    counting frees (templates' contexts, markdown-it's tokens); the collections their allocation triggers walk
-    what lives on, the whole catalogue, and find little. What dies in cycles is collected after the block.
+    Rendering and converting pages, and reading a card's versions for its history, allocate hundreds of
+    thousands of short-lived objects that reference counting frees (templates' contexts, markdown-it's tokens,
+    each version's model); the collections their allocation triggers walk what lives on, the whole catalogue,
+    and find little. What dies in cycles is collected after the block.
     """
     enabled = gc.isenabled()
     gc.disable()
