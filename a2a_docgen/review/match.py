@@ -73,6 +73,8 @@ def pair_passes(
     pairs: list[tuple[T, T]] = []
     base_left, head_left = list(base), list(head)
     for key in keys:
+        if not base_left or not head_left:
+            break  # nothing left to pair
         matched, base_left, head_left = pair(base_left, head_left, key)
         pairs.extend(matched)
     return pairs, base_left, head_left

@@ -86,6 +86,8 @@ def _modes(
     skill: str | None,
     note: str,
 ) -> None:
+    if tuple(old) == tuple(new):
+        return  # every mode covers itself (a list read twice from a card's history, say)
     done, verb = _MODE_WORDS[direction]
     whose, verb = ("the card defaults", verb) if skill is None else ("the skill", verb + "s")
     removed, added = _CODES[direction]

@@ -62,6 +62,10 @@ def compare_skills(pair_: AgentPair) -> None:
 def _skill(pair_: AgentPair, old: AgentSkill, new: AgentSkill) -> None:
     sid = new.id
     assert sid is not None
+    if old is new and new.effective_security.origin == "card":
+        # The same skill read once for both versions (``load.memo``): equal text, tags, examples and modes,
+        # and requirements that are the card's, compared for the agent.
+        return
     pair_.text_change(
         NAME_CHANGED, "skill's name", old.name, new.name, join_pointer(new.pointer, "name"), sid
     )
