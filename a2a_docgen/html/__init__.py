@@ -37,6 +37,7 @@ from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
 from a2a_docgen.html.code_highlight import highlight_code
+from a2a_docgen.html.inline_memo import remembered_inline
 from a2a_docgen.html.json_highlight import highlight_json
 from a2a_docgen.render.escape import clobbers_theme, toc_id
 
@@ -111,12 +112,15 @@ def _validate_link(url: str) -> bool:
     return scheme is None or scheme.group(1).lower() in _ALLOWED_SCHEMES
 
 
-def _parser() -> MarkdownIt:
+def _parser(*, remember: bool = True) -> MarkdownIt:
+    """The profile's parser; ``remember``: with the inline memo (``inline_memo``; the same tokens, sooner)."""
     md = MarkdownIt("commonmark", {"html": True, "linkify": False, "typographer": False})
     md.enable("table")
     md.disable("image")
     md.validateLink = _validate_link  # type: ignore[method-assign]
     md.core.ruler.after("block", "a2a_explicit_ids", _explicit_ids)
+    if remember:
+        md.core.ruler.at("inline", remembered_inline)
     return md
 
 

@@ -1,0 +1,164 @@
+"""The inline memo (``html.inline_memo``) changes nothing: every page converted with it, twice (the second time
+from the memo), equals the page converted by markdown-it-py's own inline step, for every theme flavour: the
+example catalogue, the hostile corpus, the real cards, the synthetic catalogue, pages of cards with hostile
+text, and fuzzed Markdown (reference definitions included, which make a page's ``[text]`` a link).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import a2a_docgen.html as html_module
+from a2a_docgen.catalog import load_catalog
+from a2a_docgen.html import Theme, inline_memo, to_html
+from a2a_docgen.render import render_catalog
+from tests.conftest import REPO
+from tests.support.payloads import ALL_PAYLOADS
+from tests.test_one_card_never_breaks import base_card
+
+THEMES = (
+    Theme(),
+    Theme(flavour="material", permalink="\u00b6"),
+    Theme(permalink="#", permalink_title="Link"),
+)
+_REFERENCE = html_module._parser(remember=False)
+
+
+@contextlib.contextmanager
+def _reference_parser() -> Iterator[None]:
+    remembering = html_module._MD
+    html_module._MD = _REFERENCE
+    try:
+        yield
+    finally:
+        html_module._MD = remembering
+
+
+def assert_same(markdown: str, themes: tuple[Theme, ...] = THEMES[1:2]) -> None:
+    """The memo changes tokens only, and a theme renders tokens, so one theme shows it on whole pages."""
+    for theme in themes:
+        with _reference_parser():
+            expected = to_html(markdown, theme=theme)
+        assert to_html(markdown, theme=theme) == expected
+        assert to_html(markdown, theme=theme) == expected  # from the memo this time
+
+
+def _pages(cards: list[Path]) -> dict[str, str]:
+    return dict(render_catalog(load_catalog(cards), jobs=1).pages)
+
+
+def test_the_example_catalogue() -> None:
+    inline_memo.clear()
+    for text in _pages([REPO / "examples" / "cards"]).values():
+        assert_same(text)
+    assert inline_memo._MEMO  # our pages' lines were remembered
+
+
+def test_the_hostile_corpus() -> None:
+    for text in _pages(sorted((REPO / "tests" / "data" / "hostile").glob("*.json"))).values():
+        assert_same(text)
+
+
+def test_the_real_cards(shared_dir: Path) -> None:
+    for text in _pages([shared_dir / "cards" / "real"]).values():
+        assert_same(text)
+
+
+def test_the_synthetic_catalogue(tmp_path: Path) -> None:
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    try:
+        from synthetic import write_catalogue
+    finally:
+        sys.path.remove(str(REPO / "benchmarks"))
+    write_catalogue(tmp_path / "cards", 6, 10)
+    for text in _pages([tmp_path / "cards"]).values():
+        assert_same(text)
+
+
+def test_the_memo_stays_bounded() -> None:
+    inline_memo.clear()
+    to_html("\n\n".join(f"line {n}" for n in range(inline_memo.MAX_TEXTS + 10)))
+    assert 0 < len(inline_memo._MEMO) <= inline_memo.MAX_TEXTS
+    to_html("x" * (inline_memo.MAX_TEXT + 1))
+    assert "x" * (inline_memo.MAX_TEXT + 1) not in inline_memo._MEMO
+
+
+_TEXT = st.one_of(st.sampled_from(ALL_PAYLOADS), st.text(max_size=40))
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=_TEXT, description=_TEXT, skill=_TEXT, tag=_TEXT, example=_TEXT, url=_TEXT)
+def test_pages_of_cards_with_hostile_text(
+    tmp_path_factory: pytest.TempPathFactory,
+    name: str,
+    description: str,
+    skill: str,
+    tag: str,
+    example: str,
+    url: str,
+) -> None:
+    card = base_card("Hostile")
+    card["name"] = name or "x"
+    card["description"] = description
+    card["documentationUrl"] = url
+    card["skills"][0].update(name=skill, description=description, tags=[tag, "ok"], examples=[example])
+    directory = tmp_path_factory.mktemp("cards")
+    (directory / "card.json").write_text(json.dumps(card), encoding="utf-8")
+    for text in _pages([directory]).values():
+        assert_same(text)
+
+
+_LINE = st.one_of(
+    st.sampled_from(
+        [
+            "",
+            "# Title {#top}",
+            "## Skill *one* {#skill-one}",
+            "### `code` heading",
+            "Setext",
+            "===",
+            "- **Id:** `x`",
+            "- **Tags:** [a](../tags/a.md), [b](b.md#x)",
+            "  - nested",
+            "1. first",
+            "3) third",
+            "> [!NOTE]",
+            "> quoted *em* and __strong__",
+            "| a | b |",
+            "|:--|--:|",
+            '| `x` | [y](https://y.example "t") |',
+            "```json",
+            "```",
+            '{"a": 1}',
+            "    indented code",
+            "<https://auto.example/a%20b>",
+            "<mailto:x@y.example>",
+            "<x@y.example>",
+            "[bad](javascript:alert(1))",
+            "[intl](https://\u00e9x.example/\u00e4)",
+            "![img](p.png)",
+            "text\\*escaped\\* &amp; &#x202e; &copy;",
+            "hard  ",
+            "line<br>break <code>c</code> <b>no</b>",
+            "***",
+            "[ref]: https://ref.example",
+            "[ref] and [ref][]",
+        ]
+    ),
+    st.text(alphabet="ab *_`[]()#<>!&;{}|-:\\\n", max_size=30),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(lines=st.lists(_LINE, max_size=14))
+def test_fuzzed_markdown(lines: list[str]) -> None:
+    """Any Markdown, with or without link reference definitions."""
+    assert_same("\n".join(lines) + "\n", THEMES)
