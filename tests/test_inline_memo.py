@@ -62,6 +62,7 @@ def test_the_example_catalogue() -> None:
     assert inline_memo._MEMO  # our pages' lines were remembered
 
 
+@pytest.mark.slow  # 8 s; the fast set has the pages of hostile-text cards and the fuzzed Markdown
 def test_the_hostile_corpus() -> None:
     for text in _pages(sorted((REPO / "tests" / "data" / "hostile").glob("*.json"))).values():
         assert_same(text)
