@@ -1,7 +1,7 @@
 """Skills read before, for reading many versions of one card file (its history) at the cost of what changed.
 
 Consecutive versions of a card mostly repeat their skills. A ``SkillMemo`` keeps, for each skill's place in
-the file (its JSON Pointer), the last skill read there: its JSON text, what it was read with (the card's era
+the file (its JSON Pointer), the last skill read there: its JSON (as a key, below), what it was read with (the card's era
 and the limits), the model and the findings reading it reported. When the next version has the same JSON at
 the same place, read with the same, the normaliser takes the model and reports the same findings again
 instead of reading the skill anew, with what it inherits (the card's default modes and requirements) taken
