@@ -288,16 +288,20 @@ def test_a_build_holds_one_page_content_at_a_time_and_lets_go_of_each_page_once_
     monkeypatch.setattr(A2ADocgenPlugin, "on_post_page", observed)
     config = load_config(config_file=str(config_file), site_dir=str(tmp_path / "site"))
     config.plugins.on_startup(command="build", dirty=False)
+    gc.collect()
+    before = _live_html_pages()  # another test's plugin may still hold its pages
     build(config)
     plugin = config.plugins["a2a-docgen"]
     assert isinstance(plugin, A2ADocgenPlugin)
     assert plugin.site is not None
     assert len(seen) == len(plugin.site.pages) > AGENTS
     assert {held for held, _, _ in seen} == {1}, "only the page being written has its content"
-    assert [live for _, live, _ in seen] == [left for _, _, left in seen], (
+    assert [live - before for _, live, _ in seen] == [left for _, _, left in seen], (
         "a written page's HTML is let go of"
     )
     assert plugin.cache.paths == set(), "a plain build keeps no conversion cache"
+    assert not plugin.reuse.views, "nor the agents' views"
+    assert not plugin.reuse.pages, "nor their Markdown"
     assert all(not p.content for p in _our_pages(plugin))
 
 

@@ -88,7 +88,9 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         self.template_code = TemplateCodeCache()
         """The theme's compiled templates, kept across ``mkdocs serve`` rebuilds."""
         self.cards = CardCache()
-        """The last load of each card file: a rebuild reads every file but validates only the changed ones."""
+        """The last load of each card file: a rebuild reads every file but validates only the changed ones.
+        Like the other caches of rebuilds, used only under ``serve``: a build has no next one, and what a cache
+        keeps would be held to the build's end."""
         self.reuse = RenderReuse()
         """The last render's agent views and pages: a rebuild renders again only the agents whose cards changed."""
         self.kept = KeptPages()
@@ -107,9 +109,7 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         return self._configure(config)
 
     def _configure(self, config: MkDocsConfig) -> MkDocsConfig:
-        from a2a_docgen.render import render_catalog
-        from a2a_docgen.render.parallel import default_jobs, in_workers
-        from a2a_docgen.signing import load_trust, unverified_message
+        from a2a_docgen.render.parallel import default_jobs
 
         base_dir = os.path.dirname(config.config_file_path or os.path.join(os.getcwd(), "mkdocs.yml"))
         configured = as_list(self.config.cards)
@@ -124,42 +124,7 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
             raise PluginError(f"a2a-docgen: jobs: expected a positive whole number, not {jobs}")
 
         started = time.perf_counter()
-        try:
-            jwks = self.config.jwks
-            trust = load_trust(
-                [os.path.join(base_dir, str(p)) for p in ([jwks] if isinstance(jwks, str) else jwks)],
-                os.path.join(base_dir, self.config.keys_file) if self.config.keys_file else None,
-                require=self.config.require_signature,
-            )
-            # Read relative to mkdocs.yml and named as configured: no published page names the build machine's
-            # directories (an excluded card's path, a card's source file).
-            catalog = load_catalog(configured, base=base_dir, trust=trust, cache=self.cards)
-            self._report(catalog)
-            unverified = unverified_message(catalog.diagnostics)
-            if unverified:
-                raise PluginError(f"a2a-docgen: {unverified}")
-            self.theme = theme_for(config)
-            from a2a_docgen.history.read import history_for_build
-
-            history = history_for_build(
-                configured,
-                base=base_dir,
-                enabled=self.config.history,
-                repo_url=config.repo_url,
-                say=log.info,
-                parallel=functools.partial(in_workers, jobs=jobs or default_jobs()),
-            )
-            site = render_catalog(
-                catalog,
-                templates_dir=self.templates_dir,
-                site_url=join_url(config.site_url, prefix),
-                site_name=config.site_name,
-                jobs=jobs or default_jobs(),
-                reuse=self.reuse,
-                history=history,
-            )
-        except A2ADocgenError as exc:
-            raise PluginError(f"a2a-docgen: {exc}") from exc
+        site, described = self._render(config, base_dir, configured, jobs=jobs or default_jobs())
         self.site = _with_prefix(site, prefix)
         # The one conversion pass, on the pages as the site has them (after the prefix).
         self.html = self.cache.convert(
@@ -169,8 +134,57 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         _add_assets(config, prefix)
         if self.config.nav and config.nav is None and not _site_pages(config.docs_dir, prefix):
             config.nav = [{nav_title(entry.title): entry.path} for entry in self.site.nav]
-        log.info(_summary(catalog, time.perf_counter() - started))
+        log.info(f"{described}, rendered in {time.perf_counter() - started:.1f} s")
         return config
+
+    def _render(
+        self, config: MkDocsConfig, base_dir: str, configured: list[str], *, jobs: int
+    ) -> tuple[RenderedSite, str]:
+        """The catalogue loaded and rendered, and a line for the build log saying what it holds. The catalogue
+        and its views are let go of on return (unless kept for ``serve``'s next rebuild): the site is all the
+        build needs of them from here."""
+        from a2a_docgen.history.read import history_for_build
+        from a2a_docgen.render import render_catalog
+        from a2a_docgen.render.parallel import in_workers
+        from a2a_docgen.signing import load_trust, unverified_message
+
+        try:
+            jwks = self.config.jwks
+            trust = load_trust(
+                [os.path.join(base_dir, str(p)) for p in ([jwks] if isinstance(jwks, str) else jwks)],
+                os.path.join(base_dir, self.config.keys_file) if self.config.keys_file else None,
+                require=self.config.require_signature,
+            )
+            # Read relative to mkdocs.yml and named as configured: no published page names the build machine's
+            # directories (an excluded card's path, a card's source file).
+            catalog = load_catalog(
+                configured, base=base_dir, trust=trust, cache=self.cards if self.serving else None
+            )
+            self._report(catalog)
+            unverified = unverified_message(catalog.diagnostics)
+            if unverified:
+                raise PluginError(f"a2a-docgen: {unverified}")
+            self.theme = theme_for(config)
+            history = history_for_build(
+                configured,
+                base=base_dir,
+                enabled=self.config.history,
+                repo_url=config.repo_url,
+                say=log.info,
+                parallel=functools.partial(in_workers, jobs=jobs),
+            )
+            site = render_catalog(
+                catalog,
+                templates_dir=self.templates_dir,
+                site_url=join_url(config.site_url, self.prefix),
+                site_name=config.site_name,
+                jobs=jobs,
+                reuse=self.reuse if self.serving else None,
+                history=history,
+            )
+        except A2ADocgenError as exc:
+            raise PluginError(f"a2a-docgen: {exc}") from exc
+        return site, _described(catalog)
 
     def _choose_prefix(self, config: MkDocsConfig) -> str:
         """The ``prefix`` option, or the docs root unless the docs directory has a home page of its own (then
@@ -415,8 +429,8 @@ def _site_pages(docs_dir: str, prefix: str) -> set[str]:
     return found
 
 
-def _summary(catalog: Catalog, seconds: float) -> str:
-    """One line for the build log: what the catalogue holds and how long it took."""
+def _described(catalog: Catalog) -> str:
+    """What the catalogue holds, for the build log."""
     from a2a_docgen.text.plural import plural
 
     skills = sum(len(card.skills) for card in catalog.cards)
@@ -424,8 +438,7 @@ def _summary(catalog: Catalog, seconds: float) -> str:
     warnings = len(catalog.diagnostics) - errors
     return (
         f"{plural(len(catalog.cards), 'agent')}, {plural(skills, 'skill')}, "
-        f"{len(catalog.excluded)} excluded, {plural(errors, 'error')}, {plural(warnings, 'warning')}, "
-        f"rendered in {seconds:.1f} s"
+        f"{len(catalog.excluded)} excluded, {plural(errors, 'error')}, {plural(warnings, 'warning')}"
     )
 
 
