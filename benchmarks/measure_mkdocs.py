@@ -1,4 +1,5 @@
-"""Run the MkDocs CLI in this process and record its peak memory: measure_mkdocs.py OUT.json ARGS..."""
+"""Run the MkDocs CLI in this process and record the build's peak memory (this process and the workers it
+started, ``peak.build_usage``) and its CPU time: measure_mkdocs.py OUT.json ARGS..."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 from mkdocs.__main__ import cli
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from peak import peak_kib
+from peak import build_usage
 
 
 def main() -> None:
@@ -17,7 +18,7 @@ def main() -> None:
     try:
         cli.main(args=sys.argv[2:], prog_name="mkdocs", standalone_mode=False)
     finally:
-        out.write_text(json.dumps({"max_rss_kib": peak_kib()}), encoding="utf-8")
+        out.write_text(json.dumps(build_usage()), encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -412,6 +412,9 @@ def _scale_section(scale: list[SiteBuild]) -> list[str]:
     lines = [
         "## Plugin builds at three sizes",
         "",
+        "Peak memory is the peak resident memory of the build process or of a worker it started, whichever is",
+        "larger (`benchmarks/peak.py`: a forked worker's pages are partly its parent's, so the two are not added).",
+        "",
         "| agents x skills | build time | peak memory | HTML pages | median agent page | largest agent page"
         " | search index | index per skill |",
         "| --- | --- | --- | --- | --- | --- | --- | --- |",

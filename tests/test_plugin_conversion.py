@@ -2,11 +2,13 @@
 
 Counted on real MkDocs builds, with and without a site's own home page (which puts the catalogue under a
 prefix), rendered in this process and by forked workers, on a build and on ``mkdocs serve``'s rebuilds (one
-plugin instance, a configuration loaded again each time, as serve does).
+plugin instance, a configuration loaded again each time, as serve does). And what a build holds while it writes
+the pages: one page's content at a time, and, on a plain build, no page's HTML once the page is written.
 """
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import sys
@@ -20,6 +22,7 @@ from mkdocs.commands.build import build
 from mkdocs.config import load_config
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.plugins import BasePlugin
+from mkdocs.structure.pages import Page
 
 from a2a_docgen.html import HtmlPage, Theme
 from a2a_docgen.site.plugin import A2ADocgenPlugin, cache
@@ -120,7 +123,7 @@ def test_each_page_is_converted_once_on_a_build_and_on_every_serve_rebuild(
     pages = dict(plugin.site.pages)
     assert len(pages) > AGENTS
     assert all(path.startswith("catalogue/") for path in pages) is own_home
-    assert set(plugin.html) == set(pages), "the HTML is keyed by the final paths"
+    assert plugin.cache.paths == set(pages), "the HTML is keyed by the final paths"
     assert conversions() == len(pages)
 
     assert _serve_build(config_file, site) is plugin
@@ -246,3 +249,82 @@ def test_a_site_plugin_with_page_hooks_turns_keeping_off(
     pages = list(site.rglob("agents/*/index.html"))
     assert pages
     assert all(p.read_text(encoding="utf-8").count("<!-- seen -->") == 1 for p in pages)
+
+
+def _our_pages(plugin: A2ADocgenPlugin) -> list[Page]:
+    assert plugin.files is not None
+    assert plugin.site is not None
+    pages = plugin.site.pages
+    return [f.page for f in plugin.files.documentation_pages() if f.src_uri in pages and f.page is not None]
+
+
+def _live_html_pages() -> int:
+    """The converted pages that anything in this process still holds (``HtmlPage`` has no reference cycle,
+    so one nothing holds is gone)."""
+    return sum(1 for o in gc.get_objects() if isinstance(o, HtmlPage))
+
+
+@pytest.mark.parametrize("jobs", [1, 2], ids=["one-process", "workers"])
+def test_a_build_holds_one_page_content_at_a_time_and_lets_go_of_each_page_once_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, jobs: int
+) -> None:
+    """MkDocs reads every page before it writes any: a page's content is made only while it is written and let
+    go of after, and a plain build lets go of the page's HTML too, so the memory a build needs does not hold
+    every page's HTML twice (or at all, for the pages written)."""
+    config_file = _project(tmp_path, own_home=False, jobs=jobs)
+    _material(config_file)  # Material and its search: plugins whose page hooks are known
+    real = A2ADocgenPlugin.on_post_page
+    seen: list[tuple[int, int, int]] = []
+    written: set[str] = set()
+
+    def observed(self: A2ADocgenPlugin, output: str, /, *, page: Page, config: MkDocsConfig) -> str:
+        ours = _our_pages(self)
+        held = sum(1 for p in ours if p.content)
+        output = real(self, output, page=page, config=config)
+        written.add(page.file.src_uri)
+        seen.append((held, _live_html_pages(), len(ours) - len(written)))
+        return output
+
+    monkeypatch.setattr(A2ADocgenPlugin, "on_post_page", observed)
+    config = load_config(config_file=str(config_file), site_dir=str(tmp_path / "site"))
+    config.plugins.on_startup(command="build", dirty=False)
+    gc.collect()
+    before = _live_html_pages()  # another test's plugin may still hold its pages
+    build(config)
+    plugin = config.plugins["a2a-docgen"]
+    assert isinstance(plugin, A2ADocgenPlugin)
+    assert plugin.site is not None
+    assert len(seen) == len(plugin.site.pages) > AGENTS
+    assert {held for held, _, _ in seen} == {1}, "only the page being written has its content"
+    assert [live - before for _, live, _ in seen] == [left for _, _, left in seen], (
+        "a written page's HTML is let go of"
+    )
+    assert plugin.cache.paths == set(), "a plain build keeps no conversion cache"
+    assert not plugin.reuse.views, "nor the agents' views"
+    assert not plugin.reuse.pages, "nor their Markdown"
+    assert all(not p.content for p in _our_pages(plugin))
+
+
+class _ContentPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
+    """A site's plugin that reads every page's content as MkDocs reads the pages."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lengths: dict[str, int] = {}
+
+    def on_page_content(self, html: str, /, *, page: Page, **kwargs: Any) -> str:
+        self.lengths[page.file.src_uri] = len(html)
+        return html
+
+
+def test_a_site_plugin_with_page_hooks_sees_our_content_as_mkdocs_reads_the_pages(tmp_path: Path) -> None:
+    config_file = _project(tmp_path, own_home=False, jobs=1)
+    config = load_config(config_file=str(config_file), site_dir=str(tmp_path / "site"))
+    reader = _ContentPlugin()
+    config.plugins["content-plugin"] = reader
+    build(config)
+    plugin = config.plugins["a2a-docgen"]
+    assert isinstance(plugin, A2ADocgenPlugin)
+    assert plugin.site is not None
+    assert set(reader.lengths) >= set(plugin.site.pages)
+    assert all(reader.lengths[path] > 0 for path in plugin.site.pages)

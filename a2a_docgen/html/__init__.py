@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import functools
 import html
+import itertools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -69,7 +70,13 @@ class Heading:
 
 @dataclass(frozen=True, slots=True)
 class HtmlPage:
-    html: str
+    """One page as HTML, held as UTF-8: our pages carry a few characters beyond Latin-1 (dashes, ellipses), which
+    make a ``str`` of the whole page two bytes a character, and an agent page is a quarter of a megabyte of
+    mostly ASCII. A site holds every page's HTML between conversion and writing, so this halves it; and a page
+    converted by a worker crosses back as the bytes it is."""
+
+    utf8: bytes
+    """The HTML, encoded as UTF-8 (``html`` gives it as text)."""
     title: str | None
     """The first level-1 heading as plain text."""
     toc: tuple[Heading, ...]
@@ -79,27 +86,46 @@ class HtmlPage:
     links: tuple[str, ...] = field(default=())
     """The targets of the links that stay inside the site (other pages, anchors), as written; ``html`` holds a
     placeholder for each (see ``with_links``)."""
-    indexed: str | None = None
-    """``html`` without its request boxes, the part a site search reads (``None``: the same as ``html``). The
-    boxes carry ``data-pagefind-ignore``, so an index made from either is the same; they are most of an agent
-    page's bytes, and an indexer that never sees them does a fraction of the work."""
+    boxes: tuple[tuple[int, int], ...] = field(default=())
+    """Where the request boxes are in ``utf8`` (start and end offsets, in order), which ``indexed`` leaves out."""
+
+    @property
+    def html(self) -> str:
+        return self.utf8.decode("utf-8")
+
+    @property
+    def indexed(self) -> str | None:
+        """``html`` without its request boxes, the part a site search reads (``None``: the same as ``html``). The
+        boxes carry ``data-pagefind-ignore``, so an index made from either is the same; they are most of an agent
+        page's bytes, and an indexer that never sees them does a fraction of the work."""
+        return self._indexed_utf8().decode("utf-8") if self.boxes else None
+
+    def _indexed_utf8(self) -> bytes:
+        if not self.boxes:
+            return self.utf8
+        starts = (0, *(end for _, end in self.boxes))
+        ends = (*(start for start, _ in self.boxes), len(self.utf8))
+        return b"".join(self.utf8[start:end] for start, end in zip(starts, ends, strict=True))
 
     def with_links(self, resolve: LinkResolver, *, indexed: bool = False) -> str:
         """The HTML (or, with ``indexed``, the part a search reads) with each link inside the site made a URL by
         ``resolve`` (``str`` keeps them as written)."""
-        text = self.indexed if indexed and self.indexed is not None else self.html
+        text = self._indexed_utf8() if indexed else self.utf8
         if not self.links:
-            return text
+            return text.decode("utf-8")
         # The placeholder holds the target as the HTML attribute does: escaped.
-        urls = {escapeHtml(link): escapeHtml(resolve(link)) for link in dict.fromkeys(self.links)}
-        return _PLACEHOLDER.sub(lambda m: urls[m.group(1)], text)
+        urls = {
+            escapeHtml(link).encode("utf-8"): escapeHtml(resolve(link)).encode("utf-8")
+            for link in dict.fromkeys(self.links)
+        }
+        return _PLACEHOLDER.sub(lambda m: urls[m.group(1)], text).decode("utf-8")
 
 
 LinkResolver = Callable[[str], str]
 
 # A link inside the site, in ``HtmlPage.html``, until ``with_links`` resolves it. NUL never reaches the HTML
 # otherwise: markdown-it replaces it in the source.
-_PLACEHOLDER = re.compile("\x00([^\x00]*)\x00")
+_PLACEHOLDER = re.compile(b"\x00([^\x00]*)\x00")
 
 _ALLOWED_HTML = re.compile(r"<br\s*/?>|</?code>")
 _EXPLICIT_ID = re.compile(r"[ \t]+\{#([a-z][a-z0-9-]*)\}[ \t]*$")
@@ -203,18 +229,30 @@ def to_html(markdown: str, *, theme: Theme = Theme()) -> HtmlPage:
     links = _mark_links(tokens)
     _mark_facts(tokens)
     renderer = _Renderer(theme)
-    pieces = renderer.pieces(tokens, _MD.options, env)
-    body = "".join(html for html, _ in pieces)
-    indexed = "".join(html for html, is_box in pieces if not is_box) if any(b for _, b in pieces) else None
+    body, boxes = _encoded(renderer.pieces(tokens, _MD.options, env))
     title = next((h.text for h in headings if h.level == 1), None)
     return HtmlPage(
-        html=body,
+        utf8=body,
         title=title,
         toc=_nest(headings),
         ids=frozenset(h.id for h in headings) | renderer.ids,
         links=tuple(links),
-        indexed=indexed,
+        boxes=boxes,
     )
+
+
+def _encoded(pieces: Sequence[tuple[str, bool]]) -> tuple[bytes, tuple[tuple[int, int], ...]]:
+    """The HTML of ``pieces`` (each with whether it is a request box) as UTF-8, and where the boxes are in it."""
+    out: list[bytes] = []
+    boxes: list[tuple[int, int]] = []
+    size = 0
+    for is_box, run in itertools.groupby(pieces, key=lambda piece: piece[1]):
+        data = "".join(html for html, _ in run).encode("utf-8")
+        if is_box:
+            boxes.append((size, size + len(data)))
+        out.append(data)
+        size += len(data)
+    return b"".join(out), tuple(boxes)
 
 
 def _plain_text(inline: Token) -> str:

@@ -35,10 +35,18 @@ class HtmlCache:
     def __init__(self) -> None:
         self._kept: dict[str, _Kept] = {}
 
-    def convert(self, pages: Mapping[str, str], theme: Theme, *, jobs: int) -> dict[str, HtmlPage]:
+    @property
+    def paths(self) -> frozenset[str]:
+        """The final paths of the pages whose HTML is kept."""
+        return frozenset(self._kept)
+
+    def convert(
+        self, pages: Mapping[str, str], theme: Theme, *, jobs: int, keep: bool = True
+    ) -> dict[str, HtmlPage]:
         """Every page of ``pages`` (final path -> Markdown) as HTML, in the same order: the kept HTML where the
         Markdown and the theme are the same as last time, converted now otherwise. Afterwards the cache holds
-        exactly these pages."""
+        exactly these pages, or, without ``keep`` (a build that has no next one), none: each page's HTML is then
+        the caller's alone, to let go of once the page is written."""
         kept = self._kept
         html: dict[str, HtmlPage | None] = {}
         stale: list[str] = []
@@ -58,7 +66,7 @@ class HtmlCache:
             converted = workers.results()
         html.update(zip(stale, converted, strict=True))
         done = {path: page for path, page in html.items() if page is not None}
-        self._kept = {path: _Kept(pages[path], theme, page) for path, page in done.items()}
+        self._kept = {path: _Kept(pages[path], theme, page) for path, page in done.items()} if keep else {}
         return done
 
 

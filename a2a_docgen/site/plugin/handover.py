@@ -13,7 +13,7 @@ from mkdocs.structure.pages import Page
 
 from a2a_docgen.html import Flavour, Heading, HtmlPage, Theme
 
-__all__ = ["html_title", "nav_title", "theme_for", "toc_token", "with_links", "wrapped"]
+__all__ = ["html_title", "nav_title", "resolved_links", "theme_for", "toc_token", "wrapped"]
 
 
 def theme_for(config: MkDocsConfig) -> Theme:
@@ -26,22 +26,18 @@ def theme_for(config: MkDocsConfig) -> Theme:
     return Theme(flavour=flavour, permalink=mark, permalink_title=title)
 
 
-def with_links(
-    converted: HtmlPage, page: Page, files: Files, config: MkDocsConfig, *, indexed: bool = False
-) -> tuple[str, dict[File, dict[str, str]], str | None]:
-    """The page's HTML with its links to other pages made URLs by MkDocs itself, which validates them (missing
-    pages, anchors) as it does for any page; the links to anchors it found; and, with ``indexed``, the part a
-    search reads with the same URLs (``HtmlPage.indexed``)."""
+def resolved_links(
+    converted: HtmlPage, page: Page, files: Files, config: MkDocsConfig
+) -> tuple[dict[str, str], dict[File, dict[str, str]]]:
+    """The URL of each link of the page to another page of the site (``HtmlPage.links``), made by MkDocs itself,
+    which validates them (missing pages, anchors) as it does for any page; and the links to anchors it found.
+    ``HtmlPage.with_links`` puts the URLs in, when the page's HTML is wanted."""
     from mkdocs.structure.pages import _RelativePathTreeprocessor  # MkDocs' own link rewriting
 
     resolver = _RelativePathTreeprocessor(page.file, files, config)
-    # Each link resolved once (MkDocs logs a broken one as it resolves it), for both texts.
+    # Each link resolved once (MkDocs logs a broken one as it resolves it), for every text made of the page.
     urls = {link: resolver.path_to_url(link) for link in dict.fromkeys(converted.links)}
-    content = converted.with_links(urls.__getitem__)
-    anchors = resolver.links_to_anchors
-    if not indexed:
-        return content, anchors, None
-    return content, anchors, converted.with_links(urls.__getitem__, indexed=True)
+    return urls, resolver.links_to_anchors
 
 
 def wrapped(

@@ -1,13 +1,19 @@
 """The plugin's MkDocs hooks: the catalogue loaded and rendered in ``on_config``, its pages and files added in
 ``on_files``, each page sealed in ``on_pre_page``, the Markdown sources and the search index written after the
-build."""
+build.
+
+A build holds every page's converted HTML (compact: ``HtmlPage``) from ``on_config`` until the page is written,
+since MkDocs reads every page before it writes any; the page's content (the HTML with its links resolved, in our
+element, as a ``str``) is made only while the page is written, where every plugin's page hooks are known
+(``KeptPages.only_known``), and let go of after: so at most one page's content exists at a time. A plain build
+lets go of each page's HTML too once the page is written; ``mkdocs serve`` keeps it for the next rebuild."""
 
 from __future__ import annotations
 
 import functools
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +21,7 @@ import jinja2
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.livereload import LiveReloadServer
-from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority, get_plugin_logger
+from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
@@ -30,7 +36,14 @@ from a2a_docgen.render.search import SearchEntry
 from a2a_docgen.render.site import RenderedSite
 from a2a_docgen.report_formats import code_summary, format_line, printable, shown
 from a2a_docgen.site.plugin.cache import HtmlCache, TemplateCodeCache
-from a2a_docgen.site.plugin.handover import html_title, nav_title, theme_for, toc_token, with_links, wrapped
+from a2a_docgen.site.plugin.handover import (
+    html_title,
+    nav_title,
+    resolved_links,
+    theme_for,
+    toc_token,
+    wrapped,
+)
 from a2a_docgen.site.plugin.kept import Kept, KeptPages
 from a2a_docgen.site.plugin.options import (
     AUTO_PREFIX,
@@ -65,24 +78,24 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         """The Pagefind program that indexes the catalogue after the build, when it is indexed."""
         self.index_copies = IndexCopies()
         """What Pagefind reads of this build's agent pages."""
-        self.indexed: dict[str, str] = {}
-        """This build's agent pages as Pagefind reads them (links resolved), by source path, until written."""
         self.cache = HtmlCache()
         """Each page's HTML by final path, kept across ``mkdocs serve`` rebuilds: a rebuild converts only the
         pages whose Markdown changed."""
         self.html: dict[str, HtmlPage] = {}
-        """This build's pages as HTML, by final path."""
+        """This build's pages as HTML, by final path, until read by MkDocs."""
+        self.made: dict[str, Kept] = {}
+        """This build's pages as read by MkDocs (links resolved), by final path, until written."""
         self.template_code = TemplateCodeCache()
         """The theme's compiled templates, kept across ``mkdocs serve`` rebuilds."""
         self.cards = CardCache()
-        """The last load of each card file: a rebuild reads every file but validates only the changed ones."""
+        """The last load of each card file: a rebuild reads every file but validates only the changed ones.
+        Like the other caches of rebuilds, used only under ``serve``: a build has no next one, and what a cache
+        keeps would be held to the build's end."""
         self.reuse = RenderReuse()
         """The last render's agent views and pages: a rebuild renders again only the agents whose cards changed."""
         self.kept = KeptPages()
         """Under ``serve``, the pages the last build made: a rebuild writes an unchanged page back as it was."""
         self.serving = False
-        self.aside: tuple[Page, str | None] | None = None
-        """The page whose content is set aside while the other plugins see it, and the content."""
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         """Defined so that MkDocs keeps this instance, and its converted pages, across ``serve`` rebuilds."""
@@ -96,9 +109,7 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         return self._configure(config)
 
     def _configure(self, config: MkDocsConfig) -> MkDocsConfig:
-        from a2a_docgen.render import render_catalog
-        from a2a_docgen.render.parallel import default_jobs, in_workers
-        from a2a_docgen.signing import load_trust, unverified_message
+        from a2a_docgen.render.parallel import default_jobs
 
         base_dir = os.path.dirname(config.config_file_path or os.path.join(os.getcwd(), "mkdocs.yml"))
         configured = as_list(self.config.cards)
@@ -113,6 +124,30 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
             raise PluginError(f"a2a-docgen: jobs: expected a positive whole number, not {jobs}")
 
         started = time.perf_counter()
+        site, described = self._render(config, base_dir, configured, jobs=jobs or default_jobs())
+        self.site = _with_prefix(site, prefix)
+        # The one conversion pass, on the pages as the site has them (after the prefix).
+        self.html = self.cache.convert(
+            self.site.pages, self.theme, jobs=jobs or default_jobs(), keep=self.serving
+        )
+        self.pagefind = pagefind_for(self.config.search_index, self.site)
+        _add_assets(config, prefix)
+        if self.config.nav and config.nav is None and not _site_pages(config.docs_dir, prefix):
+            config.nav = [{nav_title(entry.title): entry.path} for entry in self.site.nav]
+        log.info(f"{described}, rendered in {time.perf_counter() - started:.1f} s")
+        return config
+
+    def _render(
+        self, config: MkDocsConfig, base_dir: str, configured: list[str], *, jobs: int
+    ) -> tuple[RenderedSite, str]:
+        """The catalogue loaded and rendered, and a line for the build log saying what it holds. The catalogue
+        and its views are let go of on return (unless kept for ``serve``'s next rebuild): the site is all the
+        build needs of them from here."""
+        from a2a_docgen.history.read import history_for_build
+        from a2a_docgen.render import render_catalog
+        from a2a_docgen.render.parallel import in_workers
+        from a2a_docgen.signing import load_trust, unverified_message
+
         try:
             jwks = self.config.jwks
             trust = load_trust(
@@ -122,42 +157,34 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
             )
             # Read relative to mkdocs.yml and named as configured: no published page names the build machine's
             # directories (an excluded card's path, a card's source file).
-            catalog = load_catalog(configured, base=base_dir, trust=trust, cache=self.cards)
+            catalog = load_catalog(
+                configured, base=base_dir, trust=trust, cache=self.cards if self.serving else None
+            )
             self._report(catalog)
             unverified = unverified_message(catalog.diagnostics)
             if unverified:
                 raise PluginError(f"a2a-docgen: {unverified}")
             self.theme = theme_for(config)
-            from a2a_docgen.history.read import history_for_build
-
             history = history_for_build(
                 configured,
                 base=base_dir,
                 enabled=self.config.history,
                 repo_url=config.repo_url,
                 say=log.info,
-                parallel=functools.partial(in_workers, jobs=jobs or default_jobs()),
+                parallel=functools.partial(in_workers, jobs=jobs),
             )
             site = render_catalog(
                 catalog,
                 templates_dir=self.templates_dir,
-                site_url=join_url(config.site_url, prefix),
+                site_url=join_url(config.site_url, self.prefix),
                 site_name=config.site_name,
-                jobs=jobs or default_jobs(),
-                reuse=self.reuse,
+                jobs=jobs,
+                reuse=self.reuse if self.serving else None,
                 history=history,
             )
         except A2ADocgenError as exc:
             raise PluginError(f"a2a-docgen: {exc}") from exc
-        self.site = _with_prefix(site, prefix)
-        # The one conversion pass, on the pages as the site has them (after the prefix).
-        self.html = self.cache.convert(self.site.pages, self.theme, jobs=jobs or default_jobs())
-        self.pagefind = pagefind_for(self.config.search_index, self.site)
-        _add_assets(config, prefix)
-        if self.config.nav and config.nav is None and not _site_pages(config.docs_dir, prefix):
-            config.nav = [{nav_title(entry.title): entry.path} for entry in self.site.nav]
-        log.info(_summary(catalog, time.perf_counter() - started))
-        return config
+        return site, _described(catalog)
 
     def _choose_prefix(self, config: MkDocsConfig) -> str:
         """The ``prefix`` option, or the docs root unless the docs directory has a home page of its own (then
@@ -229,12 +256,15 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         )
 
         def render(config: MkDocsConfig, files: Files) -> None:
+            # The HTML is looked up, not held by this function, which MkDocs keeps with the page to the end.
+            converted = self.html.pop(page.file.src_uri)
             if title is not None:
                 page.title = title
             made = self.kept.lookup(page, converted) or self._made(page, converted, files, config)
-            page.content = made.content
-            if made.indexed is not None:
-                self.indexed[page.file.src_uri] = made.indexed
+            self.made[page.file.src_uri] = made
+            # Made when the page is written (``on_page_context``) where every plugin's page hooks are known; else
+            # now, for the other plugins' hooks, as MkDocs would.
+            page.content = "" if self.kept.only_known else self._content(page, made)
             page.toc = get_toc([toc_token(h) for h in converted.toc])
             page.present_anchor_ids = set(converted.ids)
             page.links_to_anchors = made.links_to_anchors
@@ -243,59 +273,70 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         return page
 
     def _made(self, page: Page, converted: HtmlPage, files: Files, config: MkDocsConfig) -> Kept:
-        """One page's content as the theme takes it: links resolved by MkDocs, in our element; and the part a
-        search reads, for an agent page when the catalogue has the search index."""
-        facets = self.site.facets.get(page.file.src_uri) if self.site is not None else None
-        indexed = self.site is not None and page.file.src_uri not in self.site.unindexed
-        searched = facets is not None and indexed
-        search_index = self.pagefind is not None
-        content, links_to_anchors, indexed_content = with_links(
-            converted, page, files, config, indexed=searched and search_index
-        )
-        made = Kept(
-            converted,
-            wrapped(content, facets, search_body=searched, search_index=search_index),
-            links_to_anchors,
-            wrapped(indexed_content, facets, search_body=True, search_index=True)
-            if indexed_content is not None
-            else None,
-        )
+        """One page as MkDocs reads it: its links resolved by MkDocs."""
+        urls, links_to_anchors = resolved_links(converted, page, files, config)
+        made = Kept(converted, urls, links_to_anchors)
         self.kept.made(page, made)
         return made
 
-    @event_priority(100)  # before the search plugins
-    def _set_content_aside(self, context: Any, /, *, page: Page, config: MkDocsConfig, nav: Any) -> Any:
-        """Our page's content set aside while the other plugins see the page, where every one of them is
-        known (``kept.only_known``): their page hooks have nothing to do with it (the search entries of our
-        pages are ours), and mkdocs-material's search takes ``data-search-*="..."`` attributes out of the whole
-        content with a regular expression, about a second a build here, though ours has none (our markup
-        writes no such attribute with a value, and card text has every quote escaped)."""
-        if self.kept.only_known and self.site is not None and page.file.src_uri in self.site.pages:
-            self.aside = (page, page.content)
-            page.content = ""
-        return context
+    def _content(self, page: Page, made: Kept) -> str:
+        """One page's content as the theme takes it: the HTML with its links resolved, in our element."""
+        facets, searched = self._searched(page)
+        return wrapped(
+            made.html.with_links(made.urls.__getitem__),
+            facets,
+            search_body=searched,
+            search_index=self.pagefind is not None,
+        )
+
+    def _indexed(self, page: Page, made: Kept) -> str | None:
+        """The part of an agent page a search reads (links resolved, in our element), when the catalogue has the
+        search index; else ``None``."""
+        facets, searched = self._searched(page)
+        if not searched or self.pagefind is None:
+            return None
+        return wrapped(
+            made.html.with_links(made.urls.__getitem__, indexed=True),
+            facets,
+            search_body=True,
+            search_index=True,
+        )
+
+    def _searched(self, page: Page) -> tuple[Mapping[str, tuple[str, ...]] | None, bool]:
+        """An agent page's facet values (``None`` for a list page), and whether a search indexes the page."""
+        facets = self.site.facets.get(page.file.src_uri) if self.site is not None else None
+        indexed = self.site is not None and page.file.src_uri not in self.site.unindexed
+        return facets, facets is not None and indexed
 
     @event_priority(-100)  # after the search plugin, and any other, has seen the page
-    def _mark_place(self, context: Any, /, *, page: Page, config: MkDocsConfig, nav: Any) -> Any:
-        """Mark where a page of ours that is not in the navigation belongs (an agent page: the home page's
-        entry; a tag page: Tags ...), so the theme shows readers their place; undone after the page. And our
-        content back, for the theme."""
-        if self.aside is not None and self.aside[0] is page:
-            page.content = self.aside[1]
-            self.aside = None
+    def on_page_context(self, context: Any, /, *, page: Page, config: MkDocsConfig, nav: Any) -> Any:
+        """Our page's content, made now for the theme where it was not made in ``render``: the other plugins saw
+        the page without it, where every one of them is known (``kept.only_known``), so their page hooks had
+        nothing to do with it (the search entries of our pages are ours; mkdocs-material's search takes
+        ``data-search-*="..."`` attributes out of the whole content with a regular expression, about a second a
+        build here, though our markup writes no such attribute with a value and card text has every quote
+        escaped). A kept page's template writes its last output, so it needs none. And where a page of ours
+        that is not in the navigation belongs (an agent page: the home page's entry; a tag page: Tags ...) is
+        marked, so the theme shows readers their place; undone after the page."""
+        made = self.made.get(page.file.src_uri)
+        if made is not None and self.kept.only_known and page.file.src_uri not in self.kept.used:
+            page.content = self._content(page, made)
         owner = self._nav_owner(page)
         if owner is not None and not owner.active:
             owner.active = True
             self.marked = owner
         return context
 
-    on_page_context = CombinedEvent(_set_content_aside, _mark_place)
-
     def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str:
         if self.marked is not None:
             self.marked.active = False
             self.marked = None
-        indexed = self.indexed.pop(page.file.src_uri, None)
+        made = self.made.pop(page.file.src_uri, None)
+        if made is None:
+            return output
+        if self.kept.only_known:
+            page.content = ""  # written: let go of it (the next page's may take its memory)
+        indexed = self._indexed(page, made)
         if indexed is not None:
             self.index_copies.add(page.file.dest_uri[len(self.prefix) :], output, indexed)
         if page.file.src_uri in self.kept.used:  # written back as the last build made it, feed link included
@@ -340,11 +381,12 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
             target.write_text(text, encoding="utf-8", newline="\n")
         if self.pagefind is not None:
             write_search_index(self.pagefind, site_dir / self.prefix, self.index_copies)
-        self.indexed.clear()
+        self.made.clear()
 
     def on_build_error(self, *, error: Exception) -> None:
-        """A failed build leaves no index copies behind."""
-        self.indexed.clear()
+        """A failed build leaves no index copies behind, and holds no page."""
+        self.html.clear()
+        self.made.clear()
         self.index_copies.clear()
 
     def on_serve(
@@ -387,8 +429,8 @@ def _site_pages(docs_dir: str, prefix: str) -> set[str]:
     return found
 
 
-def _summary(catalog: Catalog, seconds: float) -> str:
-    """One line for the build log: what the catalogue holds and how long it took."""
+def _described(catalog: Catalog) -> str:
+    """What the catalogue holds, for the build log."""
     from a2a_docgen.text.plural import plural
 
     skills = sum(len(card.skills) for card in catalog.cards)
@@ -396,8 +438,7 @@ def _summary(catalog: Catalog, seconds: float) -> str:
     warnings = len(catalog.diagnostics) - errors
     return (
         f"{plural(len(catalog.cards), 'agent')}, {plural(skills, 'skill')}, "
-        f"{len(catalog.excluded)} excluded, {plural(errors, 'error')}, {plural(warnings, 'warning')}, "
-        f"rendered in {seconds:.1f} s"
+        f"{len(catalog.excluded)} excluded, {plural(errors, 'error')}, {plural(warnings, 'warning')}"
     )
 
 

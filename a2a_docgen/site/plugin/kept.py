@@ -3,8 +3,8 @@
 MkDocs makes every page again on every rebuild: links resolved, the theme's template rendered, the file
 written. For a catalogue page whose HTML (from the conversion cache) is the same object as last time, in a site
 whose every other input is the same (the configuration file, the theme's templates, the files, the
-navigation), the result is the same too, so the last one is used: its content, table of contents and anchors,
-and its whole output, through a template that writes it back (``KEPT_TEMPLATE``).
+navigation), the result is the same too, so the last one is used: its links, table of contents and anchors, and
+its whole output, through a template that writes it back (``KEPT_TEMPLATE``).
 
 Only where the pages' other hooks are known: a plugin of the site that could change a page on its way (in
 ``on_page_context``, ``on_post_page``...) turns this off, since its hook would not run, or would run twice.
@@ -54,12 +54,13 @@ and this one."""
 
 @dataclass(slots=True)
 class Kept:
-    """One page as the last build made it."""
+    """One page of ours as a build made it: its HTML, the URLs MkDocs gave its links and the links to anchors it
+    found (the page's content and the part a search reads are made from these when they are wanted), and,
+    under ``serve``, its output once written."""
 
     html: HtmlPage
-    content: str
+    urls: dict[str, str]
     links_to_anchors: dict[File, dict[str, str]]
-    indexed: str | None
     output: str | None = None
 
 
