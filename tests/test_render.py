@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import functools
 import gc
 import html
 import json
@@ -75,12 +76,18 @@ def agent_path(site: RenderedSite, name_start: str) -> str:
 
 def heading_ids(text: str) -> dict[str, str]:
     """The explicit ids of a page's headings (``## Title {#id}``): id -> the heading's text."""
+    return dict(_heading_ids(text))
+
+
+@functools.lru_cache(maxsize=64)
+def _heading_ids(text: str) -> tuple[tuple[str, str], ...]:
+    """``heading_ids``, parsed once per page (every link into a page with a fragment asks for its ids)."""
     found: dict[str, str] = {}
     for _level, title in headings(text):
         m = HEADING_ID.search(title)
         if m:
             found[m.group(1)] = title[: m.start()]
-    return found
+    return tuple(found.items())
 
 
 def facts(text: str) -> dict[str, list[str]]:
