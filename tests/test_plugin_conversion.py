@@ -11,6 +11,7 @@ from __future__ import annotations
 import gc
 import json
 import os
+import shutil
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -328,3 +329,61 @@ def test_a_site_plugin_with_page_hooks_sees_our_content_as_mkdocs_reads_the_page
     assert plugin.site is not None
     assert set(reader.lengths) >= set(plugin.site.pages)
     assert all(reader.lengths[path] > 0 for path in plugin.site.pages)
+
+
+@pytest.mark.slow
+def test_a_serve_rebuild_keeps_the_index_copies_of_unchanged_pages_and_pagefind_reads_a_fresh_builds(
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under serve, the copies Pagefind reads are kept between builds for the pages written back unchanged;
+    what Pagefind reads after an edit and a removed card is what a fresh build gives it, file for file."""
+    from a2a_docgen.site import pagefind
+    from a2a_docgen.site.plugin.search import IndexCopies
+
+    if pagefind.find_pagefind() is None:
+        pytest.skip("Pagefind is not installed (pip install 'a2a-docgen[search]')")
+    read: list[dict[str, bytes]] = []
+    written: list[str] = []
+
+    def reading(source: Path, **options: Any) -> pagefind.SearchIndex:
+        read.append(_tree(source))
+        return pagefind.SearchIndex(source, len(read[-1]), "")
+
+    real_add = IndexCopies.add
+
+    def counted(self: IndexCopies, path: str, output: str, content: str) -> None:
+        written.append(path)
+        real_add(self, path, output, content)
+
+    monkeypatch.setattr(pagefind, "build_search_index", reading)
+    monkeypatch.setattr(IndexCopies, "add", counted)
+    config_file = _project(tmp_path, own_home=True, jobs=1)
+    _material(config_file, search_index="pagefind")
+    site = tmp_path / "site"
+    plugin = _serve_build(config_file, site)
+    first = len(written)
+    assert first > AGENTS // 2
+    _edit_one_card(tmp_path / "cards")
+    written.clear()
+    plugin = _serve_build(config_file, site)
+    assert 1 <= len(written) < first // 2, "only the edited agent's copy is written again"
+    edited = read[-1]
+    assert edited != read[-2]
+    edited_project = tmp_path_factory.mktemp("edited")
+    shutil.copytree(tmp_path, edited_project, ignore=shutil.ignore_patterns("site"), dirs_exist_ok=True)
+    sorted((tmp_path / "cards").glob("*.json"))[-1].unlink()  # the file list changes: no page is kept
+    plugin = _serve_build(config_file, site)
+    removed = read[-1]
+    assert len(removed) == first - 1, "the removed agent's copy is gone"
+    copies = plugin.index_copies.directory
+    assert copies is not None
+    plugin.on_shutdown()
+    assert not copies.exists()
+
+    for project, expected in ((edited_project, edited), (tmp_path, removed)):
+        monkeypatch.setattr(dict(MkDocsConfig._schema)["plugins"], "plugin_cache", {})
+        fresh = load_config(config_file=str(project / "mkdocs.yml"), site_dir=str(project / "fresh"))
+        fresh.plugins.on_startup(command="build", dirty=False)
+        build(fresh)
+        assert read[-1] == expected, "Pagefind reads what a fresh build gives it"
+        assert fresh.plugins["a2a-docgen"].index_copies.directory is None, "a plain build leaves no copies"

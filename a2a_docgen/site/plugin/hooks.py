@@ -336,10 +336,15 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
             return output
         if self.kept.only_known:
             page.content = ""  # written: let go of it (the next page's may take its memory)
-        indexed = self._indexed(page, made)
-        if indexed is not None:
-            self.index_copies.add(page.file.dest_uri[len(self.prefix) :], output, indexed)
-        if page.file.src_uri in self.kept.used:  # written back as the last build made it, feed link included
+        copy = page.file.dest_uri[len(self.prefix) :]
+        kept = (
+            page.file.src_uri in self.kept.used
+        )  # written back as the last build made it, feed link included
+        if not (kept and self.index_copies.keep(copy)):
+            indexed = self._indexed(page, made)
+            if indexed is not None:
+                self.index_copies.add(copy, output, indexed)
+        if kept:
             return output
         feed = self.site.feeds.get(page.file.src_uri) if self.site is not None else None
         if feed is not None:
@@ -380,8 +385,12 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text, encoding="utf-8", newline="\n")
         if self.pagefind is not None:
-            write_search_index(self.pagefind, site_dir / self.prefix, self.index_copies)
+            write_search_index(self.pagefind, site_dir / self.prefix, self.index_copies, serving=self.serving)
         self.made.clear()
+
+    def on_shutdown(self) -> None:
+        """``mkdocs serve`` has ended: the index copies kept between its builds go."""
+        self.index_copies.clear()
 
     def on_build_error(self, *, error: Exception) -> None:
         """A failed build leaves no index copies behind, and holds no page."""

@@ -93,6 +93,10 @@ class IndexCopies:
 
     def __init__(self) -> None:
         self.directory: Path | None = None
+        self._present: set[str] = set()
+        """The copies in the directory (kept from the last build under ``mkdocs serve``)."""
+        self._current: set[str] = set()
+        """The copies this build wrote or kept."""
 
     def add(self, path: str, output: str, content: str) -> None:
         """The copy of the page at ``path`` (its destination under the catalogue's root), whose built HTML is
@@ -107,21 +111,47 @@ class IndexCopies:
             f'<!doctype html>\n<html{lang}><head><meta charset="utf-8"></head><body>\n{content}</body></html>\n',
             encoding="utf-8",
         )
+        self._present.add(path)
+        self._current.add(path)
+
+    def keep(self, path: str) -> bool:
+        """Keep the last build's copy of the page at ``path`` for this build (a page written back as the last
+        build made it, ``kept``, has the same copy); ``False`` when there is none."""
+        if path not in self._present:
+            return False
+        self._current.add(path)
+        return True
+
+    def prune(self) -> None:
+        """Remove the copies of pages this build did not write (before Pagefind reads the directory)."""
+        if self.directory is not None:
+            for path in self._present - self._current:
+                (self.directory / path).unlink(missing_ok=True)
+        self._present = set(self._current)
+
+    def end_build(self, *, keep: bool) -> None:
+        """After the index is made: the copies stay for the next build (``keep``: under ``mkdocs serve``) or go."""
+        if keep:
+            self._current = set()
+        else:
+            self.clear()
 
     def clear(self) -> None:
         if self.directory is not None:
             shutil.rmtree(self.directory, ignore_errors=True)
             self.directory = None
+        self._present, self._current = set(), set()
 
 
 _LANG = re.compile(r'<html\b[^>]*?\slang="([^"<>]*)"')
 
 
-def write_search_index(binary: Path, catalogue_dir: Path, copies: IndexCopies) -> None:
+def write_search_index(binary: Path, catalogue_dir: Path, copies: IndexCopies, *, serving: bool) -> None:
     """The catalogue search's Pagefind bundle in ``<catalogue>/pagefind/``, made from the index copies of the
-    agent pages."""
+    agent pages (kept for the next build when ``serving``)."""
     from a2a_docgen.site.pagefind import PAGEFIND_DIR, build_search_index
 
+    copies.prune()
     source = copies.directory
     try:
         if source is None:  # no agent page was built (nothing to copy): index what is there
@@ -129,7 +159,7 @@ def write_search_index(binary: Path, catalogue_dir: Path, copies: IndexCopies) -
         else:
             index = build_search_index(source, executable=binary, output=catalogue_dir / PAGEFIND_DIR)
     except A2ADocgenError as exc:
-        raise PluginError(f"a2a-docgen: search_index: {exc}") from exc
-    finally:
         copies.clear()
+        raise PluginError(f"a2a-docgen: search_index: {exc}") from exc
+    copies.end_build(keep=serving)
     log.info(f"Catalogue search: {index.pages} agent pages indexed by Pagefind")
