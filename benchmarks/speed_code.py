@@ -13,7 +13,10 @@ module before MkDocs starts), so the product carries no switch for the benchmark
 - ``workers``: forked render and conversion workers (the plugin's ``jobs: 1``);
 - ``pretty-json``: the hand-written ``pretty_json`` (``json.dumps`` writes the same bytes);
 - ``taint-bypass``: ``_taint_fields`` making copies without the dataclass ``__init__``;
-- ``ascii-paths``: the ASCII fast paths of ``clean_text`` and of the deceptive-text rule.
+- ``ascii-paths``: the ASCII fast paths of ``clean_text`` and of the deceptive-text rule;
+- ``inline-memo``: markdown-it-py's inline step remembering short texts (``html/inline_memo.py``).
+
+``--variants a,b`` measures the shipped build and those variants only.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ DESCRIPTIONS = {
     "pretty-json": "the hand-written `pretty_json` (`text/jsonio.py`; `json.dumps` writes the same bytes)",
     "taint-bypass": "`_taint_fields` copying model objects without their dataclass `__init__` (`render/pages.py`)",
     "ascii-paths": "the ASCII fast paths of `clean_text` and of the deceptive-text rule",
+    "inline-memo": "markdown-it-py's inline step remembering short texts (`html/inline_memo.py`)",
 }
 """What each variant turns off."""
 VARIANTS = ("shipped", *DESCRIPTIONS)
@@ -69,6 +73,9 @@ elif variant == "ascii-paths":
     import a2a_docgen.text.unicode as unicode, a2a_docgen.validate.rules as rules
     unicode._ASCII_NEEDS_CLEANING = re.compile("")  # always "needs cleaning": the general path
     rules.plain_ascii = lambda values: False
+elif variant == "inline-memo":
+    import a2a_docgen.html as html
+    html._MD = html._parser(remember=False)
 
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
@@ -86,8 +93,8 @@ print(json.dumps({"seconds": time.perf_counter() - start}))
 """
 
 
-def measure(agents: int, skills: int, repeat: int) -> dict[str, float]:
-    """The fastest build time of each variant, in seconds."""
+def measure(agents: int, skills: int, repeat: int, variants: tuple[str, ...] = VARIANTS) -> dict[str, float]:
+    """The fastest build time of each variant (``shipped`` first), in seconds."""
     with tempfile.TemporaryDirectory(prefix="a2a-docgen-speed-") as tmp:
         work = Path(tmp)
         cards = work / "cards"
@@ -96,13 +103,13 @@ def measure(agents: int, skills: int, repeat: int) -> dict[str, float]:
         docs.mkdir()
         config = work / "mkdocs.yml"
         config.write_text(_config(cards, docs, search_index="off"), encoding="utf-8")
-        times: dict[str, list[float]] = {v: [] for v in VARIANTS}
+        times: dict[str, list[float]] = {v: [] for v in variants}
         env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
         for n in range(repeat):
             # The order turns by one each round, so no variant always runs first (or after the same one), and
             # each starts with the last build's site deleted and its writes on disk: a build writes hundreds
             # of megabytes, which the next one would otherwise pay for.
-            for variant in VARIANTS[n % len(VARIANTS) :] + VARIANTS[: n % len(VARIANTS)]:
+            for variant in variants[n % len(variants) :] + variants[: n % len(variants)]:
                 site = work / "site"
                 shutil.rmtree(site, ignore_errors=True)
                 os.sync()
@@ -127,8 +134,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skills", type=int, default=10)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--json", action="store_true", help="print the numbers as JSON")
+    parser.add_argument("--variants", help="comma-separated variants to measure beside the shipped build")
     args = parser.parse_args(argv)
-    best = measure(args.agents, args.skills, args.repeat)
+    chosen = tuple(args.variants.split(",")) if args.variants else VARIANTS[1:]
+    unknown = set(chosen) - set(DESCRIPTIONS)
+    if unknown:
+        parser.error(f"unknown variants: {', '.join(sorted(unknown))} (known: {', '.join(DESCRIPTIONS)})")
+    best = measure(args.agents, args.skills, args.repeat, ("shipped", *chosen))
     if args.json:
         print(json.dumps(best, indent=2))
         return 0
