@@ -774,20 +774,18 @@ class _CardReader:
             return skill
         skill, findings = known
         self.report.findings.extend(findings)
-        if (
-            (skill.input_modes is None and skill.effective_input_modes != inputs)
-            or (skill.output_modes is None and skill.effective_output_modes != outputs)
-            or (skill.security_requirements is None and skill.effective_security != security)
-        ):
+        inherited = (
+            inputs if skill.input_modes is None else skill.effective_input_modes,
+            outputs if skill.output_modes is None else skill.effective_output_modes,
+            security if skill.security_requirements is None else skill.effective_security,
+        )
+        if inherited != (skill.effective_input_modes, skill.effective_output_modes, skill.effective_security):
+            input_modes, output_modes, effective_security = inherited
             skill = dataclasses.replace(
                 skill,
-                effective_input_modes=inputs if skill.input_modes is None else skill.effective_input_modes,
-                effective_output_modes=outputs
-                if skill.output_modes is None
-                else skill.effective_output_modes,
-                effective_security=security
-                if skill.security_requirements is None
-                else skill.effective_security,
+                effective_input_modes=input_modes,
+                effective_output_modes=output_modes,
+                effective_security=effective_security,
             )
         return skill
 
