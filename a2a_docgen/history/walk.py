@@ -15,6 +15,7 @@ unless its model is needed after all.
 
 from __future__ import annotations
 
+import functools
 import os
 import time
 from collections.abc import Callable, Sequence
@@ -323,15 +324,8 @@ def place(arguments: Sequence[tuple[str, str, bool]]) -> Callable[[str], Place |
     whether it is a file); ``None`` for a path that no argument reads."""
     from a2a_docgen.review.git import is_card_path
 
-    known: dict[str, Place | None] = {}  # a path is asked about in every commit that changes it
-
+    @functools.cache  # a path is asked about in every commit that changes it
     def where(path: str) -> Place | None:
-        if path in known:
-            return known[path]
-        found = known[path] = _where(path)
-        return found
-
-    def _where(path: str) -> Place | None:
         for argument, prefix, is_file in arguments:
             if is_file:
                 if path == prefix:
