@@ -337,9 +337,8 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         if self.kept.only_known:
             page.content = ""  # written: let go of it (the next page's may take its memory)
         copy = page.file.dest_uri[len(self.prefix) :]
-        kept = (
-            page.file.src_uri in self.kept.used
-        )  # written back as the last build made it, feed link included
+        # A kept page is written back as the last build made it, feed link included.
+        kept = page.file.src_uri in self.kept.used
         if not (kept and self.index_copies.keep(copy)):
             indexed = self._indexed(page, made)
             if indexed is not None:
