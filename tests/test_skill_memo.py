@@ -19,6 +19,7 @@ from a2a_docgen.limits import DEFAULT_LIMITS
 from a2a_docgen.load import ReadCard, SkillMemo, read_card_bytes
 from a2a_docgen.model import Catalog
 from a2a_docgen.review import diff_catalogs
+from tests.support.cards import small_card
 from tests.test_diff import to_v10, v03_cards
 
 Card = dict[str, Any]
@@ -173,21 +174,13 @@ def v03_card() -> Card:
 
 
 def test_a_skill_read_again_is_the_one_read_before_with_this_versions_inheritance() -> None:
-    card = {
-        "name": "A",
-        "description": "An agent.",
-        "version": "1.0.0",
-        "supportedInterfaces": [
-            {"url": "https://a.example/a2a", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}
-        ],
-        "capabilities": {},
-        "defaultInputModes": ["text/plain"],
-        "defaultOutputModes": ["text/plain"],
-        "skills": [
+    card = small_card(
+        "A",
+        [
             {"id": "own", "name": "Own", "description": "x", "tags": ["t"], "inputModes": ["image/png"]},
             {"id": "inherits", "name": "Inherits", "description": "y", "tags": ["t"]},
         ],
-    }
+    )
     memo = SkillMemo()
     first = read(card, memo).card
     again = read(card, memo).card
@@ -201,18 +194,8 @@ def test_a_skill_read_again_is_the_one_read_before_with_this_versions_inheritanc
 
 
 def test_true_and_1_are_different_versions_in_the_history() -> None:
-    card: Card = {
-        "name": "A",
-        "description": "An agent.",
-        "version": "1.0.0",
-        "supportedInterfaces": [
-            {"url": "https://a.example/a2a", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}
-        ],
-        "capabilities": {"streaming": True},
-        "defaultInputModes": ["text/plain"],
-        "defaultOutputModes": ["text/plain"],
-        "skills": [{"id": "s", "name": "S", "description": "x", "tags": ["t"]}],
-    }
+    card = small_card("A", [{"id": "s", "name": "S", "description": "x", "tags": ["t"]}])
+    card["capabilities"]["streaming"] = True
     changed = copy.deepcopy(card)
     changed["capabilities"]["streaming"] = 1  # Python's == takes it for True
     old = load_version(json.dumps(card).encode(), PLACE, DEFAULT_LIMITS)
