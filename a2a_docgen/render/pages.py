@@ -875,11 +875,8 @@ def _grades(
         if (
             previous is not None
             and previous.grade is not None
-            and (previous.text, previous.diagnostics)
-            == (
-                card.source.text,
-                own,
-            )
+            and previous.text == card.source.text
+            and previous.diagnostics == own
         ):
             grades[path] = previous.grade
         else:
