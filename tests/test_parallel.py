@@ -191,6 +191,42 @@ def test_render_catalog_gives_the_same_site_with_workers(tmp_path: Path) -> None
 
 
 @needs_fork
+def test_requests_are_made_by_the_workers_that_render_the_agent_pages(tmp_path: Path) -> None:
+    """The views leave each request to the agent page that shows it (``calling.DeferredVariants``): the build
+    process makes none of them when the pages are rendered by workers, and the pages are those of one process."""
+    result = in_fresh_process(
+        f"""
+        import sys
+        from pathlib import Path
+        sys.path.insert(0, {str(BENCHMARKS)!r})
+        from synthetic import write_catalogue
+        import a2a_docgen.render.calling as calling
+        import a2a_docgen.render.catalog as render
+        from a2a_docgen.catalog import load_catalog
+
+        here = os.getpid()
+        made_here = []
+        real = calling.build_request  # what every request of a page is made by
+        def counting(*arguments):
+            if os.getpid() == here:
+                made_here.append(arguments[2])
+            return real(*arguments)
+        calling.build_request = counting
+
+        write_catalogue(Path({str(tmp_path / "cards")!r}), COUNT, 3)
+        catalog = load_catalog([{str(tmp_path / "cards")!r}])
+        parallel = render.render_catalog(catalog, jobs=2)
+        in_workers = len(made_here)
+        serial = render.render_catalog(catalog, jobs=1)
+        print(json.dumps({{"in_workers": in_workers, "serial": len(made_here), "same": serial == parallel}}))
+        """
+    )
+    assert result["in_workers"] == 0
+    assert result["serial"] >= ENOUGH * 3  # one process: every skill's requests, made here
+    assert result["same"]
+
+
+@needs_fork
 def test_a_dead_worker_s_pages_are_rendered_here() -> None:
     result = in_fresh_process(
         """

@@ -12,7 +12,9 @@ and ``.form`` carry the two halves for a theme that nests them. The page explain
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import overload
 
 from a2a_docgen.model import (
     AgentCard,
@@ -46,6 +48,7 @@ from a2a_docgen.text.urls import safe_url
 __all__ = [
     "BINDING_LABELS",
     "CallingView",
+    "DeferredVariants",
     "PlaceholderNote",
     "RequestTarget",
     "RequestVariant",
@@ -246,6 +249,59 @@ def request_variants(
                 RequestVariant(f"{target.label} · Python", "python", program, target.label, "Python")
             )
     return tuple(variants)
+
+
+class DeferredVariants(Sequence[RequestVariant]):
+    """``request_variants(card, skill, index, targets)``, made the first time a page reads them.
+
+    Every view of the catalogue is built in the build process, before the agent pages are rendered in worker
+    processes (``render.parallel``); the requests are only read by the agent's own page, so deferring them
+    makes them in the worker that renders that page, in parallel, instead of all of them in the build process
+    first. The same arguments give the same requests, wherever they are made.
+    """
+
+    __slots__ = ("_arguments", "_made")
+
+    def __init__(
+        self, card: AgentCard, skill: AgentSkill, index: int | None, targets: tuple[RequestTarget, ...]
+    ) -> None:
+        self._arguments: tuple[AgentCard, AgentSkill, int | None, tuple[RequestTarget, ...]] | None = (
+            card,
+            skill,
+            index,
+            targets,
+        )
+        self._made: tuple[RequestVariant, ...] = ()
+
+    def made(self) -> tuple[RequestVariant, ...]:
+        if self._arguments is not None:
+            self._made = request_variants(*self._arguments)
+            self._arguments = None  # the card is not kept alive by its requests
+        return self._made
+
+    def __len__(self) -> int:
+        return len(self.made())
+
+    def __iter__(self) -> Iterator[RequestVariant]:
+        return iter(self.made())
+
+    @overload
+    def __getitem__(self, index: int) -> RequestVariant: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[RequestVariant, ...]: ...
+    def __getitem__(self, index: int | slice) -> RequestVariant | tuple[RequestVariant, ...]:
+        return self.made()[index]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, DeferredVariants):
+            return self.made() == other.made()
+        return self.made() == other
+
+    def __hash__(self) -> int:
+        return hash(self.made())
+
+    def __repr__(self) -> str:
+        return f"DeferredVariants({self.made()!r})"
 
 
 def _note(credential: Credential, card: AgentCard) -> PlaceholderNote | None:

@@ -43,11 +43,11 @@ from a2a_docgen.model import (
 from a2a_docgen.render import paths
 from a2a_docgen.render.calling import (
     CallingView,
+    DeferredVariants,
     RequestTarget,
     RequestVariant,
     calling_view,
     request_targets,
-    request_variants,
 )
 from a2a_docgen.render.changes import AgentChanges, HistoryViews, agent_changes, history_views
 from a2a_docgen.render.env import CardText
@@ -298,8 +298,9 @@ class ExampleView:
     example: Example
     heading: str
     """What the example is, for its heading: its first words, or the members of a JSON one (card text)."""
-    variants: tuple[RequestVariant, ...]
-    """The forms of the request to every interface requests go to (see ``calling``)."""
+    variants: Sequence[RequestVariant]
+    """The forms of the request to every interface requests go to (see ``calling``), made when the page
+    reads them (``calling.DeferredVariants``)."""
     fit: str | None
     """``None`` when the example fits the skill's input media types; ``json-as-text`` when it is JSON but the
     skill takes no JSON type (it goes as text); ``text-not-accepted`` when it is text but the skill takes no
@@ -314,8 +315,9 @@ class SkillView:
     """Path of the skill's section from the docs root (``agents/x/index.md#skill-y``)."""
     tags: tuple[TagLink, ...]
     examples: tuple[ExampleView, ...]
-    placeholder: tuple[RequestVariant, ...]
-    """For a skill without examples: the requests of a placeholder message in a mode it accepts."""
+    placeholder: Sequence[RequestVariant]
+    """For a skill without examples: the requests of a placeholder message in a mode it accepts (made when
+    the page reads them)."""
     placeholder_kind: str
     """``text``, ``data`` or ``file``: what the placeholder message carries."""
     input_modes: EffectiveModes
@@ -584,7 +586,7 @@ def _examples(
 ) -> tuple[ExampleView, ...]:
     views = []
     for index, example in enumerate(skill.examples):
-        variants = request_variants(card, skill, index, targets)
+        variants = DeferredVariants(card, skill, index, targets)
         fit = example_fit(example, skill.effective_input_modes.modes)
         views.append(ExampleView(index + 1, example, example_heading(example), variants, fit))
     return tuple(views)
@@ -648,7 +650,7 @@ def agent_page(
                 link=f"{path}#{skill_anchor}",
                 tags=tuple(TagLink(tags[k], tag_paths.get(k)) for k in sorted(tags)),
                 examples=_examples(card, skill, targets),
-                placeholder=() if skill.examples else request_variants(card, skill, None, targets),
+                placeholder=() if skill.examples else DeferredVariants(card, skill, None, targets),
                 placeholder_kind=placeholder_content(skill.effective_input_modes.modes).kind,
                 input_modes=skill.effective_input_modes,
                 output_modes=skill.effective_output_modes,
