@@ -105,17 +105,20 @@ def atom_feed(
         f'href="{xml_text(_href(page_url(page_path), feed_path, site_url))}"/>\n',
         "  <generator>a2a-docgen</generator>\n",
     ]
+    hrefs: dict[str, str] = {}  # page -> its address from the feed (an agent's feed has one page)
     for view in changes:
         entry = view.entry
         page = own_page or view.agent_path or page_path
+        href = hrefs.get(page)
+        if href is None:
+            href = hrefs[page] = xml_text(_href(page_url(page), feed_path, site_url))
         breaking = " (breaking)" if entry.breaking else ""
         out += [
             "  <entry>\n",
             f"    <id>{xml_text(entry.id)}</id>\n",
             f'    <title type="text">{xml_text(f"{entry.agent}: {entry_summary(entry)}{breaking}")}</title>\n',
             f"    <updated>{xml_text(entry.date)}</updated>\n",
-            f'    <link rel="alternate" type="text/html" '
-            f'href="{xml_text(_href(page_url(page), feed_path, site_url))}"/>\n',
+            f'    <link rel="alternate" type="text/html" href="{href}"/>\n',
         ]
         if view.commit_link:
             out.append(f'    <link rel="related" type="text/html" href="{xml_text(view.commit_link)}"/>\n')
