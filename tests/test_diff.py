@@ -687,11 +687,14 @@ def _shared_files() -> list[Path]:
 @pytest.mark.skipif(not _shared_files(), reason="the shared card collection is not available")
 def test_every_shared_card_equals_itself() -> None:
     collection = load_catalog([SHARED_CARDS])
+    again = load_catalog([SHARED_CARDS])  # the same values in other objects: every comparison is made
     assert collection.cards
     assert diff_catalogs(collection, collection) == []
-    for card in collection.cards:
+    assert diff_catalogs(collection, again) == []
+    for card, same in zip(collection.cards, again.cards, strict=True):
         single = Catalog(cards=(card,), diagnostics=(), excluded=())
         assert diff_catalogs(single, single) == [], card.source.path
+        assert diff_catalogs(single, Catalog(cards=(same,), diagnostics=(), excluded=())) == []
 
 
 _text = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=1, max_size=12)

@@ -29,6 +29,15 @@ __all__ = ["compare_skills"]
 def compare_skills(pair_: AgentPair) -> None:
     old = [s for s in pair_.old.skills if s.id is not None]
     new = [s for s in pair_.new.skills if s.id is not None]
+    if len(old) == len(new) and all(
+        before is after and after.effective_security.origin == "card"
+        for before, after in zip(old, new, strict=True)
+    ):
+        # Each skill is the very object of the other version (``load.memo``, a history's consecutive
+        # versions) and takes the card's requirements: pairing would match each with itself, and ``_skill``
+        # finds nothing in such a pair (a skill's own requirements are compared against the card's schemes,
+        # which may have changed).
+        return
     pairs, removed, added = pair(old, new, lambda s: s.id)
     moved, removed, added = pair_passes(
         removed, added, (lambda s: s.name or None, lambda s: s.description or None)
