@@ -84,6 +84,25 @@ def _drop_skill(card: Card, n: int) -> None:
         del card["skills"][n % len(card["skills"])]
 
 
+def _rename_scheme(card: Card, n: int) -> None:
+    """The scheme ``key`` under another name, and every requirement that names it (a rename the differ follows)."""
+    schemes = card.get("securitySchemes") or {}
+    if "key" not in schemes:
+        return
+    schemes["api-key"] = schemes.pop("key")
+    for owner in [card, *card["skills"]]:
+        for requirement in owner.get("security") or []:
+            if isinstance(requirement, dict) and "key" in requirement:
+                requirement["api-key"] = requirement.pop("key")
+
+
+def _move_scheme(card: Card, n: int) -> None:
+    """The scheme ``key`` sent elsewhere: the same name, another definition."""
+    scheme = (card.get("securitySchemes") or {}).get("key")
+    if isinstance(scheme, dict):
+        scheme["in"] = "query" if scheme.get("in") == "header" else "header"
+
+
 EDITS: dict[str, Callable[[Card, int], None]] = {
     "skill description": _skill_field("description", "Reworded."),
     "skill tags wrong type": _skill_field("tags", "not-a-list"),
@@ -106,6 +125,8 @@ EDITS: dict[str, Callable[[Card, int], None]] = {
     "card requirements": _card_field("security", [{"key": []}]),
     "card requirements gone": _card_field("security", []),
     "schemes gone": _card_field("securitySchemes", {}),
+    "scheme renamed": _rename_scheme,
+    "scheme moved to the query": _move_scheme,
 }
 
 _SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -171,6 +192,39 @@ def v03_card() -> Card:
         "defaultOutputModes": ["text/plain"],
         "skills": [{"id": "s", "name": "S", "description": "x", "tags": ["t"]}],
     }
+
+
+@pytest.mark.parametrize("edit", ["scheme renamed", "scheme moved to the query", "schemes gone"])
+def test_a_remembered_skill_s_own_requirements_meet_the_schemes_of_its_version(edit: str) -> None:
+    """The skill is the same object in both versions (the memo), its requirements its own: what they now name
+    is the other version's schemes, so the differ compares them (it skips only a skill under the same schemes)."""
+    card = small_card(
+        "A",
+        [
+            {
+                "id": "own",
+                "name": "Own",
+                "description": "x",
+                "tags": ["t"],
+                "securityRequirements": [{"schemes": {"key": {"list": []}}}],
+            },
+            {"id": "other", "name": "Other", "description": "y", "tags": ["t"]},
+        ],
+    )
+    card["securitySchemes"] = {"key": {"apiKeySecurityScheme": {"location": "header", "name": "X-Key"}}}
+    card["securityRequirements"] = [{"schemes": {"key": {"list": []}}}]
+    changed = copy.deepcopy(card)
+    if edit == "scheme renamed":
+        changed["securitySchemes"] = {"api-key": changed["securitySchemes"]["key"]}
+        changed["securityRequirements"] = [{"schemes": {"api-key": {"list": []}}}]
+    elif edit == "scheme moved to the query":
+        changed["securitySchemes"]["key"]["apiKeySecurityScheme"]["location"] = "query"
+    else:
+        changed["securitySchemes"] = {}
+    memo = SkillMemo()
+    first, second = read(card, memo), read(changed, memo)
+    assert second.card.skills[0] is first.card.skills[0]  # the case the differ's shortcut meets
+    assert_same_reading([card, changed])
 
 
 def test_a_skill_read_again_is_the_one_read_before_with_this_versions_inheritance() -> None:

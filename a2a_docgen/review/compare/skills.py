@@ -29,14 +29,15 @@ __all__ = ["compare_skills"]
 def compare_skills(pair_: AgentPair) -> None:
     old = [s for s in pair_.old.skills if s.id is not None]
     new = [s for s in pair_.new.skills if s.id is not None]
+    # A skill's own requirements are compared with the schemes each version declares: unchanged schemes
+    # (and no scheme renamed) leave nothing to find in the requirements of a skill compared with itself.
+    schemes_same = not pair_.renames and pair_.old.security_schemes == pair_.new.security_schemes
     if len(old) == len(new) and all(
-        before is after and after.effective_security.origin == "card"
+        before is after and (schemes_same or after.effective_security.origin == "card")
         for before, after in zip(old, new, strict=True)
     ):
         # Each skill is the very object of the other version (``load.memo``, a history's consecutive
-        # versions) and takes the card's requirements: pairing would match each with itself, and ``_skill``
-        # finds nothing in such a pair (a skill's own requirements are compared against the card's schemes,
-        # which may have changed).
+        # versions): pairing would match each with itself, and ``_skill`` finds nothing in such a pair.
         return
     pairs, removed, added = pair(old, new, lambda s: s.id)
     moved, removed, added = pair_passes(
@@ -65,15 +66,15 @@ def compare_skills(pair_: AgentPair) -> None:
             after=after.id,
         )
     for before, after in [*pairs, *moved]:
-        _skill(pair_, before, after)
+        _skill(pair_, before, after, schemes_same=schemes_same)
 
 
-def _skill(pair_: AgentPair, old: AgentSkill, new: AgentSkill) -> None:
+def _skill(pair_: AgentPair, old: AgentSkill, new: AgentSkill, *, schemes_same: bool) -> None:
     sid = new.id
     assert sid is not None
-    if old is new and new.effective_security.origin == "card":
+    if old is new and (schemes_same or new.effective_security.origin == "card"):
         # The same skill read once for both versions (``load.memo``): equal text, tags, examples and modes,
-        # and requirements that are the card's, compared for the agent.
+        # and requirements that are the card's (compared for the agent) or its own, under the same schemes.
         return
     pair_.text_change(
         NAME_CHANGED, "skill's name", old.name, new.name, join_pointer(new.pointer, "name"), sid
