@@ -227,6 +227,50 @@ def test_requests_are_made_by_the_workers_that_render_the_agent_pages(tmp_path: 
 
 
 @needs_fork
+def test_history_pages_and_feeds_are_rendered_with_their_agent_pages(tmp_path: Path) -> None:
+    """Each agent's history pages and feed come from the worker that renders its page: the build process makes
+    only the catalogue's feed, and the site is the one a single process renders."""
+    result = in_fresh_process(
+        f"""
+        import sys
+        from pathlib import Path
+        sys.path.insert(0, {str(BENCHMARKS)!r})
+        from history import make_repository
+        import a2a_docgen.render.feeds as feeds
+        import a2a_docgen.render.catalog as render
+        from a2a_docgen.catalog import load_catalog
+        from a2a_docgen.history.read import read_history
+
+        here = os.getpid()
+        feeds_here = []
+        real = feeds.atom_feed
+        def counting(**arguments):
+            if os.getpid() == here:
+                feeds_here.append(arguments["feed_path"])
+            return real(**arguments)
+        feeds.atom_feed = counting
+
+        root = Path({str(tmp_path / "repo")!r})
+        root.mkdir()
+        os.environ["A2A_DOCGEN_HISTORY_CACHE"] = "off"
+        make_repository(root, COUNT, 2, 8)
+        catalog = load_catalog(["cards"], base=str(root))
+        history = read_history(["cards"], base=str(root)).history
+        parallel = render.render_catalog(catalog, jobs=2, history=history)
+        in_workers = list(feeds_here)
+        serial = render.render_catalog(catalog, jobs=1, history=history)
+        print(json.dumps({{"in_workers": in_workers, "serial": len(feeds_here) - len(in_workers),
+                          "histories": sum("/history" in path for path in parallel.pages),
+                          "same": serial == parallel}}))
+        """
+    )
+    assert result["in_workers"] == ["whats-new.xml"]
+    assert result["serial"] == ENOUGH + 1  # every agent's feed and the catalogue's, in one process
+    assert result["histories"] == ENOUGH
+    assert result["same"]
+
+
+@needs_fork
 def test_a_dead_worker_s_pages_are_rendered_here() -> None:
     result = in_fresh_process(
         """

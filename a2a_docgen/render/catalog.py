@@ -16,7 +16,7 @@ from a2a_docgen.model import Catalog, Example, JSONValue
 from a2a_docgen.render.assets import asset_files
 from a2a_docgen.render.env import DIALECTS, Dialect, UnescapedOutputError, shared_env
 from a2a_docgen.render.exports import DEFAULT_SITE_NAME, export_files
-from a2a_docgen.render.feeds import feed_files, feed_links
+from a2a_docgen.render.feeds import agent_feed, agent_feed_paths, catalogue_feed, feed_links
 from a2a_docgen.render.filter_index import FILTER_INDEX, agent_facets, filter_index
 from a2a_docgen.render.layout import site_layout
 from a2a_docgen.render.pages import AgentPage, SiteViews, build_views
@@ -103,8 +103,12 @@ def _render_site(
         catalog, site_url=site_url, reuse=reuse.views if reuse is not None else None, history=history
     )
     agents = views.agents
+    layout = site_layout(views)
+    jobs_list = list(layout.jobs())
+    history_jobs = layout.history_jobs()
 
-    def agent_page(index: int) -> str:
+    def agent_page(index: int) -> tuple[str, dict[str, str], dict[str, bytes]]:
+        """An agent's page, its history pages and its feed: rendered together, by a worker where there are."""
         agent = agents[index]
         text = reuse.page(agent) if reuse is not None else None
         if text is None:
@@ -117,10 +121,14 @@ def _render_site(
                 search_exclude=False,
                 dialect=dialect,
             )
-        return text
+        histories = {
+            job.path: _render(
+                env, job.template, job.path, site=views, search_exclude=True, dialect=dialect, **job.context
+            )
+            for job in history_jobs.get(agent.path, ())
+        }
+        return text, histories, agent_feed(views, agent, site_url=site_url, site_name=site_name)
 
-    layout = site_layout(views)
-    jobs_list = list(layout.jobs())
     pages: dict[str, str] = {}
     indexed: set[str] = set()
     with PageWorkers(agent_page, len(agents), jobs) as workers:
@@ -145,16 +153,26 @@ def _render_site(
             ),
             {FILTER_INDEX: filter_index(views)},
             asset_files(),
-            feed_files(views, site_url=site_url, site_name=site_name),
+            catalogue_feed(views, site_url=site_url, site_name=site_name),
         ]
         # One check over every source's paths before they are merged (a merge would hide a repeat).
-        distinct_paths([*(agent.path for agent in agents), *(j.path for j in jobs_list), *chain(*parts)])
+        distinct_paths(
+            [
+                *(agent.path for agent in agents),
+                *(j.path for j in jobs_list),
+                *(j.path for own in history_jobs.values() for j in own),
+                *chain(*parts),
+                *agent_feed_paths(views),
+            ]
+        )
         files = {path: data for part in parts for path, data in part.items()}
         rendered = workers.results()
-        for agent, text in zip(agents, rendered, strict=True):
+        for agent, (text, histories, feed) in zip(agents, rendered, strict=True):
             pages[agent.path] = text
+            pages.update(histories)
+            files.update(feed)
         if reuse is not None:
-            reuse.keep(agents, rendered)
+            reuse.keep(agents, [text for text, _, _ in rendered])
     unindexed = frozenset(pages) - indexed - {agent.path for agent in agents}
     search: dict[str, tuple[SearchEntry, ...]] = {
         entry.path: page_entry(entry.title) for entry in NAV if entry.path not in unindexed

@@ -16,9 +16,18 @@ from collections.abc import Mapping, Sequence
 
 from a2a_docgen.history.entries import HistoryEntry
 from a2a_docgen.render.changes import FEED_ENTRIES, ChangeView, entry_summary
-from a2a_docgen.render.pages import SiteViews
+from a2a_docgen.render.pages import AgentPage, SiteViews
 
-__all__ = ["ATOM_TYPE", "atom_feed", "feed_files", "feed_links", "page_url", "xml_text"]
+__all__ = [
+    "ATOM_TYPE",
+    "agent_feed",
+    "agent_feed_paths",
+    "atom_feed",
+    "catalogue_feed",
+    "feed_links",
+    "page_url",
+    "xml_text",
+]
 
 ATOM_TYPE = "application/atom+xml"
 _NOT_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
@@ -131,12 +140,12 @@ def atom_feed(
     return "".join(out).encode("utf-8")
 
 
-def feed_files(views: SiteViews, *, site_url: str | None, site_name: str) -> dict[str, bytes]:
-    """The catalogue's feed and each agent's, by path (none without a history)."""
+def catalogue_feed(views: SiteViews, *, site_url: str | None, site_name: str) -> dict[str, bytes]:
+    """The catalogue's feed, by path (none without a history)."""
     history = views.history
     if history is None:
         return {}
-    files = {
+    return {
         history.feed_path: atom_feed(
             title=f"{site_name}: what's new",
             feed_path=history.feed_path,
@@ -147,21 +156,34 @@ def feed_files(views: SiteViews, *, site_url: str | None, site_name: str) -> dic
             site_name=site_name,
         )
     }
-    for agent in views.agents:
-        changes = agent.changes
-        if changes is None:
-            continue
-        files[changes.feed_path] = atom_feed(
+
+
+def agent_feed(
+    views: SiteViews, agent: AgentPage, *, site_url: str | None, site_name: str
+) -> dict[str, bytes]:
+    """An agent's feed, by path (none without a history): made with the agent's page, where it is rendered."""
+    changes = agent.changes
+    if views.history is None or changes is None:
+        return {}
+    return {
+        changes.feed_path: atom_feed(
             title=f"{agent.card.name or 'Unnamed agent'}: changes",
             feed_path=changes.feed_path,
             page_path=agent.path,
             changes=changes.entries[:FEED_ENTRIES],
-            updated=history.source.head_date,
+            updated=views.history.source.head_date,
             site_url=site_url,
             site_name=site_name,
             own_page=agent.path,
         )
-    return files
+    }
+
+
+def agent_feed_paths(views: SiteViews) -> list[str]:
+    """The path of every feed ``agent_feed`` makes."""
+    if views.history is None:
+        return []
+    return [agent.changes.feed_path for agent in views.agents if agent.changes is not None]
 
 
 def feed_links(views: SiteViews, pages: Mapping[str, str]) -> dict[str, str]:

@@ -101,7 +101,7 @@ class SiteLayout:
     """The history pages of the agents with more entries than their page shows."""
 
     def jobs(self) -> Iterator[PageJob]:
-        """Every page but the agent pages, in a fixed order."""
+        """Every page but the agent pages and their history pages (``history_jobs``), in a fixed order."""
         yield from _list("index.md.jinja", self.home, indexed=True, layout=self)
         yield from _list("tags.md.jinja", self.tag_index, indexed=True)
         for tag, pages in self.tags:
@@ -119,8 +119,14 @@ class SiteLayout:
             yield from _list("binding.md.jinja", binding.pages, binding=binding)
         yield from _list("excluded.md.jinja", self.excluded, indexed=True)
         yield from _list("whats-new.md.jinja", self.whats_new)
-        for agent, changes in self.histories:
-            yield from _list("history.md.jinja", changes, agent=agent)
+
+    def history_jobs(self) -> dict[str, tuple[PageJob, ...]]:
+        """The history pages of each agent that has them, by the agent's page path: rendered with the agent's
+        page, where it is rendered (``render.parallel``)."""
+        return {
+            agent.path: tuple(_list("history.md.jinja", changes, agent=agent))
+            for agent, changes in self.histories
+        }
 
 
 def _list(
