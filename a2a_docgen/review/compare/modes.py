@@ -7,10 +7,10 @@ case-insensitively (and so does a ``charset`` value).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Literal
 
-from a2a_docgen.model import EffectiveModes
+from a2a_docgen.model import AgentSkill, EffectiveModes
 from a2a_docgen.protocol import media_type_essence
 from a2a_docgen.review.codes import (
     INPUT_MODE_ADDED,
@@ -37,27 +37,23 @@ _CODES: dict[Direction, tuple[ReviewCode, ReviewCode]] = {
 
 def compare_default_modes(pair: AgentPair) -> None:
     old, new = pair.old, pair.new
-    inputs = pair.inheriting(lambda s: s.effective_input_modes.origin)
-    outputs = pair.inheriting(lambda s: s.effective_output_modes.origin)
     note = "the skills that inherit these defaults"
-    _modes(
-        pair,
-        "input",
-        old.default_input_modes,
-        new.default_input_modes,
-        "/defaultInputModes",
-        None,
-        inherit_note(inputs, note),
+    sides: tuple[tuple[Direction, Sequence[str], Sequence[str], str, Callable[[AgentSkill], str]], ...] = (
+        ("input", old.default_input_modes, new.default_input_modes, "/defaultInputModes", _input_origin),
+        ("output", old.default_output_modes, new.default_output_modes, "/defaultOutputModes", _output_origin),
     )
-    _modes(
-        pair,
-        "output",
-        old.default_output_modes,
-        new.default_output_modes,
-        "/defaultOutputModes",
-        None,
-        inherit_note(outputs, note),
-    )
+    for direction, before, after, pointer, origin in sides:
+        if tuple(before) == tuple(after):
+            continue  # every mode covers itself: nothing to say, so no skills to name
+        _modes(pair, direction, before, after, pointer, None, inherit_note(pair.inheriting(origin), note))
+
+
+def _input_origin(skill: AgentSkill) -> str:
+    return skill.effective_input_modes.origin
+
+
+def _output_origin(skill: AgentSkill) -> str:
+    return skill.effective_output_modes.origin
 
 
 def compare_skill_modes(
