@@ -43,6 +43,8 @@ def interface_key(interface: AgentInterface) -> object:
 
 def compare_interfaces(pair_: AgentPair) -> None:
     old, new = pair_.old.interfaces, pair_.new.interfaces
+    if old == new:
+        return  # each pairs with its equal: the same interfaces, nothing changed for clients
     exact, base_left, head_left = pair(list(old), list(new), interface_key)
     # A base interface that states no protocol version (a v0.2 card) is the head's that states one at the
     # same URL and binding: a version written down (a2a-docgen convert writes one) changes nothing served.
