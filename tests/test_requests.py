@@ -26,6 +26,7 @@ from a2a_docgen.render.requests import (
 )
 from a2a_docgen.render.snippets import PROTO_URLS
 from a2a_docgen.validate.formats import check_binding
+from tests.support.cards import small_card
 
 ID_A = "9f1c2a7e-3b4d-4e5f-8a6b-7c8d9e0f1a2b"
 ID_B = "0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"
@@ -523,3 +524,28 @@ def test_basic_over_grpc_is_encoded_by_the_shell_on_one_line() -> None:
         in (forms["gRPC v1.0 · grpcurl"])
     )
     assert 'base64.b64encode(b"<user>:<password>")' in forms["gRPC v1.0 · Python"]
+
+
+def test_deferred_requests_are_the_tuple_they_stand_for_in_a_template() -> None:
+    """A site's own template override may use an example's requests as it used the tuple they were: joined,
+    counted, indexed, compared, printed."""
+    import jinja2
+
+    from a2a_docgen.render.calling import DeferredVariants, request_targets, request_variants
+
+    skill_json = {"id": "s", "name": "S", "description": "d", "tags": ["t"], "examples": ["hello"]}
+    found, _ = load_card_bytes(json.dumps(small_card("A", [skill_json])).encode(), display="cards/a.json")
+    assert isinstance(found, AgentCard)
+    skill = found.skills[0]
+    targets = request_targets(found)[0]
+    made = request_variants(found, skill, 0, targets)
+    deferred = DeferredVariants(found, skill, 0, targets)
+    assert made
+    assert deferred == made
+    assert made == deferred
+    assert hash(deferred) == hash(made)
+    template = jinja2.Environment().from_string(
+        "{{ (v + t) | length }} {{ (t + v) | length }} {{ v | length }} {{ v[0].label }} {{ v[-1].label }} "
+        "{{ v | first == v[0] }} {{ v | list | length }} {{ v | string }}"
+    )
+    assert template.render(v=deferred, t=made) == template.render(v=made, t=made)

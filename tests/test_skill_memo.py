@@ -194,7 +194,7 @@ def v03_card() -> Card:
     }
 
 
-@pytest.mark.parametrize("edit", ["scheme renamed", "scheme moved to the query", "schemes gone"])
+@pytest.mark.parametrize("edit", ["scheme renamed", "schemes gone"])
 def test_a_remembered_skill_s_own_requirements_meet_the_schemes_of_its_version(edit: str) -> None:
     """The skill is the same object in both versions (the memo), its requirements its own: what they now name
     is the other version's schemes, so the differ compares them (it skips only a skill under the same schemes)."""
@@ -217,8 +217,6 @@ def test_a_remembered_skill_s_own_requirements_meet_the_schemes_of_its_version(e
     if edit == "scheme renamed":
         changed["securitySchemes"] = {"api-key": changed["securitySchemes"]["key"]}
         changed["securityRequirements"] = [{"schemes": {"api-key": {"list": []}}}]
-    elif edit == "scheme moved to the query":
-        changed["securitySchemes"]["key"]["apiKeySecurityScheme"]["location"] = "query"
     else:
         changed["securitySchemes"] = {}
     memo = SkillMemo()

@@ -292,6 +292,8 @@ class DeferredVariants(Sequence[RequestVariant]):
     def __getitem__(self, index: int | slice) -> RequestVariant | tuple[RequestVariant, ...]:
         return self.made()[index]
 
+    # What a template (the site's own overrides too) may do with the tuple it stood for: compare, hash, join
+    # and print it.
     def __eq__(self, other: object) -> bool:
         if isinstance(other, DeferredVariants):
             return self.made() == other.made()
@@ -300,8 +302,14 @@ class DeferredVariants(Sequence[RequestVariant]):
     def __hash__(self) -> int:
         return hash(self.made())
 
+    def __add__(self, other: tuple[RequestVariant, ...] | DeferredVariants) -> tuple[RequestVariant, ...]:
+        return self.made() + tuple(other)
+
+    def __radd__(self, other: tuple[RequestVariant, ...]) -> tuple[RequestVariant, ...]:
+        return tuple(other) + self.made()
+
     def __repr__(self) -> str:
-        return f"DeferredVariants({self.made()!r})"
+        return repr(self.made())
 
 
 def _note(credential: Credential, card: AgentCard) -> PlaceholderNote | None:
