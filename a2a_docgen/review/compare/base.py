@@ -4,6 +4,7 @@ how card text is quoted in a message.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -63,6 +64,12 @@ class AgentPair:
         self.drafts: list[Draft] = []
         self.renames: dict[str, str] = {}
         """Security schemes renamed with the same definition: base name -> head name."""
+
+    @functools.cached_property
+    def schemes_unchanged(self) -> bool:
+        """Both versions declare the same security schemes (so none is renamed): a requirement means in one
+        what it means in the other."""
+        return self.old.security_schemes == self.new.security_schemes
 
     def add(
         self,

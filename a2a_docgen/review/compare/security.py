@@ -35,11 +35,7 @@ _Indexed = tuple[Alternative, int]
 
 def compare_card_security(pair: AgentPair) -> None:
     old, new = pair.old, pair.new
-    if (
-        not pair.renames
-        and old.security_requirements == new.security_requirements
-        and old.security_schemes == new.security_schemes
-    ):
+    if pair.schemes_unchanged and old.security_requirements == new.security_requirements:
         return  # the same requirements of the same schemes admit the same clients (no skills to name)
     compare_security(
         pair,

@@ -29,12 +29,8 @@ __all__ = ["compare_skills"]
 def compare_skills(pair_: AgentPair) -> None:
     old = [s for s in pair_.old.skills if s.id is not None]
     new = [s for s in pair_.new.skills if s.id is not None]
-    # A skill's own requirements are compared with the schemes each version declares: unchanged schemes
-    # (and no scheme renamed) leave nothing to find in the requirements of a skill compared with itself.
-    schemes_same = not pair_.renames and pair_.old.security_schemes == pair_.new.security_schemes
     if len(old) == len(new) and all(
-        before is after and (schemes_same or after.effective_security.origin == "card")
-        for before, after in zip(old, new, strict=True)
+        _itself(pair_, before, after) for before, after in zip(old, new, strict=True)
     ):
         # Each skill is the very object of the other version (``load.memo``, a history's consecutive
         # versions): pairing would match each with itself, and ``_skill`` finds nothing in such a pair.
@@ -66,15 +62,20 @@ def compare_skills(pair_: AgentPair) -> None:
             after=after.id,
         )
     for before, after in [*pairs, *moved]:
-        _skill(pair_, before, after, schemes_same=schemes_same)
+        _skill(pair_, before, after)
 
 
-def _skill(pair_: AgentPair, old: AgentSkill, new: AgentSkill, *, schemes_same: bool) -> None:
+def _itself(pair_: AgentPair, old: AgentSkill, new: AgentSkill) -> bool:
+    """The same skill read once for both versions (``load.memo``): equal text, tags, examples and modes, and
+    requirements that are the card's (compared for the agent) or its own under the same schemes (a skill's
+    own requirements are compared with the schemes each version declares)."""
+    return old is new and (new.effective_security.origin == "card" or pair_.schemes_unchanged)
+
+
+def _skill(pair_: AgentPair, old: AgentSkill, new: AgentSkill) -> None:
     sid = new.id
     assert sid is not None
-    if old is new and (schemes_same or new.effective_security.origin == "card"):
-        # The same skill read once for both versions (``load.memo``): equal text, tags, examples and modes,
-        # and requirements that are the card's (compared for the agent) or its own, under the same schemes.
+    if _itself(pair_, old, new):
         return
     pair_.text_change(
         NAME_CHANGED, "skill's name", old.name, new.name, join_pointer(new.pointer, "name"), sid
