@@ -18,7 +18,7 @@ from a2a_docgen.render.env import DIALECTS, Dialect, UnescapedOutputError, share
 from a2a_docgen.render.exports import DEFAULT_SITE_NAME, export_files
 from a2a_docgen.render.feeds import agent_feed, agent_feed_paths, catalogue_feed, feed_links
 from a2a_docgen.render.filter_index import FILTER_INDEX, agent_facets, filter_index
-from a2a_docgen.render.layout import site_layout
+from a2a_docgen.render.layout import PageJob, site_layout
 from a2a_docgen.render.pages import AgentPage, SiteViews, build_views
 from a2a_docgen.render.parallel import PageWorkers
 from a2a_docgen.render.paths import NAV, WHATS_NEW_NAV
@@ -107,6 +107,17 @@ def _render_site(
     jobs_list = list(layout.jobs())
     history_jobs = layout.history_jobs()
 
+    def render_job(job: PageJob) -> str:
+        return _render(
+            env,
+            job.template,
+            job.path,
+            site=views,
+            search_exclude=not job.indexed,
+            dialect=dialect,
+            **job.context,
+        )
+
     def agent_page(index: int) -> tuple[str, dict[str, str], dict[str, bytes]]:
         """An agent's page, its history pages and its feed: rendered together, by a worker where there are."""
         agent = agents[index]
@@ -121,12 +132,7 @@ def _render_site(
                 search_exclude=False,
                 dialect=dialect,
             )
-        histories = {
-            job.path: _render(
-                env, job.template, job.path, site=views, search_exclude=True, dialect=dialect, **job.context
-            )
-            for job in history_jobs.get(agent.path, ())
-        }
+        histories = {job.path: render_job(job) for job in history_jobs.get(agent.path, ())}
         return text, histories, agent_feed(views, agent, site_url=site_url, site_name=site_name)
 
     pages: dict[str, str] = {}
@@ -134,16 +140,7 @@ def _render_site(
     with PageWorkers(agent_page, len(agents), jobs) as workers:
         # While workers render the agent pages, this process renders the rest.
         for job in jobs_list:
-            text = _render(
-                env,
-                job.template,
-                job.path,
-                site=views,
-                search_exclude=not job.indexed,
-                dialect=dialect,
-                **job.context,
-            )
-            pages[job.path] = text
+            pages[job.path] = render_job(job)
             if job.indexed:
                 indexed.add(job.path)
         parts: list[dict[str, bytes]] = [
