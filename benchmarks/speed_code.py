@@ -14,7 +14,8 @@ module before MkDocs starts), so the product carries no switch for the benchmark
 - ``pretty-json``: the hand-written ``pretty_json`` (``json.dumps`` writes the same bytes);
 - ``taint-bypass``: ``_taint_fields`` making copies without the dataclass ``__init__``;
 - ``ascii-paths``: the ASCII fast paths of ``clean_text`` and of the deceptive-text rule;
-- ``inline-memo``: markdown-it-py's inline step remembering short texts (``html/inline_memo.py``).
+- ``inline-memo``: markdown-it-py's inline step remembering short texts (``html/inline_memo.py``);
+- ``simple-blocks``: the block rule for our lists and one-line paragraphs (``html/simple_blocks.py``).
 
 ``--variants a,b`` measures the shipped build and those variants only.
 """
@@ -43,6 +44,7 @@ DESCRIPTIONS = {
     "taint-bypass": "`_taint_fields` copying model objects without their dataclass `__init__` (`render/pages.py`)",
     "ascii-paths": "the ASCII fast paths of `clean_text` and of the deceptive-text rule",
     "inline-memo": "markdown-it-py's inline step remembering short texts (`html/inline_memo.py`)",
+    "simple-blocks": "the block rule for our lists and one-line paragraphs (`html/simple_blocks.py`)",
 }
 """What each variant turns off."""
 VARIANTS = ("shipped", *DESCRIPTIONS)
@@ -75,7 +77,10 @@ elif variant == "ascii-paths":
     rules.plain_ascii = lambda values: False
 elif variant == "inline-memo":
     import a2a_docgen.html as html
-    html._MD = html._parser(remember=False)
+    html._MD = html._parser(memo=False)
+elif variant == "simple-blocks":
+    import a2a_docgen.html as html
+    html._MD = html._parser(lists=False)
 
 from mkdocs.commands.build import build
 from mkdocs.config import load_config

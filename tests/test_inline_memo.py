@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,10 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import a2a_docgen.html as html_module
-from a2a_docgen.catalog import load_catalog
 from a2a_docgen.html import Theme, inline_memo, to_html
-from a2a_docgen.render import render_catalog
-from tests.conftest import REPO
+from tests.support.page_corpora import CORPORA, corpus_pages, pages_of
 from tests.support.payloads import ALL_PAYLOADS
 from tests.test_one_card_never_breaks import base_card
 
@@ -29,7 +26,7 @@ THEMES = (
     Theme(flavour="material", permalink="\u00b6"),
     Theme(permalink="#", permalink_title="Link"),
 )
-_REFERENCE = html_module._parser(remember=False)
+_REFERENCE = html_module._parser(lists=False, memo=False)
 
 
 @contextlib.contextmanager
@@ -51,37 +48,12 @@ def assert_same(markdown: str, themes: tuple[Theme, ...] = THEMES[1:2]) -> None:
         assert to_html(markdown, theme=theme) == expected  # from the memo this time
 
 
-def _pages(cards: list[Path]) -> dict[str, str]:
-    return dict(render_catalog(load_catalog(cards), jobs=1).pages)
-
-
-def test_the_example_catalogue() -> None:
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_the_corpora(corpus: str, request: pytest.FixtureRequest, tmp_path: Path) -> None:
     inline_memo.clear()
-    for text in _pages([REPO / "examples" / "cards"]).values():
+    for text in corpus_pages(corpus, request, tmp_path).values():
         assert_same(text)
     assert inline_memo._MEMO  # our pages' lines were remembered
-
-
-@pytest.mark.slow  # 8 s; the fast set has the pages of hostile-text cards and the fuzzed Markdown
-def test_the_hostile_corpus() -> None:
-    for text in _pages(sorted((REPO / "tests" / "data" / "hostile").glob("*.json"))).values():
-        assert_same(text)
-
-
-def test_the_real_cards(shared_dir: Path) -> None:
-    for text in _pages([shared_dir / "cards" / "real"]).values():
-        assert_same(text)
-
-
-def test_the_synthetic_catalogue(tmp_path: Path) -> None:
-    sys.path.insert(0, str(REPO / "benchmarks"))
-    try:
-        from synthetic import write_catalogue
-    finally:
-        sys.path.remove(str(REPO / "benchmarks"))
-    write_catalogue(tmp_path / "cards", 6, 10)
-    for text in _pages([tmp_path / "cards"]).values():
-        assert_same(text)
 
 
 def test_the_memo_stays_bounded() -> None:
@@ -113,7 +85,7 @@ def test_pages_of_cards_with_hostile_text(
     card["skills"][0].update(name=skill, description=description, tags=[tag, "ok"], examples=[example])
     directory = tmp_path_factory.mktemp("cards")
     (directory / "card.json").write_text(json.dumps(card), encoding="utf-8")
-    for text in _pages([directory]).values():
+    for text in pages_of([directory]).values():
         assert_same(text)
 
 
