@@ -228,8 +228,9 @@ def test_requests_are_made_by_the_workers_that_render_the_agent_pages(tmp_path: 
 
 @needs_fork
 def test_history_pages_and_feeds_are_rendered_with_their_agent_pages(tmp_path: Path) -> None:
-    """Each agent's history pages and feed come from the worker that renders its page: the build process makes
-    only the catalogue's feed, and the site is the one a single process renders."""
+    """Each agent's history pages and feed come from the worker that renders its page, and so do the views of
+    its entries (``changes.ChangeViews``): the build process makes only the catalogue's feed and no agent's
+    views, and the site is the one a single process renders."""
     result = in_fresh_process(
         f"""
         import sys
@@ -237,6 +238,7 @@ def test_history_pages_and_feeds_are_rendered_with_their_agent_pages(tmp_path: P
         sys.path.insert(0, {str(BENCHMARKS)!r})
         from history import make_repository
         import a2a_docgen.render.feeds as feeds
+        import a2a_docgen.render.changes as changes
         import a2a_docgen.render.catalog as render
         from a2a_docgen.catalog import load_catalog
         from a2a_docgen.history.read import read_history
@@ -249,6 +251,13 @@ def test_history_pages_and_feeds_are_rendered_with_their_agent_pages(tmp_path: P
                 feeds_here.append(arguments["feed_path"])
             return real(**arguments)
         feeds.atom_feed = counting
+        views_here = []
+        real_views = changes._Making.views
+        def views(self):
+            if os.getpid() == here and self.taint is not None:
+                views_here.append(len(self.entries))
+            return real_views(self)
+        changes._Making.views = views
 
         root = Path({str(tmp_path / "repo")!r})
         root.mkdir()
@@ -258,13 +267,17 @@ def test_history_pages_and_feeds_are_rendered_with_their_agent_pages(tmp_path: P
         history = read_history(["cards"], base=str(root)).history
         parallel = render.render_catalog(catalog, jobs=2, history=history)
         in_workers = list(feeds_here)
+        views_in_workers = len(views_here)
         serial = render.render_catalog(catalog, jobs=1, history=history)
         print(json.dumps({{"in_workers": in_workers, "serial": len(feeds_here) - len(in_workers),
+                          "views": views_in_workers, "views_serial": len(views_here),
                           "histories": sum("/history" in path for path in parallel.pages),
                           "same": serial == parallel}}))
         """
     )
     assert result["in_workers"] == ["whats-new.xml"]
+    assert result["views"] == 0
+    assert result["views_serial"] == ENOUGH  # every agent's, in one process
     assert result["serial"] == ENOUGH + 1  # every agent's feed and the catalogue's, in one process
     assert result["histories"] == ENOUGH
     assert result["same"]

@@ -19,6 +19,7 @@ __all__ = [
     "HistoryEntry",
     "HistoryFinding",
     "RecentEntry",
+    "commit_link",
     "entry_id",
 ]
 
@@ -159,4 +160,9 @@ class CatalogHistory:
         return self.agents.get(path)
 
     def link(self, commit: str) -> str | None:
-        return f"{self.commit_url.rstrip('/')}/commit/{commit}" if self.commit_url else None
+        return commit_link(self.commit_url, commit)
+
+
+def commit_link(commit_url: str | None, commit: str) -> str | None:
+    """A commit's web page in the repository at ``commit_url`` (GitHub's and GitLab's form), if it is known."""
+    return f"{commit_url.rstrip('/')}/commit/{commit}" if commit_url else None

@@ -7,10 +7,11 @@ links are the repository's URL (checked by ``safe_url``) and the commit id.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any, overload
 
-from a2a_docgen.history.entries import AgentHistory, CatalogHistory, HistoryEntry
+from a2a_docgen.history.entries import AgentHistory, CatalogHistory, HistoryEntry, commit_link
 from a2a_docgen.render.paths import WHATS_NEW, WHATS_NEW_FEED, agent_feed_path, agent_history_path
 from a2a_docgen.text.urls import safe_url
 
@@ -19,6 +20,7 @@ __all__ = [
     "FEED_ENTRIES",
     "AgentChanges",
     "ChangeView",
+    "ChangeViews",
     "HistoryViews",
     "agent_changes",
     "entry_summary",
@@ -54,11 +56,91 @@ def entry_summary(entry: HistoryEntry) -> str:
     return f"{entry.label}: {found}" if found else entry.label
 
 
+Taint = Callable[[Any, dict[object, Any]], Any]
+"""``render.pages``' taint: a value with every string in it as card text (its second argument: a memo)."""
+
+
+class ChangeViews(Sequence[ChangeView]):
+    """An agent's entries as views (tainted, with their commit links), latest first, made the first time a page
+    reads them.
+
+    The views of the catalogue are built in the build process and the agent pages, their history pages and
+    their feeds, the only readers of these, are rendered in worker processes (``render.parallel``): deferred,
+    the entries are tainted in the worker that renders the agent, in parallel. A slice (the latest few, a
+    history page's share, a feed's) is deferred too, and all of them share one making of the views. The same
+    entries give the same views, wherever they are made.
+    """
+
+    __slots__ = ("_all", "_start", "_stop")
+
+    def __init__(self, entries: tuple[HistoryEntry, ...], commit_url: str | None, taint: Taint) -> None:
+        self._all = _Making(entries, commit_url, taint)
+        self._start = 0
+        self._stop = len(entries)
+
+    def made(self) -> tuple[ChangeView, ...]:
+        return self._all.views()[self._start : self._stop]
+
+    def __len__(self) -> int:
+        return self._stop - self._start
+
+    def __iter__(self) -> Iterator[ChangeView]:
+        return iter(self.made())
+
+    @overload
+    def __getitem__(self, index: int) -> ChangeView: ...
+    @overload
+    def __getitem__(self, index: slice) -> ChangeViews: ...
+    def __getitem__(self, index: int | slice) -> ChangeView | ChangeViews:
+        if isinstance(index, int):
+            return self.made()[index]
+        start, stop, step = index.indices(len(self))
+        if step != 1:
+            raise ValueError("a slice of change views takes every entry in its range")
+        window = object.__new__(ChangeViews)
+        window._all = self._all
+        window._start = self._start + start
+        window._stop = self._start + max(start, stop)
+        return window
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, ChangeViews):
+            return self.made() == other.made()
+        return self.made() == other
+
+    def __hash__(self) -> int:
+        return hash(self.made())
+
+    def __repr__(self) -> str:
+        return repr(self.made())
+
+
+class _Making:
+    """The entries of ``ChangeViews`` and, once made, their views."""
+
+    __slots__ = ("commit_url", "entries", "made", "taint")
+
+    def __init__(self, entries: tuple[HistoryEntry, ...], commit_url: str | None, taint: Taint) -> None:
+        self.entries = entries
+        self.commit_url = commit_url
+        self.taint: Taint | None = taint
+        self.made: tuple[ChangeView, ...] = ()
+
+    def views(self) -> tuple[ChangeView, ...]:
+        if self.taint is not None:
+            memo: dict[object, Any] = {}
+            taint = self.taint
+            self.made = tuple(
+                ChangeView(taint(entry, memo), _commit_link(self.commit_url, entry.commit))
+                for entry in self.entries
+            )
+            self.taint = None
+        return self.made
+
+
 @dataclass(frozen=True, slots=True)
 class AgentChanges:
-    latest: tuple[ChangeView, ...]
-    """The latest ``CHANGES_ON_PAGE`` entries."""
-    entries: tuple[ChangeView, ...]
+    entries: ChangeViews
     """Every entry, latest first."""
     history_path: str | None
     """``agents/<slug>/history.md`` when there are entries older than the latest shown, else ``None``."""
@@ -66,6 +148,11 @@ class AgentChanges:
     """``agents/<slug>/changes.xml``."""
     notices: tuple[str, ...]
     """What readers should know about the history (a shallow clone): our words."""
+
+    @property
+    def latest(self) -> ChangeViews:
+        """The latest ``CHANGES_ON_PAGE`` entries."""
+        return self.entries[:CHANGES_ON_PAGE]
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,25 +165,19 @@ class HistoryViews:
     feed_path: str = WHATS_NEW_FEED
 
 
-def _commit_link(history: CatalogHistory, commit: str) -> str | None:
-    link = history.link(commit)
+def _commit_link(commit_url: str | None, commit: str) -> str | None:
+    link = commit_link(commit_url, commit)
     return link if link is not None and safe_url(link) is not None else None
-
-
-Taint = Callable[[HistoryEntry], HistoryEntry]
-"""``render.pages``' taint: the entry with every string as card text."""
 
 
 def agent_changes(
     history: CatalogHistory, own: AgentHistory | None, agent_slug: str, taint: Taint
 ) -> AgentChanges:
-    """One agent's section and pages; ``taint`` makes the entries card text."""
+    """One agent's section and pages; ``taint`` makes the entries card text (where they are read)."""
     entries = own.entries if own is not None else ()
-    views = tuple(ChangeView(taint(entry), _commit_link(history, entry.commit)) for entry in entries)
     return AgentChanges(
-        latest=views[:CHANGES_ON_PAGE],
-        entries=views,
-        history_path=agent_history_path(agent_slug) if len(views) > CHANGES_ON_PAGE else None,
+        entries=ChangeViews(entries, history.commit_url, taint),
+        history_path=agent_history_path(agent_slug) if len(entries) > CHANGES_ON_PAGE else None,
         feed_path=agent_feed_path(agent_slug),
         notices=history.notices,
     )
@@ -104,10 +185,11 @@ def agent_changes(
 
 def history_views(history: CatalogHistory, pages: Mapping[str, str], taint: Taint) -> HistoryViews:
     """The catalogue's "What's new"; ``pages``: each card file's agent page."""
+    memo: dict[object, Any] = {}
     recent = tuple(
         ChangeView(
-            taint(item.entry),
-            _commit_link(history, item.entry.commit),
+            taint(item.entry, memo),
+            _commit_link(history.commit_url, item.entry.commit),
             pages.get(item.current) if item.current is not None else None,
         )
         for item in history.recent

@@ -941,9 +941,7 @@ def build_views(
                 dataclasses.replace(grade, file=CardText(grade.file), hints=_taint(grade.hints, memo))
                 if grade is not None
                 else None,
-                agent_changes(history, own_history, agent_slug, lambda v: _taint(v, memo))
-                if history is not None
-                else None,
+                agent_changes(history, own_history, agent_slug, _taint) if history is not None else None,
                 tag_paths,
             )
         kept[path] = (inputs, agent)
@@ -978,9 +976,7 @@ def build_views(
         skill_count=len(refs),
         scheme_count=sum(len(agent.schemes) for agent in agents),
         agents_with_errors=tuple(agent for agent in agents if agent.errors),
-        history=history_views(
-            history, {agent.card.source.path: agent.path for agent in agents}, lambda v: _taint(v, memo)
-        )
+        history=history_views(history, {agent.card.source.path: agent.path for agent in agents}, _taint)
         if history is not None
         else None,
         grades=raw_grades,

@@ -57,7 +57,8 @@ class Pager:
 class Page(Generic[T]):
     """One page of a list: its items and its place."""
 
-    items: tuple[T, ...]
+    items: Sequence[T]
+    """A tuple, or a slice of a sequence made when read (``changes.ChangeViews``)."""
     pager: Pager
 
 
@@ -69,7 +70,8 @@ def paginate(items: Sequence[T], first: str, per_page: int) -> tuple[Page[T], ..
     paths = tuple(page_path(first, n) for n in range(1, count + 1))
     pages = []
     for n in range(count):
-        chunk = tuple(items[n * per_page : (n + 1) * per_page])
+        part = items[n * per_page : (n + 1) * per_page]
+        chunk = tuple(part) if isinstance(part, list) else part  # a deferred sequence's slice stays deferred
         start = n * per_page + 1 if chunk else 0
         pages.append(Page(chunk, Pager(n + 1, paths, start, n * per_page + len(chunk), len(items))))
     return tuple(pages)
