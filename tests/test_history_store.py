@@ -146,6 +146,31 @@ def test_a_cache_that_knows_the_versions_but_not_the_steps_reads_the_blobs_it_ne
     assert counted["loaded"] > 0
 
 
+def test_a_cache_that_knows_the_versions_but_not_the_steps_gives_the_steps_to_the_workers(
+    repository: Path, cache: Path, counted: dict[str, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cards read under other display paths (``./cards``): every version is known, no step is, and the
+    steps are classified by the workers, not left to the walk alone."""
+    from a2a_docgen.history import prefill
+
+    full = fresh(repository)
+    history_read.clear_cache()
+    assert read_history(["./cards"], base=str(repository)).history is not None
+    document = json.loads(cache.read_bytes())
+    assert document["versions"]
+    assert all(key.split("\x1f")[1].startswith("./cards/") for key in document["findings"])
+    monkeypatch.setattr(prefill, "MIN_VERSIONS", 1)
+    calls: list[int] = []
+
+    def parallel(work: Any, count: int) -> list[Any]:
+        calls.append(count)
+        return [work(index) for index in range(count)]
+
+    history_read.clear_cache()
+    assert read_history(["cards"], base=str(repository), parallel=parallel).history == full
+    assert calls  # the workers ran (they did not while the versions alone were counted)
+
+
 @pytest.mark.parametrize(
     "damage", [b"", b"{", b'{"stamp": 3}', b"\xff\xfe", b'{"stamp": "x", "versions": []}']
 )

@@ -38,7 +38,8 @@ Parallel = Callable[[Callable[[int], Any], int], list[Any]]
 """``parallel(work, count) == [work(0), ..., work(count - 1)]``, in worker processes where the caller can."""
 
 MIN_VERSIONS = 2000
-"""Versions unknown to the store below which the walk reads them itself (workers cost more than they save)."""
+"""Versions to read (those of the chains with a version or a step unknown to the store) below which the walk
+reads them itself (workers cost more than they save)."""
 _GROUPS = 64
 """Shares of the chains (the caller's workers take contiguous runs of them)."""
 
@@ -79,14 +80,16 @@ def prefill(
     parallel: Parallel,
     deadline: float,
 ) -> int:
-    """Add to ``store`` what the workers find along the chains; returns the number of versions unknown before
-    (0: nothing to do, or too little to repay workers, and nothing was started). Past ``deadline`` (of
+    """Add to ``store`` what the workers find along the chains; returns the number of versions they read (0:
+    nothing to do, or too little to repay workers, and nothing was started). A chain is read when the store
+    lacks one of its versions or one of its steps: a store can know every version and none of the steps (the
+    cards were read under other display paths, which the steps' keys hold). Past ``deadline`` (of
     ``time.monotonic``) the workers stop and the walk's own check of it ends the history."""
-    every = chains(commits, where)
-    unknown = len({oid for chain in every for oid, _, _ in chain if oid not in store.versions})
+    todo = [chain for chain in chains(commits, where) if _unknown_to(store, chain)]
+    unknown = sum(len(chain) for chain in todo)
     if unknown < MIN_VERSIONS:
         return 0
-    groups = _groups(every, _GROUPS)
+    groups = _groups(todo, _GROUPS)
 
     def work(index: int) -> Filled:
         facts: dict[str, VersionFacts | None] = {}
@@ -121,6 +124,21 @@ def prefill(
             if key not in store.findings:
                 store.add_findings(key, found)
     return unknown
+
+
+def _unknown_to(store: Store, chain: list[Link]) -> bool:
+    """Whether the store lacks a version of ``chain`` or the findings of a step between two of its versions
+    that load (the keys the workers and the walk compute)."""
+    last: tuple[str, str] | None = None  # (blob id, display path) of the last version that loads
+    for oid, place, _ in chain:
+        if oid not in store.versions:
+            return True
+        if store.versions[oid] is None:
+            continue
+        if last is not None and last[0] != oid and (last[0], last[1], oid, place[0]) not in store.findings:
+            return True
+        last = (oid, place[0])
+    return False
 
 
 def _groups(every: list[list[Link]], count: int) -> list[list[list[Link]]]:
