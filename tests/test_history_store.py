@@ -1,11 +1,14 @@
-"""The history's store of what it learnt (``history.store``) and its fast paths give the history the full path
-gives: a warm cache, a cache that knows the versions but not the steps, a cache of other code, a damaged one;
-and the differ without positions finds what it finds with them."""
+"""The history's store of what it learnt (``history.store``), its snapshot at a ``HEAD`` (``history.snapshot``)
+and its fast paths give the history the full path gives: a warm cache, a cache that knows the versions but not
+the steps, a cache of other code, a damaged one, a snapshot of another key; and the differ without positions
+finds what it finds with them."""
 
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
+import os
 import subprocess
 import sys
 import time
@@ -21,6 +24,7 @@ from a2a_docgen.history import read as history_read
 from a2a_docgen.history import walk as history_walk
 from a2a_docgen.history.entries import CatalogHistory
 from a2a_docgen.history.read import read_history
+from a2a_docgen.history.snapshot import FILE_NAME as SNAPSHOT_FILE
 from a2a_docgen.history.store import CACHE_ENV, FILE_NAME
 from a2a_docgen.load import read_card_bytes
 from a2a_docgen.model import Catalog, Diagnostic
@@ -62,10 +66,14 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
     return counts
 
 
-def fresh(root: Path) -> CatalogHistory:
-    """The history read in a new process, as far as this process can tell: nothing kept in memory."""
+def fresh(root: Path, *, snapshot: bool = False, **options: Any) -> CatalogHistory:
+    """The history read in a new process, as far as this process can tell: nothing kept in memory; without
+    ``snapshot``, none kept on disk either (the store alone, what a new ``HEAD`` reads with)."""
     history_read.clear_cache()
-    read = read_history(["cards"], base=str(root))
+    directory = os.environ.get(CACHE_ENV, "off")
+    if not snapshot and directory != "off":
+        Path(directory, SNAPSHOT_FILE).unlink(missing_ok=True)
+    read = read_history(["cards"], base=str(root), **options)
     assert read.history is not None, read.message
     return read.history
 
@@ -169,6 +177,66 @@ def test_a_cache_that_knows_the_versions_but_not_the_steps_gives_the_steps_to_th
     history_read.clear_cache()
     assert read_history(["cards"], base=str(repository), parallel=parallel).history == full
     assert calls  # the workers ran (they did not while the versions alone were counted)
+
+
+def test_a_snapshot_at_the_same_head_is_the_history_without_reading_git_s_log(
+    repository: Path, cache: Path, counted: dict[str, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    full = fresh(repository)
+    snapshot = cache.with_name(SNAPSHOT_FILE)
+    assert snapshot.is_file()
+    logs: list[object] = []
+    monkeypatch.setattr(history_read, "read_log", lambda *a, **k: logs.append(a))
+    counted.update(loaded=0, classified=0)
+    kept = fresh(repository, snapshot=True, repo_url="https://git.example/team/cards")
+    assert logs == []
+    assert counted == {"loaded": 0, "classified": 0}
+    assert kept == dataclasses.replace(full, commit_url="https://git.example/team/cards")
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [b"", b"{", b'{"key": 3}', b"\xff\xfe", b"[]", "damaged rows", "other key"],
+)
+def test_a_damaged_snapshot_or_one_of_another_key_is_not_taken(
+    tmp_path: Path, cache: Path, damage: bytes | str
+) -> None:
+    repo, _ = story_repo(tmp_path / "repo")
+    full = fresh(repo.root)
+    snapshot = cache.with_name(SNAPSHOT_FILE)
+    good = json.loads(snapshot.read_bytes())
+    if damage == "damaged rows":
+        document = copy.deepcopy(good)
+        document["entries"][0][3] = "no such kind"
+        document["agents"] = {"cards/x.json": [10**6]}
+        snapshot.write_text(json.dumps(document), encoding="utf-8")
+    elif damage == "other key":
+        document = copy.deepcopy(good)
+        document["key"]["max_commits"] = 1
+        document["entries"] = []  # a lie that a snapshot of another key would show
+        snapshot.write_text(json.dumps(document), encoding="utf-8")
+    else:
+        assert isinstance(damage, bytes)
+        snapshot.write_bytes(damage)
+    assert fresh(repo.root, snapshot=True) == full
+    assert json.loads(snapshot.read_bytes()) == good  # written again
+
+
+def test_a_shallow_clone_deepened_under_the_same_head_reads_its_longer_history(
+    tmp_path: Path, cache: Path
+) -> None:
+    repo, _ = story_repo(tmp_path / "repo")
+    clone = tmp_path / "clone"
+    subprocess.run(
+        ["git", "clone", "-q", "--depth", "2", f"file://{repo.root}", str(clone)],
+        check=True,
+        capture_output=True,
+    )
+    shallow = fresh(clone, snapshot=True)
+    subprocess.run(["git", "fetch", "-q", "--deepen", "3"], cwd=clone, check=True, capture_output=True)
+    deeper = fresh(clone, snapshot=True)
+    assert len(deeper.recent) > len(shallow.recent)
+    assert deeper.head == shallow.head
 
 
 @pytest.mark.parametrize(

@@ -13,11 +13,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from pathlib import Path
 
 from a2a_docgen.errors import UsageError
 from a2a_docgen.review.git import run_git
 
-__all__ = ["MIN_GIT", "Commit", "FileChange", "GitLog", "git_version", "read_log"]
+__all__ = ["MIN_GIT", "Commit", "FileChange", "GitLog", "git_version", "read_log", "shallow_boundary"]
 
 MIN_GIT = (2, 20)
 """The oldest git the history reads with (``rev-parse --is-shallow-repository`` came in 2.15)."""
@@ -100,6 +101,18 @@ def head_commit(top: str) -> str:
     except UsageError:
         return ""
     return out.decode("ascii").strip()
+
+
+def shallow_boundary(top: str) -> str:
+    """The commits a shallow clone starts at (git's ``shallow`` file), "" for a whole clone: a clone deepened
+    under the same ``HEAD`` has another boundary, and more history."""
+    out = run_git(
+        ["rev-parse", "--git-path", "shallow"], cwd=top, what="ask git about the clone", needed_by=NEEDED_BY
+    )
+    try:
+        return Path(top, os.fsdecode(out.strip())).read_text(encoding="ascii", errors="replace")
+    except OSError:
+        return ""
 
 
 def read_log(

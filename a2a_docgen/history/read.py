@@ -6,11 +6,13 @@ site is built without history. Results are kept for the life of the process, key
 git one question (``rev-parse HEAD``) and reads nothing else again; after a new commit, what is known of the
 versions and steps already classified is kept too (keyed by blob ids, ``history.store``), and written to
 ``.cache/a2a-docgen/history.cache`` in the repository for the next process (``A2A_DOCGEN_HISTORY_CACHE``: another
-directory, or ``off``).
+directory, or ``off``), with the history itself beside it (``history.snapshot``): a new process at the same
+``HEAD`` takes it without reading git's log.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
 from collections.abc import Callable, Sequence
@@ -21,8 +23,17 @@ from a2a_docgen.collector import collector_paused
 from a2a_docgen.errors import UsageError
 from a2a_docgen.history.blobs import BlobReader
 from a2a_docgen.history.entries import AgentHistory, CatalogHistory, RecentEntry
-from a2a_docgen.history.log import MIN_GIT, git_version, head_commit, read_log, repository_top
+from a2a_docgen.history.log import (
+    MIN_GIT,
+    git_version,
+    head_commit,
+    read_log,
+    repository_top,
+    shallow_boundary,
+)
 from a2a_docgen.history.prefill import Parallel, prefill
+from a2a_docgen.history.snapshot import FILE_NAME as SNAPSHOT_FILE
+from a2a_docgen.history.snapshot import read_snapshot, write_snapshot
 from a2a_docgen.history.store import Store, cache_file, stamp_for
 from a2a_docgen.history.walk import HistoryTimeout, Walk, place, read_order
 from a2a_docgen.limits import DEFAULT_LIMITS, Limits
@@ -135,6 +146,19 @@ def _read(
     parallel: Parallel | None,
 ) -> CatalogHistory:
     started = time.monotonic()
+    saved_file = cache_file(top)
+    snapshot = saved_file.with_name(SNAPSHOT_FILE) if saved_file is not None else None
+    snapshot_key = {
+        "stamp": stamp_for(limits),
+        "head": head,
+        "arguments": [list(argument) for argument in arguments],
+        "max_commits": max_commits,
+        "shallow": shallow_boundary(top),
+    }
+    if snapshot is not None:
+        kept = read_snapshot(snapshot, snapshot_key)
+        if kept is not None:
+            return dataclasses.replace(kept, commit_url=repo_url)
     log = read_log(
         top, [prefix for _, prefix, _ in arguments], head=head, max_commits=max_commits, timeout=seconds
     )
@@ -171,7 +195,7 @@ def _read(
         notices.append("This history comes from a shallow clone; earlier changes may be missing.")
     if log.truncated:
         notices.append(f"Only the latest {max_commits} commits that changed the cards are read.")
-    return CatalogHistory(
+    history = CatalogHistory(
         agents=agents,
         recent=tuple(RecentEntry(e, current.get(id(e))) for e in reversed(walk.timeline[-RECENT_MAX:])),
         notices=tuple(notices),
@@ -179,6 +203,9 @@ def _read(
         head=head,
         head_date=log.head_date,
     )
+    if snapshot is not None:
+        write_snapshot(snapshot, snapshot_key, history)
+    return history
 
 
 def _store(top: str, limits: Limits) -> tuple[Store, Path | None]:

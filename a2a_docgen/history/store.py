@@ -20,12 +20,12 @@ import contextlib
 import hashlib
 import json
 import os
-import tempfile
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from a2a_docgen.files import write_atomic
 from a2a_docgen.history.entries import HistoryFinding
 from a2a_docgen.limits import Limits
 from a2a_docgen.model import AgentCard
@@ -143,15 +143,7 @@ class Store:
         )
         with contextlib.suppress(OSError):
             path.parent.mkdir(parents=True, exist_ok=True)
-            fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".history-", suffix=".tmp")
-            try:
-                with os.fdopen(fd, "wb") as out:
-                    out.write(data)
-                os.replace(temporary, path)
-            except OSError:
-                with contextlib.suppress(OSError):
-                    os.unlink(temporary)
-                raise
+            write_atomic(path, data)
         self.dirty = False
 
 

@@ -1,0 +1,170 @@
+"""The history as read at one ``HEAD``, kept on disk for the next process that reads the same.
+
+A history is a function of the commits up to ``HEAD``, of where the cards are read (the arguments, their
+display paths), of the bound on commits and of the code and limits that read it. A build that finds a
+snapshot for exactly these (and, for a shallow clone, the same boundary: a clone deepened under the same
+``HEAD`` has more history) takes it instead of reading git's log and walking the commits again: every build of
+a clone after the first, ``mkdocs serve`` started again. The store (``history.store``) still holds what is
+known of each version and step, for the next ``HEAD``.
+
+The file beside the store's (``history-head.cache``) holds one snapshot, JSON, written atomically; a file that
+cannot be read, or holds another key, is ignored. ``tests/test_history_store.py`` compares the history read from
+a snapshot with the one read from git.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from pathlib import Path
+from typing import Any
+
+from a2a_docgen.files import write_atomic
+from a2a_docgen.history.entries import AgentHistory, CatalogHistory, HistoryEntry, HistoryFinding, RecentEntry
+
+__all__ = ["FILE_NAME", "read_snapshot", "write_snapshot"]
+
+FILE_NAME = "history-head.cache"
+_KINDS = frozenset({"added", "changed", "moved", "unreadable", "removed", "first-seen"})
+
+
+def read_snapshot(path: Path, key: dict[str, Any]) -> CatalogHistory | None:
+    """The history kept at ``path`` for ``key``, without its commit links (the caller's repository URL is
+    set on it), or ``None``."""
+    try:
+        document = json.loads(path.read_bytes())
+        if not isinstance(document, dict) or document.get("key") != key:
+            return None
+        findings: dict[tuple[Any, ...], HistoryFinding] = {}  # the same finding, one object
+        entries = [_entry(row, findings) for row in _list(document["entries"])]
+        agents = {
+            _text(agent): AgentHistory(tuple(entries[_index(n, entries)] for n in _list(indexes)))
+            for agent, indexes in _dict(document["agents"]).items()
+        }
+        recent = tuple(
+            RecentEntry(entries[_index(n, entries)], _optional(current))
+            for n, current in (_pair(item) for item in _list(document["recent"]))
+        )
+        return CatalogHistory(
+            agents=agents,
+            recent=recent,
+            notices=tuple(_text(notice) for notice in _list(document["notices"])),
+            head=_text(document["head"]),
+            head_date=_text(document["head_date"]),
+        )
+    except (OSError, ValueError, KeyError, TypeError, IndexError):
+        return None
+
+
+def write_snapshot(path: Path, key: dict[str, Any], history: CatalogHistory) -> None:
+    """Keep ``history`` at ``path`` for ``key`` (atomically); quietly nothing when it cannot."""
+    index: dict[int, int] = {}  # id of an entry -> its row (agents and "What's new" share entries)
+    rows: list[list[Any]] = []
+
+    def number(entry: HistoryEntry) -> int:
+        found = index.get(id(entry))
+        if found is None:
+            found = index[id(entry)] = len(rows)
+            rows.append(_entry_json(entry))
+        return found
+
+    agents = {
+        agent: [number(entry) for entry in own.entries] for agent, own in sorted(history.agents.items())
+    }
+    recent = [[number(item.entry), item.current] for item in history.recent]
+    document = {
+        "key": key,
+        "entries": rows,
+        "agents": agents,
+        "recent": recent,
+        "notices": list(history.notices),
+        "head": history.head,
+        "head_date": history.head_date,
+    }
+    data = json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(path, data)
+
+
+def _entry_json(entry: HistoryEntry) -> list[Any]:
+    return [
+        entry.commit,
+        entry.date,
+        entry.subject,
+        entry.kind,
+        entry.agent,
+        entry.path,
+        [[f.severity, f.code, f.skill, f.message] for f in entry.findings],
+        entry.moved_from,
+        entry.version_before,
+        entry.version_after,
+    ]
+
+
+def _entry(row: object, findings: dict[tuple[Any, ...], HistoryFinding]) -> HistoryEntry:
+    fields = _list(row)
+    if len(fields) != 10:
+        raise ValueError("an entry is ten values")
+    commit, date, subject, kind, agent, path, found, moved_from, before, after = fields
+    if kind not in _KINDS:
+        raise ValueError("not a kind of entry")
+    return HistoryEntry(
+        commit=_text(commit),
+        date=_text(date),
+        subject=_text(subject),
+        kind=kind,
+        agent=_text(agent),
+        path=_text(path),
+        findings=tuple(_finding(item, findings) for item in _list(found)),
+        moved_from=_optional(moved_from),
+        version_before=_optional(before),
+        version_after=_optional(after),
+    )
+
+
+def _finding(row: object, findings: dict[tuple[Any, ...], HistoryFinding]) -> HistoryFinding:
+    fields = tuple(_list(row))
+    known = findings.get(fields)
+    if known is not None:
+        return known
+    if len(fields) != 4:
+        raise ValueError("a finding is four values")
+    severity, code, skill, message = fields
+    made = findings[fields] = HistoryFinding(_text(severity), _text(code), _optional(skill), _text(message))
+    return made
+
+
+def _list(value: object) -> list[Any]:
+    if not isinstance(value, list):
+        raise ValueError("expected a list")
+    return value
+
+
+def _dict(value: object) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ValueError("expected an object")
+    return value
+
+
+def _pair(value: object) -> tuple[Any, Any]:
+    items = _list(value)
+    if len(items) != 2:
+        raise ValueError("expected two values")
+    return items[0], items[1]
+
+
+def _index(value: object, entries: list[HistoryEntry]) -> int:
+    if type(value) is not int or not 0 <= value < len(entries):
+        raise ValueError("not an entry's number")
+    return value
+
+
+def _text(value: object) -> str:
+    if not isinstance(value, str):
+        raise ValueError("expected a string")
+    return value
+
+
+def _optional(value: object) -> str | None:
+    return None if value is None else _text(value)
