@@ -20,8 +20,8 @@ This rule takes two shapes only, where the tokens follow from the lines alone. A
 And a paragraph of one line of such text, at the left margin, with a blank line or the end after it.
 
 Anything else (a list in a quote or in another list, a loose list, a list running into a paragraph) is left to
-markdown-it-py's rule. The tokens are the ones its rule makes, attribute for attribute (source maps, levels,
-hidden paragraphs): ``tests/test_simple_lists.py`` compares them on every corpus and on fuzzed Markdown.
+markdown-it-py's rules. The tokens are the ones its rules make, attribute for attribute (source maps, levels,
+hidden paragraphs): ``tests/test_simple_blocks.py`` compares them on every corpus and on fuzzed Markdown.
 """
 
 from __future__ import annotations
