@@ -211,3 +211,14 @@ def test_shapes_it_leaves_to_markdown_it(markdown: str) -> None:
     no_lists.disable("list")
     if markdown.lstrip("> ").startswith("- "):
         assert tokens_of(no_lists, markdown) != tokens_of(REFERENCE, markdown)
+
+
+def test_a_parser_with_task_lists_leaves_the_lists_to_markdown_it() -> None:
+    """markdown-it-py's ``tasklists`` option makes ``- [x] done`` a checkbox; our profile has it off, and where it
+    is on the rule takes no list (the tokens still agree)."""
+    reference = html_module._parser(lists=False, memo=False)
+    shortcut = html_module._parser(memo=False)
+    for md in (reference, shortcut):
+        md.options["tasklists"] = True
+    for markdown in ("- [x] done\n- [ ] to do\n", "- a\n  - [x] b\n"):
+        assert tokens_of(shortcut, markdown) == tokens_of(reference, markdown)

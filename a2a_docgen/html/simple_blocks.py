@@ -43,6 +43,8 @@ def simple_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     markdown-it-py's own rules to parse."""
     if silent or state.level or state.blkIndent or state.listIndent != -1:
         return False  # not at the top of the page (in a quote or a list: level; parentType is unreliable)
+    if state.md.options.get("tasklists", False):
+        return False  # an item's "[x] " would be a checkbox (our profile has none)
     src = state.src
     first = src[state.bMarks[start] : state.eMarks[start]]
     if first.startswith("- "):
