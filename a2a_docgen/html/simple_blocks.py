@@ -27,11 +27,15 @@ hidden paragraphs): ``tests/test_simple_blocks.py`` compares them on every corpu
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
-from markdown_it.common.utils import mdTrim
+from markdown_it.common import utils
 from markdown_it.rules_block import StateBlock
 
 __all__ = ["simple_block"]
+
+# How the paragraph rule trims a paragraph's text: markdown-it-py 4 trims CommonMark's whitespace, 3 Python's.
+_trim: Callable[[str], str] = getattr(utils, "mdTrim", str.strip)
 
 # The text of a line this rule takes (after "- " in a list): nothing a block rule could open a block with.
 _PLAIN_START = re.compile(r"[A-Za-z]|\*\*[^\s*]|`[^`]|\[(?!.*\]:)|[0-9](?![0-9]{0,8}[.)])")
@@ -124,7 +128,7 @@ def _paragraph(state: StateBlock, line: int, column: int, *, hidden: bool = True
     token.map = [line, line + 1]
     token.hidden = hidden
     token = state.push("inline", "", 0)
-    token.content = mdTrim(state.src[state.bMarks[line] + column : state.eMarks[line]])
+    token.content = _trim(state.src[state.bMarks[line] + column : state.eMarks[line]])
     token.map = [line, line + 1]
     token.children = []
     state.push("paragraph_close", "p", -1).hidden = hidden
