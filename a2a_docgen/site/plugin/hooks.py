@@ -52,7 +52,13 @@ from a2a_docgen.site.plugin.options import (
     join_url,
     prefix_option,
 )
-from a2a_docgen.site.plugin.search import IndexCopies, pagefind_for, take_over_search, write_search_index
+from a2a_docgen.site.plugin.search import (
+    EarlyIndex,
+    IndexCopies,
+    pagefind_for,
+    take_over_search,
+    write_search_index,
+)
 from a2a_docgen.site.writer import check_relative_path, read_manifest
 
 __all__ = ["A2ADocgenPlugin"]
@@ -75,6 +81,7 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         self.templates_dir: str | None = None
         self.theme = Theme()
         self.pagefind: Path | None = None
+        self.early_index = EarlyIndex()
         """The Pagefind program that indexes the catalogue after the build, when it is indexed."""
         self.index_copies = IndexCopies()
         """What Pagefind reads of this build's agent pages."""
@@ -131,6 +138,9 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
             self.site.pages, self.theme, jobs=jobs or default_jobs(), keep=self.serving
         )
         self.pagefind = pagefind_for(self.config.search_index, self.site)
+        self.early_index.begin(
+            {path for path in self.site.facets if path not in self.site.unindexed} if self.pagefind else set()
+        )
         _add_assets(config, prefix)
         if self.config.nav and config.nav is None and not _site_pages(config.docs_dir, prefix):
             config.nav = [{nav_title(entry.title): entry.path} for entry in self.site.nav]
@@ -339,10 +349,15 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         copy = page.file.dest_uri[len(self.prefix) :]
         # A kept page is written back as the last build made it, feed link included.
         kept = page.file.src_uri in self.kept.used
-        if not (kept and self.index_copies.keep(copy)):
+        copied = kept and self.index_copies.keep(copy)
+        if not copied:
             indexed = self._indexed(page, made)
             if indexed is not None:
                 self.index_copies.add(copy, output, indexed)
+                copied = True
+        if copied and self.pagefind is not None:
+            catalogue_dir = Path(config.site_dir) / self.prefix
+            self.early_index.copied(page.file.src_uri, self.pagefind, catalogue_dir, self.index_copies)
         if kept:
             return output
         feed = self.site.feeds.get(page.file.src_uri) if self.site is not None else None
@@ -384,15 +399,23 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text, encoding="utf-8", newline="\n")
         if self.pagefind is not None:
-            write_search_index(self.pagefind, site_dir / self.prefix, self.index_copies, serving=self.serving)
+            write_search_index(
+                self.pagefind,
+                site_dir / self.prefix,
+                self.index_copies,
+                serving=self.serving,
+                early=self.early_index,
+            )
         self.made.clear()
 
     def on_shutdown(self) -> None:
         """``mkdocs serve`` has ended: the index copies kept between its builds go."""
+        self.early_index.cancel()
         self.index_copies.clear()
 
     def on_build_error(self, *, error: Exception) -> None:
-        """A failed build leaves no index copies behind, and holds no page."""
+        """A failed build leaves no index copies behind, no Pagefind running, and holds no page."""
+        self.early_index.cancel()
         self.html.clear()
         self.made.clear()
         self.index_copies.clear()
