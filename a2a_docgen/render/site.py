@@ -42,6 +42,10 @@ class RenderedSite:
     """The Atom feed of each page that has one (an agent's changes; the catalogue's for the other pages), by
     page path: for a ``<link rel="alternate">`` in the page's head, where the engine lets us write one."""
 
+    def searched(self, path: str) -> bool:
+        """Whether a site search indexes the page at ``path``: an agent page (it has facets) not kept out."""
+        return path in self.facets and path not in self.unindexed
+
     def nav_owner(self, path: str) -> str | None:
         """The navigation entry a page that is not in the navigation belongs to: the entry whose path is the
         longest directory prefix of ``path`` (``tags/x.md`` -> ``tags/index.md``), the home page otherwise."""

@@ -81,10 +81,11 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         self.templates_dir: str | None = None
         self.theme = Theme()
         self.pagefind: Path | None = None
-        self.early_index = EarlyIndex()
         """The Pagefind program that indexes the catalogue after the build, when it is indexed."""
         self.index_copies = IndexCopies()
         """What Pagefind reads of this build's agent pages."""
+        self.early_index = EarlyIndex()
+        """Pagefind started once every agent page's copy is there."""
         self.cache = HtmlCache()
         """Each page's HTML by final path, kept across ``mkdocs serve`` rebuilds: a rebuild converts only the
         pages whose Markdown changed."""
@@ -139,7 +140,7 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         )
         self.pagefind = pagefind_for(self.config.search_index, self.site)
         self.early_index.begin(
-            {path for path in self.site.facets if path not in self.site.unindexed} if self.pagefind else set()
+            {path for path in self.site.facets if self.site.searched(path)} if self.pagefind else set()
         )
         _add_assets(config, prefix)
         if self.config.nav and config.nav is None and not _site_pages(config.docs_dir, prefix):
@@ -314,9 +315,9 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
 
     def _searched(self, page: Page) -> tuple[Mapping[str, tuple[str, ...]] | None, bool]:
         """An agent page's facet values (``None`` for a list page), and whether a search indexes the page."""
-        facets = self.site.facets.get(page.file.src_uri) if self.site is not None else None
-        indexed = self.site is not None and page.file.src_uri not in self.site.unindexed
-        return facets, facets is not None and indexed
+        if self.site is None:
+            return None, False
+        return self.site.facets.get(page.file.src_uri), self.site.searched(page.file.src_uri)
 
     @event_priority(-100)  # after the search plugin, and any other, has seen the page
     def on_page_context(self, context: Any, /, *, page: Page, config: MkDocsConfig, nav: Any) -> Any:
