@@ -21,6 +21,7 @@ from typing import Any
 
 from a2a_docgen.files import write_atomic
 from a2a_docgen.history.entries import AgentHistory, CatalogHistory, HistoryEntry, HistoryFinding, RecentEntry
+from a2a_docgen.history.store import finding_from_json, finding_json
 
 __all__ = ["FILE_NAME", "read_snapshot", "write_snapshot"]
 
@@ -95,7 +96,7 @@ def _entry_json(entry: HistoryEntry) -> list[Any]:
         entry.kind,
         entry.agent,
         entry.path,
-        [[f.severity, f.code, f.skill, f.message] for f in entry.findings],
+        [finding_json(f) for f in entry.findings],
         entry.moved_from,
         entry.version_before,
         entry.version_after,
@@ -126,13 +127,9 @@ def _entry(row: object, findings: dict[tuple[Any, ...], HistoryFinding]) -> Hist
 def _finding(row: object, findings: dict[tuple[Any, ...], HistoryFinding]) -> HistoryFinding:
     fields = tuple(_list(row))
     known = findings.get(fields)
-    if known is not None:
-        return known
-    if len(fields) != 4:
-        raise ValueError("a finding is four values")
-    severity, code, skill, message = fields
-    made = findings[fields] = HistoryFinding(_text(severity), _text(code), _optional(skill), _text(message))
-    return made
+    if known is None:
+        known = findings[fields] = finding_from_json(row)
+    return known
 
 
 def _list(value: object) -> list[Any]:

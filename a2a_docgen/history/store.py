@@ -31,7 +31,17 @@ from a2a_docgen.limits import Limits
 from a2a_docgen.model import AgentCard
 from a2a_docgen.review.match import identity
 
-__all__ = ["CACHE_ENV", "FORMAT", "FindingsKey", "Store", "VersionFacts", "cache_file", "code_fingerprint"]
+__all__ = [
+    "CACHE_ENV",
+    "FORMAT",
+    "FindingsKey",
+    "Store",
+    "VersionFacts",
+    "cache_file",
+    "code_fingerprint",
+    "finding_from_json",
+    "finding_json",
+]
 
 FORMAT = 2
 CACHE_ENV = "A2A_DOCGEN_HISTORY_CACHE"
@@ -114,7 +124,8 @@ class Store:
                 return
             versions = {oid: _facts(value) for oid, value in document["versions"].items()}
             findings = {
-                _key(key): tuple(_finding(row) for row in rows) for key, rows in document["findings"].items()
+                _key(key): tuple(finding_from_json(row) for row in rows)
+                for key, rows in document["findings"].items()
             }
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return
@@ -133,7 +144,7 @@ class Store:
                 if oid in self.versions
             },
             "findings": {
-                "\x1f".join(key): [[f.severity, f.code, f.skill, f.message] for f in self.findings[key]]
+                "\x1f".join(key): [finding_json(f) for f in self.findings[key]]
                 for key in sorted(self.used_findings)
                 if key in self.findings
             },
@@ -156,7 +167,13 @@ def _facts(value: object) -> VersionFacts | None:
     return VersionFacts(_text(name), _text(url), _text(version))
 
 
-def _finding(row: object) -> HistoryFinding:
+def finding_json(finding: HistoryFinding) -> list[str | None]:
+    """A finding as the cache files hold it (this store's and the snapshot's, ``history.snapshot``)."""
+    return [finding.severity, finding.code, finding.skill, finding.message]
+
+
+def finding_from_json(row: object) -> HistoryFinding:
+    """``finding_json`` read back; ``ValueError`` for anything else."""
     if not isinstance(row, list) or len(row) != 4:
         raise ValueError("a finding is four values")
     severity, code, skill, message = row
