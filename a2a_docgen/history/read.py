@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from a2a_docgen.collector import collector_paused
 from a2a_docgen.errors import UsageError
@@ -146,17 +147,9 @@ def _read(
     parallel: Parallel | None,
 ) -> CatalogHistory:
     started = time.monotonic()
-    saved_file = cache_file(top)
-    snapshot = saved_file.with_name(SNAPSHOT_FILE) if saved_file is not None else None
-    snapshot_key = {
-        "stamp": stamp_for(limits),
-        "head": head,
-        "arguments": [list(argument) for argument in arguments],
-        "max_commits": max_commits,
-        "shallow": shallow_boundary(top),
-    }
+    snapshot = _snapshot(top, head, arguments, limits, max_commits)
     if snapshot is not None:
-        kept = read_snapshot(snapshot, snapshot_key)
+        kept = read_snapshot(*snapshot)
         if kept is not None:
             return dataclasses.replace(kept, commit_url=repo_url)
     log = read_log(
@@ -204,8 +197,25 @@ def _read(
         head_date=log.head_date,
     )
     if snapshot is not None:
-        write_snapshot(snapshot, snapshot_key, history)
+        write_snapshot(*snapshot, history)
     return history
+
+
+def _snapshot(
+    top: str, head: str, arguments: list[tuple[str, str, bool]], limits: Limits, max_commits: int
+) -> tuple[Path, dict[str, Any]] | None:
+    """Where the history at ``head`` is kept, and the key it is kept under; ``None`` when the cache is off."""
+    saved = cache_file(top)
+    if saved is None:
+        return None
+    key = {
+        "stamp": stamp_for(limits),
+        "head": head,
+        "arguments": [list(argument) for argument in arguments],
+        "max_commits": max_commits,
+        "shallow": shallow_boundary(top),
+    }
+    return saved.with_name(SNAPSHOT_FILE), key
 
 
 def _store(top: str, limits: Limits) -> tuple[Store, Path | None]:
