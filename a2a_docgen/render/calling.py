@@ -12,9 +12,7 @@ and ``.form`` carry the two halves for a theme that nests them. The page explain
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import overload
 
 from a2a_docgen.model import (
     AgentCard,
@@ -28,6 +26,7 @@ from a2a_docgen.model import (
 )
 from a2a_docgen.protocol import Binding, canonical_binding
 from a2a_docgen.render.credentials import Credential, credentials
+from a2a_docgen.render.deferred import Deferred
 from a2a_docgen.render.requests import (
     Shape,
     build_request,
@@ -251,13 +250,13 @@ def request_variants(
     return tuple(variants)
 
 
-class DeferredVariants(Sequence[RequestVariant]):
+class DeferredVariants(Deferred[RequestVariant]):
     """``request_variants(card, skill, index, targets)``, made the first time a page reads them.
 
     Every view of the catalogue is built in the build process, before the agent pages are rendered in worker
     processes (``render.parallel``); the requests are only read by the agent's own page, so deferring them
     makes them in the worker that renders that page, in parallel, instead of all of them in the build process
-    first. The same arguments give the same requests, wherever they are made.
+    first (``render.deferred``). The same arguments give the same requests, wherever they are made.
     """
 
     __slots__ = ("_arguments", "_made")
@@ -278,38 +277,6 @@ class DeferredVariants(Sequence[RequestVariant]):
             self._made = request_variants(*self._arguments)
             self._arguments = None  # the card is not kept alive by its requests
         return self._made
-
-    def __len__(self) -> int:
-        return len(self.made())
-
-    def __iter__(self) -> Iterator[RequestVariant]:
-        return iter(self.made())
-
-    @overload
-    def __getitem__(self, index: int) -> RequestVariant: ...
-    @overload
-    def __getitem__(self, index: slice) -> tuple[RequestVariant, ...]: ...
-    def __getitem__(self, index: int | slice) -> RequestVariant | tuple[RequestVariant, ...]:
-        return self.made()[index]
-
-    # What a template (the site's own overrides too) may do with the tuple it stood for: compare, hash, join
-    # and print it.
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, DeferredVariants):
-            return self.made() == other.made()
-        return self.made() == other
-
-    def __hash__(self) -> int:
-        return hash(self.made())
-
-    def __add__(self, other: tuple[RequestVariant, ...] | DeferredVariants) -> tuple[RequestVariant, ...]:
-        return self.made() + tuple(other)
-
-    def __radd__(self, other: tuple[RequestVariant, ...]) -> tuple[RequestVariant, ...]:
-        return tuple(other) + self.made()
-
-    def __repr__(self) -> str:
-        return repr(self.made())
 
 
 def _note(credential: Credential, card: AgentCard) -> PlaceholderNote | None:

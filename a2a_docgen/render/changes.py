@@ -7,11 +7,12 @@ links are the repository's URL (checked by ``safe_url``) and the commit id.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, overload
 
 from a2a_docgen.history.entries import AgentHistory, CatalogHistory, HistoryEntry, commit_link
+from a2a_docgen.render.deferred import Deferred
 from a2a_docgen.render.paths import WHATS_NEW, WHATS_NEW_FEED, agent_feed_path, agent_history_path
 from a2a_docgen.text.urls import safe_url
 
@@ -60,15 +61,15 @@ Taint = Callable[[Any, dict[object, Any]], Any]
 """``render.pages``' taint: a value with every string in it as card text (its second argument: a memo)."""
 
 
-class ChangeViews(Sequence[ChangeView]):
+class ChangeViews(Deferred[ChangeView]):
     """An agent's entries as views (tainted, with their commit links), latest first, made the first time a page
     reads them.
 
     The views of the catalogue are built in the build process and the agent pages, their history pages and
     their feeds, the only readers of these, are rendered in worker processes (``render.parallel``): deferred,
     the entries are tainted in the worker that renders the agent, in parallel. A slice (the latest few, a
-    history page's share, a feed's) is deferred too, and all of them share one making of the views. The same
-    entries give the same views, wherever they are made.
+    history page's share, a feed's) is deferred too, and all of them share one making of the views
+    (``render.deferred``). The same entries give the same views, wherever they are made.
     """
 
     __slots__ = ("_all", "_start", "_stop")
@@ -82,10 +83,7 @@ class ChangeViews(Sequence[ChangeView]):
         return self._all.views()[self._start : self._stop]
 
     def __len__(self) -> int:
-        return self._stop - self._start
-
-    def __iter__(self) -> Iterator[ChangeView]:
-        return iter(self.made())
+        return self._stop - self._start  # without making them
 
     @overload
     def __getitem__(self, index: int) -> ChangeView: ...
@@ -102,17 +100,6 @@ class ChangeViews(Sequence[ChangeView]):
         window._start = self._start + start
         window._stop = self._start + max(start, stop)
         return window
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, ChangeViews):
-            return self.made() == other.made()
-        return self.made() == other
-
-    def __hash__(self) -> int:
-        return hash(self.made())
-
-    def __repr__(self) -> str:
-        return repr(self.made())
 
 
 class _Making:
