@@ -7,7 +7,6 @@ text, and fuzzed Markdown (reference definitions included, which make a page's `
 from __future__ import annotations
 
 import contextlib
-import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,9 +16,7 @@ from hypothesis import strategies as st
 
 import a2a_docgen.html as html_module
 from a2a_docgen.html import Theme, inline_memo, to_html
-from tests.support.page_corpora import CORPORA, corpus_pages, pages_of
-from tests.support.payloads import ALL_PAYLOADS
-from tests.test_one_card_never_breaks import base_card
+from tests.support.page_corpora import CORPORA, HOSTILE_TEXTS, corpus_pages, hostile_text_pages
 
 THEMES = (
     Theme(),
@@ -64,28 +61,12 @@ def test_the_memo_stays_bounded() -> None:
     assert "x" * (inline_memo.MAX_TEXT + 1) not in inline_memo._MEMO
 
 
-_TEXT = st.one_of(st.sampled_from(ALL_PAYLOADS), st.text(max_size=40))
-
-
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(name=_TEXT, description=_TEXT, skill=_TEXT, tag=_TEXT, example=_TEXT, url=_TEXT)
+@given(texts=HOSTILE_TEXTS)
 def test_pages_of_cards_with_hostile_text(
-    tmp_path_factory: pytest.TempPathFactory,
-    name: str,
-    description: str,
-    skill: str,
-    tag: str,
-    example: str,
-    url: str,
+    tmp_path_factory: pytest.TempPathFactory, texts: dict[str, str]
 ) -> None:
-    card = base_card("Hostile")
-    card["name"] = name or "x"
-    card["description"] = description
-    card["documentationUrl"] = url
-    card["skills"][0].update(name=skill, description=description, tags=[tag, "ok"], examples=[example])
-    directory = tmp_path_factory.mktemp("cards")
-    (directory / "card.json").write_text(json.dumps(card), encoding="utf-8")
-    for text in pages_of([directory]).values():
+    for text in hostile_text_pages(tmp_path_factory.mktemp("cards"), **texts).values():
         assert_same(text)
 
 

@@ -8,7 +8,6 @@ pages' lists: they parse the same with markdown-it-py's list rule turned off.
 from __future__ import annotations
 
 import copy
-import json
 import os
 import subprocess
 from pathlib import Path
@@ -24,9 +23,8 @@ import a2a_docgen.html as html_module
 from a2a_docgen.history.read import clear_cache, read_history
 from tests.conftest import REPO
 from tests.support.history_repo import CardRepo, maps_card, story_repo
-from tests.support.page_corpora import CORPORA, corpus_pages, pages_of
+from tests.support.page_corpora import CORPORA, HOSTILE_TEXTS, corpus_pages, hostile_text_pages, pages_of
 from tests.support.payloads import ALL_PAYLOADS
-from tests.test_one_card_never_breaks import base_card
 
 REFERENCE = html_module._parser(lists=False, memo=False)
 SHORTCUT = html_module._parser(memo=False)
@@ -117,21 +115,12 @@ def test_a_change_history_with_hostile_commit_messages(
         assert_same(text)
 
 
-_TEXT = st.one_of(st.sampled_from(ALL_PAYLOADS), st.text(max_size=40))
-
-
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(name=_TEXT, description=_TEXT, skill=_TEXT, tag=_TEXT, example=_TEXT)
+@given(texts=HOSTILE_TEXTS)
 def test_pages_of_cards_with_hostile_text(
-    tmp_path_factory: pytest.TempPathFactory, name: str, description: str, skill: str, tag: str, example: str
+    tmp_path_factory: pytest.TempPathFactory, texts: dict[str, str]
 ) -> None:
-    card = base_card("Hostile")
-    card["name"] = name or "x"
-    card["description"] = description
-    card["skills"][0].update(name=skill, description=description, tags=[tag, "ok"], examples=[example])
-    directory = tmp_path_factory.mktemp("cards")
-    (directory / "card.json").write_text(json.dumps(card), encoding="utf-8")
-    for text in pages_of([directory]).values():
+    for text in hostile_text_pages(tmp_path_factory.mktemp("cards"), **texts).values():
         assert_same(text)
 
 

@@ -4,20 +4,45 @@ writes them."""
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import strategies as st
 
 from a2a_docgen.catalog import load_catalog
 from a2a_docgen.render import render_catalog
 from tests.conftest import REPO
+from tests.support.payloads import ALL_PAYLOADS
+from tests.test_one_card_never_breaks import base_card
 
 
 def pages_of(cards: list[Path], **options: Any) -> dict[str, str]:
     """Every page of the catalogue of ``cards``, rendered in this process."""
     return dict(render_catalog(load_catalog(cards), jobs=1, **options).pages)
+
+
+_TEXT = st.one_of(st.sampled_from(ALL_PAYLOADS), st.text(max_size=40))
+HOSTILE_TEXTS = st.fixed_dictionaries(
+    dict.fromkeys(("name", "description", "skill", "tag", "example", "url"), _TEXT)
+)
+"""The keyword arguments of ``hostile_text_pages``: payloads of the hostile corpus and any text."""
+
+
+def hostile_text_pages(
+    directory: Path, *, name: str, description: str, skill: str, tag: str, example: str, url: str
+) -> dict[str, str]:
+    """The pages of one card, written to ``directory``, whose text is the given (hostile) strings: its name,
+    description, documentation URL, and its first skill's name, description, tag and example."""
+    card = base_card("Hostile")
+    card["name"] = name or "x"
+    card["description"] = description
+    card["documentationUrl"] = url
+    card["skills"][0].update(name=skill, description=description, tags=[tag, "ok"], examples=[example])
+    (directory / "card.json").write_text(json.dumps(card), encoding="utf-8")
+    return pages_of([directory])
 
 
 def example_pages() -> dict[str, str]:
