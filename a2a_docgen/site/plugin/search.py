@@ -183,13 +183,8 @@ class EarlyIndex:
         self._remaining.discard(page)
         if self._remaining or copies.directory is None:
             return
-        from a2a_docgen.site.pagefind import PAGEFIND_DIR, start_search_index
-
-        copies.prune()
         try:
-            self._running = start_search_index(
-                copies.directory, executable=binary, output=catalogue_dir / PAGEFIND_DIR
-            )
+            self._running = _start_index(binary, catalogue_dir, copies)
         except A2ADocgenError:
             self._running = None  # the build's end runs it again and says why
 
@@ -212,21 +207,22 @@ def write_search_index(
 ) -> None:
     """The catalogue search's Pagefind bundle in ``<catalogue>/pagefind/``, made from the index copies of the
     agent pages (kept for the next build when ``serving``), or by Pagefind as ``early`` started it."""
-    from a2a_docgen.site.pagefind import PAGEFIND_DIR, build_search_index
-
     running = early.take() if early is not None else None
     try:
-        if running is not None:
-            index = running.wait()
-        else:
-            copies.prune()
-            source = copies.directory
-            if source is None:  # no agent page was built (nothing to copy): index what is there
-                index = build_search_index(catalogue_dir, executable=binary)
-            else:
-                index = build_search_index(source, executable=binary, output=catalogue_dir / PAGEFIND_DIR)
+        index = (running or _start_index(binary, catalogue_dir, copies)).wait()
     except A2ADocgenError as exc:
         copies.clear()
         raise PluginError(f"a2a-docgen: search_index: {exc}") from exc
     copies.end_build(keep=serving)
     log.info(f"Catalogue search: {index.pages} agent pages indexed by Pagefind")
+
+
+def _start_index(binary: Path, catalogue_dir: Path, copies: IndexCopies) -> RunningIndex:
+    """Pagefind started on this build's copies (the others pruned) into ``<catalogue>/pagefind/``, or on the
+    catalogue's own pages when no agent page was built (nothing to copy)."""
+    from a2a_docgen.site.pagefind import PAGEFIND_DIR, start_search_index
+
+    copies.prune()
+    if copies.directory is None:
+        return start_search_index(catalogue_dir, executable=binary)
+    return start_search_index(copies.directory, executable=binary, output=catalogue_dir / PAGEFIND_DIR)
