@@ -11,6 +11,7 @@ import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from a2a_docgen.collector import collector_paused
 from a2a_docgen.limits import DEFAULT_LIMITS, Deadline, Limits
 from a2a_docgen.load import CardFile, discover, read_card_bytes, read_card_file, read_fetch_record
 from a2a_docgen.model import AgentCard, Catalog, Diagnostic, FetchRecord, card_order
@@ -38,12 +39,13 @@ def load_catalog(
     the same either way. Raises ``UsageError`` for a path that does not exist.
     """
     files = discover(paths, base=base)
-    if cache is None:
-        loaded = [(*load_card_file(card_file, limits), card_file.display) for card_file in files]
-    else:
-        loaded = [(*cache.load(card_file, limits), card_file.display) for card_file in files]
-        cache.keep_only(files)
-    return assemble_catalog(loaded, trust=trust)
+    with collector_paused():  # every card's model and diagnostics: many objects, no cycles
+        if cache is None:
+            loaded = [(*load_card_file(card_file, limits), card_file.display) for card_file in files]
+        else:
+            loaded = [(*cache.load(card_file, limits), card_file.display) for card_file in files]
+            cache.keep_only(files)
+        return assemble_catalog(loaded, trust=trust)
 
 
 @dataclass(frozen=True, slots=True)

@@ -107,7 +107,10 @@ def read_history(
         kept = _RESULTS.get(key)
         if kept is not None:
             return HistoryRead(kept, _message(kept), cached=True)
-        history = _read(top, head, arguments, limits, max_commits, seconds, repo_url, parallel)
+        # A history is tens of thousands of entries and findings (from git, the store or the snapshot), and
+        # no cycles: collections would walk them, and the catalogue, again and again.
+        with collector_paused():
+            history = _read(top, head, arguments, limits, max_commits, seconds, repo_url, parallel)
     except (UsageError, HistoryTimeout) as exc:
         return HistoryRead(None, f"no change history: {exc}")
     if len(_RESULTS) >= _KEPT_RESULTS:
@@ -166,8 +169,7 @@ def _read(
     with BlobReader(top, order, max_bytes=limits.max_file_bytes) as blobs:
         walk = Walk(blobs, where, limits, store, deadline=started + seconds, known=known)
         boundary = log.commits[0].id if log.shallow and log.commits and not log.truncated else None
-        with collector_paused():
-            walk.run(log.commits, boundary=boundary)
+        walk.run(log.commits, boundary=boundary)
     if saved is not None and store.stale():
         store.write(saved, stamp_for(limits))
     agents: dict[str, AgentHistory] = {}
