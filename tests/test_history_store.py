@@ -194,6 +194,31 @@ def test_a_snapshot_at_the_same_head_is_the_history_without_reading_git_s_log(
     assert kept == dataclasses.replace(full, commit_url="https://git.example/team/cards")
 
 
+def test_deferred_cache_writes_wait_for_the_caller_and_write_what_a_read_writes(
+    repository: Path, cache: Path, counted: dict[str, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The plugin hands the cache files' writes to its conversion pass: nothing is written until it runs them,
+    and then the store and the snapshot are the ones a read writes itself."""
+    full = fresh(repository)
+    written = {path.name: path.read_bytes() for path in cache.parent.iterdir()}
+    assert set(written) == {FILE_NAME, SNAPSHOT_FILE}
+    for path in cache.parent.iterdir():
+        path.unlink()
+    history_read.clear_cache()
+    later: list[Any] = []
+    read = read_history(["cards"], base=str(repository), defer=later.append)
+    assert read.history == full
+    assert len(later) == 2
+    assert list(cache.parent.iterdir()) == []
+    for write in later:
+        write()
+    assert {path.name: path.read_bytes() for path in cache.parent.iterdir()} == written
+    counted.update(loaded=0, classified=0)
+    monkeypatch.setattr(history_read, "read_log", lambda *a, **k: pytest.fail("the snapshot was not taken"))
+    assert fresh(repository, snapshot=True) == full
+    assert counted == {"loaded": 0, "classified": 0}
+
+
 @pytest.mark.parametrize(
     "damage",
     [b"", b"{", b'{"key": 3}', b"\xff\xfe", b"[]", "damaged rows", "other key"],

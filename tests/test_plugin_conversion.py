@@ -401,3 +401,22 @@ def test_a_serve_rebuild_keeps_the_index_copies_of_unchanged_pages_and_pagefind_
         build(fresh)
         assert read[-1] == expected, "Pagefind reads what a fresh build gives it"
         assert fresh.plugins["a2a-docgen"].index_copies.directory is None, "a plain build leaves no copies"
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_work_given_to_the_conversion_pass_runs_while_the_workers_convert(jobs: int) -> None:
+    """The history's cache files are written while the pages convert (``meanwhile``): with workers, while they
+    are alive; without, in this process; once each, and the HTML is the same as without the work."""
+    import multiprocessing
+
+    pages = {f"agents/a{n}/index.md": f"# Agent {n}\n\n- **Id:** `a{n}`\n" for n in range(60)}
+    seen: list[int] = []
+
+    def work() -> None:
+        seen.append(len(multiprocessing.active_children()))
+
+    html = cache.HtmlCache().convert(pages, Theme(), jobs=jobs, keep=False, meanwhile=[work, work])
+    alone = cache.HtmlCache().convert(pages, Theme(), jobs=1, keep=False)
+    assert html == alone
+    assert list(html) == list(pages)
+    assert seen == ([0, 0] if jobs == 1 else [2, 2])

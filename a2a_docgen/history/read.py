@@ -13,6 +13,7 @@ directory, or ``off``), with the history itself beside it (``history.snapshot``)
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 import time
 from collections.abc import Callable, Sequence
@@ -44,6 +45,7 @@ __all__ = [
     "DEFAULT_MAX_COMMITS",
     "DEFAULT_SECONDS",
     "RECENT_MAX",
+    "Defer",
     "HistoryRead",
     "clear_cache",
     "history_for_build",
@@ -56,6 +58,9 @@ DEFAULT_SECONDS = 300.0
 """Seconds the history may take before the build goes on without it."""
 RECENT_MAX = 1000
 """Entries on the catalogue's "What's new" pages, latest first."""
+
+Defer = Callable[[Callable[[], None]], None]
+"""Takes a write of the cache files to run later (``read_history``'s ``defer``)."""
 
 _RESULTS: dict[tuple[object, ...], CatalogHistory] = {}
 _STORES: dict[tuple[str, str], Store] = {}
@@ -83,10 +88,13 @@ def read_history(
     seconds: float = DEFAULT_SECONDS,
     repo_url: str | None = None,
     parallel: Parallel | None = None,
+    defer: Defer | None = None,
 ) -> HistoryRead:
     """The history of the cards ``load_catalog(paths, base=base)`` reads, keyed by their display paths.
     ``parallel``: the caller's worker processes, for a history with many versions to read (``history.prefill``);
-    the history is the same without."""
+    the history is the same without. ``defer``: where the writes of the cache files go when the caller has a
+    better moment for them (the plugin: while its pages convert in workers, where it would wait); without it they
+    are written before this returns."""
     cwd = os.path.realpath(base if base is not None else os.getcwd())
     try:
         top = repository_top(cwd)
@@ -110,7 +118,9 @@ def read_history(
         # A history is tens of thousands of entries and findings (from git, the store or the snapshot), and
         # no cycles: collections would walk them, and the catalogue, again and again.
         with collector_paused():
-            history = _read(top, head, arguments, limits, max_commits, seconds, repo_url, parallel)
+            history = _read(
+                top, head, arguments, limits, max_commits, seconds, repo_url, parallel, defer or _now
+            )
     except (UsageError, HistoryTimeout) as exc:
         return HistoryRead(None, f"no change history: {exc}")
     if len(_RESULTS) >= _KEPT_RESULTS:
@@ -148,6 +158,7 @@ def _read(
     seconds: float,
     repo_url: str | None,
     parallel: Parallel | None,
+    defer: Defer,
 ) -> CatalogHistory:
     started = time.monotonic()
     snapshot = _snapshot(top, head, arguments, limits, max_commits)
@@ -171,7 +182,7 @@ def _read(
         boundary = log.commits[0].id if log.shallow and log.commits and not log.truncated else None
         walk.run(log.commits, boundary=boundary)
     if saved is not None and store.stale():
-        store.write(saved, stamp_for(limits))
+        defer(functools.partial(store.write, saved, stamp_for(limits)))
     agents: dict[str, AgentHistory] = {}
     current: dict[int, str] = {}  # id of an entry -> its agent's card file today
     for path, lineage in sorted(walk.state.items()):
@@ -199,8 +210,12 @@ def _read(
         head_date=log.head_date,
     )
     if snapshot is not None:
-        write_snapshot(*snapshot, history)
+        defer(functools.partial(write_snapshot, *snapshot, history))
     return history
+
+
+def _now(write: Callable[[], None]) -> None:
+    write()
 
 
 def _snapshot(
@@ -246,13 +261,20 @@ def history_for_build(
     repo_url: str | None = None,
     say: Callable[[str], None],
     parallel: Parallel | None = None,
+    defer: Defer | None = None,
 ) -> CatalogHistory | None:
     """What ``build`` and the plugin call: the history (``None`` when off or unavailable), with what there is to
     say about it passed to ``say`` (a missing git, a shallow clone)."""
     if not enabled:
         return None
     read = read_history(
-        paths, base=base, limits=limits, max_commits=max_commits, repo_url=repo_url, parallel=parallel
+        paths,
+        base=base,
+        limits=limits,
+        max_commits=max_commits,
+        repo_url=repo_url,
+        parallel=parallel,
+        defer=defer,
     )
     if read.message and not read.cached:
         say(read.message)

@@ -9,7 +9,7 @@ pages left to convert are converted by forked workers when there are enough of t
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import jinja2
@@ -41,12 +41,19 @@ class HtmlCache:
         return frozenset(self._kept)
 
     def convert(
-        self, pages: Mapping[str, str], theme: Theme, *, jobs: int, keep: bool = True
+        self,
+        pages: Mapping[str, str],
+        theme: Theme,
+        *,
+        jobs: int,
+        keep: bool = True,
+        meanwhile: Sequence[Callable[[], None]] = (),
     ) -> dict[str, HtmlPage]:
         """Every page of ``pages`` (final path -> Markdown) as HTML, in the same order: the kept HTML where the
         Markdown and the theme are the same as last time, converted now otherwise. Afterwards the cache holds
         exactly these pages, or, without ``keep`` (a build that has no next one), none: each page's HTML is then
-        the caller's alone, to let go of once the page is written."""
+        the caller's alone, to let go of once the page is written. ``meanwhile``: work of this process, done
+        while the workers convert (where it would wait for them), or first when there are none."""
         kept = self._kept
         html: dict[str, HtmlPage | None] = {}
         stale: list[str] = []
@@ -63,6 +70,8 @@ class HtmlCache:
             return to_html(sources[index], theme=theme)
 
         with collector_paused(), PageWorkers(convert_one, len(sources), jobs) as workers:
+            for work in meanwhile:
+                work()
             converted = workers.results()
         html.update(zip(stale, converted, strict=True))
         done = {path: page for path, page in html.items() if page is not None}

@@ -132,11 +132,12 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
             raise PluginError(f"a2a-docgen: jobs: expected a positive whole number, not {jobs}")
 
         started = time.perf_counter()
-        site, described = self._render(config, base_dir, configured, jobs=jobs or default_jobs())
+        later: list[Callable[[], None]] = []  # the history's cache files, written while the pages convert
+        site, described = self._render(config, base_dir, configured, jobs=jobs or default_jobs(), later=later)
         self.site = _with_prefix(site, prefix)
         # The one conversion pass, on the pages as the site has them (after the prefix).
         self.html = self.cache.convert(
-            self.site.pages, self.theme, jobs=jobs or default_jobs(), keep=self.serving
+            self.site.pages, self.theme, jobs=jobs or default_jobs(), keep=self.serving, meanwhile=later
         )
         self.pagefind = pagefind_for(self.config.search_index, self.site)
         self.early_index.begin(
@@ -149,11 +150,18 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         return config
 
     def _render(
-        self, config: MkDocsConfig, base_dir: str, configured: list[str], *, jobs: int
+        self,
+        config: MkDocsConfig,
+        base_dir: str,
+        configured: list[str],
+        *,
+        jobs: int,
+        later: list[Callable[[], None]],
     ) -> tuple[RenderedSite, str]:
         """The catalogue loaded and rendered, and a line for the build log saying what it holds. The catalogue
         and its views are let go of on return (unless kept for ``serve``'s next rebuild): the site is all the
-        build needs of them from here."""
+        build needs of them from here. ``later`` gets the writes of the history's cache files, to run when this
+        process would wait anyway."""
         from a2a_docgen.history.read import history_for_build
         from a2a_docgen.render import render_catalog
         from a2a_docgen.render.parallel import in_workers
@@ -183,6 +191,7 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
                 repo_url=config.repo_url,
                 say=log.info,
                 parallel=functools.partial(in_workers, jobs=jobs),
+                defer=later.append,
             )
             site = render_catalog(
                 catalog,
