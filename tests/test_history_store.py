@@ -451,6 +451,47 @@ def test_workers_filling_the_store_give_the_history_the_walk_gives(
     assert calls  # the workers ran (the repositories are small: each group is a few chains)
 
 
+def test_after_a_push_the_workers_read_the_new_versions_and_the_ones_before_them(
+    tmp_path: Path, cache: Path, counted: dict[str, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """CI restores the last build's cache and builds a new commit that changed every card: the workers read
+    each new version and the version before it, not the whole chains; a version that does not load and the
+    one that repairs it too. The history is the one read from nothing."""
+    from a2a_docgen.history import prefill
+
+    repo = CardRepo(tmp_path / "repo")
+    names = [f"agent-{n}.json" for n in range(6)]
+
+    def change_all(step: int, broken: str | None = None) -> None:
+        for n, name in enumerate(names):
+            card = {**weather_card(), "name": f"Agent {n}", "version": f"1.{step}.0"}
+            repo.write(name, "{ not json" if name == broken else card)
+        repo.commit(f"Step {step}")
+
+    for step in range(4):
+        change_all(step)
+    fresh(repo.root)  # the last build's cache
+    monkeypatch.setattr(prefill, "MIN_VERSIONS", 1)
+    calls: list[int] = []
+
+    def parallel(work: Any, count: int) -> list[Any]:
+        calls.append(count)
+        return [work(index) for index in range(count)]
+
+    for step, broken in ((4, names[2]), (5, None)):
+        change_all(step, broken)
+        counted.update(loaded=0, classified=0)
+        history = fresh(repo.root, parallel=parallel)
+        assert calls, "the workers ran"
+        assert counted["loaded"] == 2 * len(names)  # each new version and the one before it (that loads)
+        monkeypatch.setenv(CACHE_ENV, "off")
+        assert fresh(repo.root) == history
+        monkeypatch.setenv(CACHE_ENV, str(cache.parent))
+        calls.clear()
+    entries = history.agents["cards/agent-2.json"].entries
+    assert [entry.kind for entry in entries[:2]] == ["changed", "unreadable"]
+
+
 def test_the_chains_follow_a_file_through_renames(tmp_path: Path) -> None:
     from a2a_docgen.history.log import read_log
     from a2a_docgen.history.prefill import chains

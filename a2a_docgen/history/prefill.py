@@ -38,8 +38,8 @@ Parallel = Callable[[Callable[[int], Any], int], list[Any]]
 """``parallel(work, count) == [work(0), ..., work(count - 1)]``, in worker processes where the caller can."""
 
 MIN_VERSIONS = 2000
-"""Versions to read (those of the chains with a version or a step unknown to the store) below which the walk
-reads them itself (workers cost more than they save)."""
+"""Versions to read (those the store lacks, and both versions of each step it lacks) below which the walk reads
+them itself (workers cost more than they save)."""
 _GROUPS = 64
 """Shares of the chains (the caller's workers take contiguous runs of them)."""
 
@@ -81,12 +81,13 @@ def prefill(
     deadline: float,
 ) -> int:
     """Add to ``store`` what the workers find along the chains; returns the number of versions they read (0:
-    nothing to do, or too little to repay workers, and nothing was started). A chain is read when the store
-    lacks one of its versions or one of its steps: a store can know every version and none of the steps (the
-    cards were read under other display paths, which the steps' keys hold). Past ``deadline`` (of
-    ``time.monotonic``) the workers stop and the walk's own check of it ends the history."""
-    todo = [chain for chain in chains(commits, where) if _unknown_to(store, chain)]
-    unknown = sum(len(chain) for chain in todo)
+    nothing to do, or too little to repay workers, and nothing was started). Of each chain, the workers read
+    the versions the store lacks and both versions of each step it lacks (after a push, the new versions and
+    the one before each): a store can know every version and none of the steps (the cards were read under
+    other display paths, which the steps' keys hold). Past ``deadline`` (of ``time.monotonic``) the workers
+    stop and the walk's own check of it ends the history."""
+    todo = [(chain, plan) for chain in chains(commits, where) if (plan := _planned(store, chain))]
+    unknown = sum(len(plan) for _, plan in todo)
     if unknown < MIN_VERSIONS:
         return 0
     groups = _groups(todo, _GROUPS)
@@ -95,25 +96,12 @@ def prefill(
         facts: dict[str, VersionFacts | None] = {}
         findings: dict[FindingsKey, tuple[HistoryFinding, ...]] = {}
         group = groups[index]
-        order = [oid for chain in group for oid, _, _ in chain]
+        order = [chain[at][0] for chain, plan in group for at in plan]
         with BlobReader(top, order, max_bytes=limits.max_file_bytes) as blobs, collector_paused():
-            for chain in group:
+            for chain, plan in group:
                 if time.monotonic() > deadline:
                     break
-                last: tuple[str, Place, Catalog] | None = None
-                memo = SkillMemo()
-                for oid, place, day in chain:
-                    catalog = walk.load_version(blobs.read(oid), place, limits, memo)
-                    if catalog is None:
-                        facts[oid] = None
-                        continue  # the walk compares the next version with the last that loaded
-                    card = catalog.cards[0]
-                    facts[oid] = VersionFacts.of(card)
-                    if last is not None and last[0] != oid:
-                        key = (last[0], last[1][0], oid, place[0])
-                        if store.findings.get(key) is None and key not in findings:
-                            findings[key] = walk.classify(last[2], catalog, date.fromisoformat(day[:10]))
-                    last = (oid, place, catalog)
+                _fill(chain, plan, blobs, store, limits, facts, findings)
         return facts, findings
 
     for facts, findings in parallel(work, len(groups)):
@@ -126,31 +114,69 @@ def prefill(
     return unknown
 
 
-def _unknown_to(store: Store, chain: list[Link]) -> bool:
-    """Whether the store lacks a version of ``chain`` or the findings of a step between two of its versions
-    that load (the keys the workers and the walk compute)."""
-    last: tuple[str, str] | None = None  # (blob id, display path) of the last version that loads
-    for oid, place, _ in chain:
+def _fill(
+    chain: list[Link],
+    plan: list[int],
+    blobs: BlobReader,
+    store: Store,
+    limits: Limits,
+    facts: dict[str, VersionFacts | None],
+    findings: dict[FindingsKey, tuple[HistoryFinding, ...]],
+) -> None:
+    """The facts of ``chain``'s versions the store lacks, and the findings of its steps the store lacks, into
+    ``facts`` and ``findings``, reading the versions of ``plan`` in order (both versions of a step the store
+    lacks are in it, so every such step is classified here; anything else is the walk's)."""
+    planned = set(plan)
+    memo = SkillMemo()
+    last: tuple[str, Place, Catalog | None] | None = None  # the last version that loads (None: not read)
+    for at, (oid, place, day) in enumerate(chain):
+        catalog: Catalog | None = None
+        if at in planned:
+            catalog = walk.load_version(blobs.read(oid), place, limits, memo)
+            facts[oid] = None if catalog is None else VersionFacts.of(catalog.cards[0])
+            if catalog is None:
+                continue  # the walk compares the next version with the last that loaded
+        elif store.versions.get(oid) is None:
+            continue  # known not to load
+        if last is not None and last[0] != oid and last[2] is not None and catalog is not None:
+            key = (last[0], last[1][0], oid, place[0])
+            if store.findings.get(key) is None and key not in findings:
+                findings[key] = walk.classify(last[2], catalog, date.fromisoformat(day[:10]))
+        last = (oid, place, catalog)
+
+
+def _planned(store: Store, chain: list[Link]) -> list[int]:
+    """The places in ``chain`` of the versions the workers read: those the store lacks, and both versions of
+    each step whose findings it lacks (a version the store lacks taken for one that loads)."""
+    needed: set[int] = set()
+    last: tuple[int, str, str] | None = (
+        None  # (place in the chain, blob id, display path) of the last that loads
+    )
+    for at, (oid, place, _) in enumerate(chain):
         if oid not in store.versions:
-            return True
-        if store.versions[oid] is None:
+            needed.add(at)
+        elif store.versions[oid] is None:
             continue
-        if last is not None and last[0] != oid and (last[0], last[1], oid, place[0]) not in store.findings:
-            return True
-        last = (oid, place[0])
-    return False
+        if last is not None and last[1] != oid and (last[1], last[2], oid, place[0]) not in store.findings:
+            needed.update((last[0], at))
+        last = (at, oid, place[0])
+    return sorted(needed)
 
 
-def _groups(every: list[list[Link]], count: int) -> list[list[list[Link]]]:
-    """The chains cut into at most ``count`` contiguous groups of near-equal numbers of versions."""
-    total = sum(len(chain) for chain in every)
+Planned = tuple[list[Link], list[int]]
+"""A chain and the places in it of the versions the workers read (``_planned``)."""
+
+
+def _groups(every: list[Planned], count: int) -> list[list[Planned]]:
+    """The chains cut into at most ``count`` contiguous groups of near-equal numbers of versions to read."""
+    total = sum(len(plan) for _, plan in every)
     size = max(1, -(-total // count))
-    groups: list[list[list[Link]]] = [[]]
+    groups: list[list[Planned]] = [[]]
     filled = 0
-    for chain in every:
+    for planned in every:
         if filled >= size:
             groups.append([])
             filled = 0
-        groups[-1].append(chain)
-        filled += len(chain)
+        groups[-1].append(planned)
+        filled += len(planned[1])
     return [group for group in groups if group]
