@@ -34,6 +34,9 @@ __all__ = ["MIN_VERSIONS", "Parallel", "chains", "prefill"]
 Link = tuple[str, Place, str]
 """(blob id, place, commit date) of one version in a chain."""
 
+Planned = tuple[list[Link], list[int]]
+"""A chain and the places in it of the versions the workers read (``_planned``)."""
+
 Parallel = Callable[[Callable[[int], Any], int], list[Any]]
 """``parallel(work, count) == [work(0), ..., work(count - 1)]``, in worker processes where the caller can."""
 
@@ -149,9 +152,8 @@ def _planned(store: Store, chain: list[Link]) -> list[int]:
     """The places in ``chain`` of the versions the workers read: those the store lacks, and both versions of
     each step whose findings it lacks (a version the store lacks taken for one that loads)."""
     needed: set[int] = set()
-    last: tuple[int, str, str] | None = (
-        None  # (place in the chain, blob id, display path) of the last that loads
-    )
+    # (place in the chain, blob id, display path) of the last version that loads
+    last: tuple[int, str, str] | None = None
     for at, (oid, place, _) in enumerate(chain):
         if oid not in store.versions:
             needed.add(at)
@@ -161,10 +163,6 @@ def _planned(store: Store, chain: list[Link]) -> list[int]:
             needed.update((last[0], at))
         last = (at, oid, place[0])
     return sorted(needed)
-
-
-Planned = tuple[list[Link], list[int]]
-"""A chain and the places in it of the versions the workers read (``_planned``)."""
 
 
 def _groups(every: list[Planned], count: int) -> list[list[Planned]]:
