@@ -121,7 +121,9 @@ def _encode_char(text: str, i: int) -> bool:
         return rest.startswith(_SMART_PARENS) or rest in _SMART_OPENINGS
     if ch == "/":
         if before in "cC" and after in "oO":
-            return not (_is_word(text[i - 2 : i - 1] or " ") or _is_word(text[i + 2 : i + 3] or " "))
+            # smartsymbols' \bc/o\b: a letter or digit beside it keeps it plain; an "_" does not, since ours
+            # is encoded there and an encoded character reads as a word's end
+            return not (text[i - 2 : i - 1].isalnum() or text[i + 2 : i + 3].isalnum())
         if before.isdigit() and after.isdigit():  # smartsymbols: a fraction not inside a longer number
             edges = text[i - 2 : i - 1] + text[i + 2 : i + 3]
             return text[i - 1 : i + 2] in _FRACTIONS and not any(e.isdigit() for e in edges)

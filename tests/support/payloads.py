@@ -115,6 +115,7 @@ MORE_PAYLOADS: tuple[str, ...] = (
     "title: </title><script>alert(1)</script>\n\nbody",
     "/// admonition | Title\nbody\n///",
     "1st 2nd (c) 1/2 c/o +/- =/= <-- -->",
+    "_c/o (_c/o) c/o_",  # an encoded "_" beside c/o ends a word for smartsymbols' \bc/o\b
 )
 ALL_PAYLOADS = PAYLOADS + URL_PAYLOADS + MORE_PAYLOADS
 
