@@ -133,7 +133,8 @@ def _encode_char(text: str, i: int) -> bool:
     if ch in "#!?":
         return after.isdigit()
     if ch == ".":  # "www." that is not a whole URL (those become code): still an autolink for some engines
-        return not _is_word(text[i - 4 : i - 3] or " ")
+        # after a letter or digit only: GitHub links a "www." after "_" (one of GFM's delimiters) too
+        return not text[i - 4 : i - 3].isalnum()
     if ch == "@":  # a mention, or an e-mail address that magiclink (Zensical's default profile) would link
         return _is_word(after)
     # The first digit of a 40-hex-digit run: a commit that magiclink would link.

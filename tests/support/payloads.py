@@ -116,6 +116,7 @@ MORE_PAYLOADS: tuple[str, ...] = (
     "/// admonition | Title\nbody\n///",
     "1st 2nd (c) 1/2 c/o +/- =/= <-- -->",
     "_c/o (_c/o) c/o_",  # an encoded "_" beside c/o ends a word for smartsymbols' \bc/o\b
+    "0_www.example after",  # GitHub links a "www." after "_", one of GFM's delimiters
 )
 ALL_PAYLOADS = PAYLOADS + URL_PAYLOADS + MORE_PAYLOADS
 
