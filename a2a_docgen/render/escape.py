@@ -77,7 +77,9 @@ _ALWAYS = frozenset("<`*[]{|\\~^$")
 _CANDIDATE = re.compile(
     r"[!#$&(*+\-/:<=?@\[\\\]^_`{|}~]|(?<=[wW]{3})\.|(?<![0-9a-fA-F])[0-9a-f](?=[0-9a-f]{39}(?![0-9a-fA-F]))"
 )
-_ENTITY_AFTER = re.compile(r"#[0-9]+;|#[xX][0-9a-fA-F]+;|[A-Za-z][A-Za-z0-9]*;")
+# What makes an "&" a character reference: a name and ";", or any "#": Python-Markdown reads a numeric
+# reference without its ";" ("&#x09"), and an "&#" that starts none can swallow the text after it
+_ENTITY_AFTER = re.compile(r"#|[A-Za-z][A-Za-z0-9]*;")
 _EMOJI_AFTER = re.compile(r"[A-Za-z0-9_+\-]+:")
 _SMART_WORDS = re.compile(r"(?i)(?:c|r|tm)(?=\)|$)")
 _SMART_PARENS = ("(c)", "(r)", "(tm)")
@@ -340,7 +342,10 @@ def md_text(s: str | None, *, max_len: int = 20_000) -> str:
 # A backtick or "|" would end the span or split a table cell; preprocessors act inside code spans too (critic,
 # includes, templates); "#!lang" or ":::lang" starts inline highlighting; an "&name" at the end could become a
 # reference with a ";" that follows the span.
-_CODE_UNSAFE = re.compile(r"[`|\x00]|\{[-+~=>!{%#]|^(?:#!|:::)|&[#A-Za-z0-9]*$")
+# ... and a character reference without its ";", which Python-Markdown completes inside a code span
+_CODE_UNSAFE = re.compile(
+    r"[`|\x00]|\{[-+~=>!{%#]|^(?:#!|:::)|&[#A-Za-z0-9]*$|&#[xX]?[0-9A-Fa-f]+(?![0-9A-Fa-f;])"
+)
 
 
 def code_safe(text: str) -> bool:
@@ -402,7 +407,9 @@ def md_link_text(s: str | None) -> str:
     text = one_line(s, 300)
     if not text:
         return EMPTY
-    return _guard_smart_word(text, _encode_run(text))
+    label = _guard_smart_word(text, _encode_run(text))
+    # "[=" opens a progress bar for pymdownx.progressbar ("[=0/0]"): a label's first "=" is encoded
+    return "&#61;" + label[1:] if label.startswith("=") else label
 
 
 def md_link(text: str | None, url: object, *, allow_mailto: bool = False, show_host: bool = False) -> str:

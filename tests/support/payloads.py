@@ -117,6 +117,9 @@ MORE_PAYLOADS: tuple[str, ...] = (
     "1st 2nd (c) 1/2 c/o +/- =/= <-- -->",
     "_c/o (_c/o) c/o_",  # an encoded "_" beside c/o ends a word for smartsymbols' \bc/o\b
     "0_www.example after",  # GitHub links a "www." after "_", one of GFM's delimiters
+    "=0/0",  # a link label: "[=0/0]" is a progress bar for pymdownx.progressbar
+    "x &#x09 y",  # Python-Markdown reads a numeric character reference without its ";"
+    "&#* and `</title>`",  # an "&#" that starts no reference swallowed text after it in Python-Markdown
 )
 ALL_PAYLOADS = PAYLOADS + URL_PAYLOADS + MORE_PAYLOADS
 
