@@ -14,19 +14,24 @@ a snapshot with the one read from git.
 
 from __future__ import annotations
 
-import contextlib
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
-from a2a_docgen.files import write_atomic
-from a2a_docgen.history.entries import AgentHistory, CatalogHistory, HistoryEntry, HistoryFinding, RecentEntry
-from a2a_docgen.history.store import finding_from_json, finding_json
+from a2a_docgen.history.entries import (
+    AgentHistory,
+    CatalogHistory,
+    EntryKind,
+    HistoryEntry,
+    HistoryFinding,
+    RecentEntry,
+)
+from a2a_docgen.history.store import finding_from_json, finding_json, write_cache_file
 
 __all__ = ["FILE_NAME", "read_snapshot", "write_snapshot"]
 
 FILE_NAME = "history-head.cache"
-_KINDS = frozenset({"added", "changed", "moved", "unreadable", "removed", "first-seen"})
+_KINDS = frozenset(get_args(EntryKind))
 
 
 def read_snapshot(path: Path, key: dict[str, Any]) -> CatalogHistory | None:
@@ -82,10 +87,7 @@ def write_snapshot(path: Path, key: dict[str, Any], history: CatalogHistory) -> 
         "head": history.head,
         "head_date": history.head_date,
     }
-    data = json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
-    with contextlib.suppress(OSError):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(path, data)
+    write_cache_file(path, document)
 
 
 def _entry_json(entry: HistoryEntry) -> list[Any]:

@@ -41,6 +41,7 @@ __all__ = [
     "code_fingerprint",
     "finding_from_json",
     "finding_json",
+    "write_cache_file",
 ]
 
 FORMAT = 2
@@ -149,13 +150,17 @@ class Store:
                 if key in self.findings
             },
         }
-        data = json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode(
-            "utf-8", "surrogatepass"
-        )
-        with contextlib.suppress(OSError):
-            path.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(path, data)
+        write_cache_file(path, document)
         self.dirty = False
+
+
+def write_cache_file(path: Path, document: dict[str, Any]) -> None:
+    """A cache file (this store's, or the snapshot's beside it) written atomically as compact JSON, its directory
+    made; quietly nothing when it cannot be."""
+    data = json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(path, data)
 
 
 def _facts(value: object) -> VersionFacts | None:
