@@ -66,6 +66,26 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
     return counts
 
 
+class InProcessWorkers:
+    """A ``Parallel`` for ``read_history`` that does the workers' work here and counts the times it is asked."""
+
+    def __init__(self) -> None:
+        self.calls: list[int] = []
+
+    def __call__(self, work: Any, count: int) -> list[Any]:
+        self.calls.append(count)
+        return [work(index) for index in range(count)]
+
+
+@pytest.fixture
+def workers(monkeypatch: pytest.MonkeyPatch) -> InProcessWorkers:
+    """In-process workers, started by ``history.prefill`` for however few versions there are to read."""
+    from a2a_docgen.history import prefill
+
+    monkeypatch.setattr(prefill, "MIN_VERSIONS", 1)
+    return InProcessWorkers()
+
+
 def fresh(root: Path, *, snapshot: bool = False, **options: Any) -> CatalogHistory:
     """The history read in a new process, as far as this process can tell: nothing kept in memory; without
     ``snapshot``, none kept on disk either (the store alone, what a new ``HEAD`` reads with)."""
@@ -155,28 +175,19 @@ def test_a_cache_that_knows_the_versions_but_not_the_steps_reads_the_blobs_it_ne
 
 
 def test_a_cache_that_knows_the_versions_but_not_the_steps_gives_the_steps_to_the_workers(
-    repository: Path, cache: Path, counted: dict[str, int], monkeypatch: pytest.MonkeyPatch
+    repository: Path, cache: Path, counted: dict[str, int], workers: InProcessWorkers
 ) -> None:
     """The cards read under other display paths (``./cards``): every version is known, no step is, and the
     steps are classified by the workers, not left to the walk alone."""
-    from a2a_docgen.history import prefill
-
     full = fresh(repository)
     history_read.clear_cache()
     assert read_history(["./cards"], base=str(repository)).history is not None
     document = json.loads(cache.read_bytes())
     assert document["versions"]
     assert all(key.split("\x1f")[1].startswith("./cards/") for key in document["findings"])
-    monkeypatch.setattr(prefill, "MIN_VERSIONS", 1)
-    calls: list[int] = []
-
-    def parallel(work: Any, count: int) -> list[Any]:
-        calls.append(count)
-        return [work(index) for index in range(count)]
-
     history_read.clear_cache()
-    assert read_history(["cards"], base=str(repository), parallel=parallel).history == full
-    assert calls  # the workers ran (they did not while the versions alone were counted)
+    assert read_history(["cards"], base=str(repository), parallel=workers).history == full
+    assert workers.calls  # the workers ran (they did not while the versions alone were counted)
 
 
 def test_a_snapshot_at_the_same_head_is_the_history_without_reading_git_s_log(
@@ -452,13 +463,15 @@ def test_workers_filling_the_store_give_the_history_the_walk_gives(
 
 
 def test_after_a_push_the_workers_read_the_new_versions_and_the_ones_before_them(
-    tmp_path: Path, cache: Path, counted: dict[str, int], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
+    cache: Path,
+    counted: dict[str, int],
+    monkeypatch: pytest.MonkeyPatch,
+    workers: InProcessWorkers,
 ) -> None:
     """CI restores the last build's cache and builds a new commit that changed every card: the workers read
     each new version and the version before it, not the whole chains; a version that does not load and the
     one that repairs it too. The history is the one read from nothing."""
-    from a2a_docgen.history import prefill
-
     repo = CardRepo(tmp_path / "repo")
     names = [f"agent-{n}.json" for n in range(6)]
 
@@ -471,23 +484,16 @@ def test_after_a_push_the_workers_read_the_new_versions_and_the_ones_before_them
     for step in range(4):
         change_all(step)
     fresh(repo.root)  # the last build's cache
-    monkeypatch.setattr(prefill, "MIN_VERSIONS", 1)
-    calls: list[int] = []
-
-    def parallel(work: Any, count: int) -> list[Any]:
-        calls.append(count)
-        return [work(index) for index in range(count)]
-
     for step, broken in ((4, names[2]), (5, None)):
         change_all(step, broken)
         counted.update(loaded=0, classified=0)
-        history = fresh(repo.root, parallel=parallel)
-        assert calls, "the workers ran"
+        history = fresh(repo.root, parallel=workers)
+        assert workers.calls, "the workers ran"
         assert counted["loaded"] == 2 * len(names)  # each new version and the one before it (that loads)
         monkeypatch.setenv(CACHE_ENV, "off")
         assert fresh(repo.root) == history
         monkeypatch.setenv(CACHE_ENV, str(cache.parent))
-        calls.clear()
+        workers.calls.clear()
     entries = history.agents["cards/agent-2.json"].entries
     assert [entry.kind for entry in entries[:2]] == ["changed", "unreadable"]
 
