@@ -36,9 +36,10 @@ from tests.support.payloads import ALL_PAYLOADS, HOSTILE, JSON_VALUES
 
 ALL_ENGINES = list(ENGINES)
 PROPERTY = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-# GFM's extended e-mail autolink: a domain of two or more labels, not ending in "-" or "_" ("ops@example.c"
-# is one: a title cut at its length can end in one)
-_EMAIL = re.compile(r"[A-Za-z0-9._+-]+@[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)+(?<![-_])")
+# GitHub's e-mail autolink (cmark-gfm, checked on its engine): a domain of letters, digits, ".", "-" and "_"
+# with a "." in it, not ending in ".", "-" or "_", any label empty ("ops@example.c" at a title cut at its
+# length, "0@.a")
+_EMAIL = re.compile(r"[A-Za-z0-9._+-]+@[A-Za-z0-9._-]*\.[A-Za-z0-9._-]*(?<![-_.])")
 
 
 def visible_line(s: str, max_len: int = 300) -> str:
