@@ -498,6 +498,144 @@ def test_after_a_push_the_workers_read_the_new_versions_and_the_ones_before_them
     assert [entry.kind for entry in entries[:2]] == ["changed", "unreadable"]
 
 
+def _chain(root: Path) -> list[str]:
+    """The first-parent chain of ``HEAD``, oldest first."""
+    out = subprocess.run(
+        ["git", "rev-list", "--first-parent", "--reverse", "HEAD"],
+        cwd=root,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return out.stdout.split()
+
+
+def _at(root: Path, commit: str) -> None:
+    subprocess.run(["git", "checkout", "-q", "--detach", commit], cwd=root, check=True, capture_output=True)
+
+
+def _whole(root: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[CatalogHistory, bytes]:
+    """The history read from the first commit (no cache to start from), and the snapshot that read writes."""
+    directory = os.environ[CACHE_ENV]
+    whole = Path(directory).with_name("whole-read")
+    monkeypatch.setenv(CACHE_ENV, str(whole))
+    for path in whole.glob("*"):
+        path.unlink()
+    history = fresh(root)
+    monkeypatch.setenv(CACHE_ENV, directory)
+    return history, (whole / SNAPSHOT_FILE).read_bytes()
+
+
+@pytest.fixture
+def since(monkeypatch: pytest.MonkeyPatch) -> list[str | None]:
+    """The ``since`` of every log read (``None``: the whole log)."""
+    from a2a_docgen.history import log
+
+    calls: list[str | None] = []
+
+    def recording(*args: Any, **options: Any) -> Any:
+        calls.append(options.get("since"))
+        return log.read_log(*args, **options)
+
+    monkeypatch.setattr(history_read, "read_log", recording)
+    return calls
+
+
+@pytest.mark.parametrize("push", [1, 2])
+def test_after_a_push_the_walk_goes_on_from_the_snapshot_and_gives_the_whole_read_s_history(
+    repository: Path,
+    cache: Path,
+    counted: dict[str, int],
+    since: list[str | None],
+    monkeypatch: pytest.MonkeyPatch,
+    push: int,
+) -> None:
+    """From every commit of the chain, ``push`` commits at a time: the walk goes on from the last build's
+    snapshot over the new commits alone (the log read from the snapshot's ``HEAD``, only the new versions
+    loaded), and both the history and the snapshot it leaves are those of a read from the first commit."""
+    chain = _chain(repository)
+    _at(repository, chain[0])
+    fresh(repository, snapshot=True)
+    for n in range(push, len(chain), push):
+        _at(repository, chain[n])
+        new_versions = int(
+            subprocess.run(
+                [
+                    "git",
+                    "log",
+                    "--first-parent",
+                    "--format=",
+                    "--raw",
+                    f"{chain[n - push]}..HEAD",
+                    "--",
+                    "cards",
+                ],
+                cwd=repository,
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout.count("\n:")
+            + 1
+        )
+        since.clear()
+        counted.update(loaded=0, classified=0)
+        history = fresh(repository, snapshot=True)
+        assert since == [chain[n - push]]
+        assert counted["loaded"] <= new_versions + counted["classified"]  # new blobs, and old ones compared
+        whole, snapshot = _whole(repository, monkeypatch)
+        assert history == whole
+        assert cache.with_name(SNAPSHOT_FILE).read_bytes() == snapshot
+
+
+def test_the_walk_starts_again_from_the_first_commit_where_it_cannot_go_on(
+    tmp_path: Path, cache: Path, since: list[str | None], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A force push (the snapshot's ``HEAD`` left the chain), a merge that took it in as a second parent, the
+    bound on commits reached, and commits that change no card (the walk goes on, with nothing to walk)."""
+    repo, commits = story_repo(tmp_path / "repo")
+    fresh(repo.root, snapshot=True)
+    repo.git("checkout", "-q", "-b", "side", commits[3])
+    card = {**maps_card(), "name": "Side Agent", "description": "Made on a side branch."}
+    repo.write("side.json", card)
+    side = repo.commit("Side: another agent")
+    repo.git("checkout", "-q", "main")
+    (repo.root / "README.md").write_text("Cards.\n", encoding="utf-8")
+    repo.commit("No card changed")
+    since.clear()
+    history = fresh(repo.root, snapshot=True)
+    assert since == [commits[-1]]
+    assert history == _whole(repo.root, monkeypatch)[0]
+
+    _at(repo.root, side)  # a force push to the side branch's commit
+    since.clear()
+    forced = fresh(repo.root, snapshot=True)
+    assert since == [None]
+    assert forced == _whole(repo.root, monkeypatch)[0]
+
+    repo.git("checkout", "-q", "main")
+    repo.git("merge", "-q", "--no-ff", "-m", "Merge the side branch", "side")
+    _at(repo.root, side)
+    fresh(repo.root, snapshot=True)  # the snapshot at the merge's second parent
+    repo.git("checkout", "-q", "main")
+    since.clear()
+    merged = fresh(repo.root, snapshot=True)
+    assert since == [None]
+    assert merged == _whole(repo.root, monkeypatch)[0]
+
+    cards = int(repo.git("rev-list", "--first-parent", "--count", "HEAD", "--", "cards").strip())
+    _at(repo.root, "HEAD~1")  # the bound reached exactly: a whole log, its walk kept
+    before = repo.git("rev-parse", "HEAD").strip()
+    fresh(repo.root, snapshot=True, max_commits=cards - 1)
+    repo.git("checkout", "-q", "main")
+    since.clear()
+    bounded = fresh(repo.root, snapshot=True, max_commits=cards - 1)
+    assert since == [before, None]  # one commit more than the bound: the window moves, the walk starts again
+    assert bounded.notices
+    history_read.clear_cache()
+    monkeypatch.setenv(CACHE_ENV, "off")
+    assert read_history(["cards"], base=str(repo.root), max_commits=cards - 1).history == bounded
+
+
 def test_the_chains_follow_a_file_through_renames(tmp_path: Path) -> None:
     from a2a_docgen.history.log import read_log
     from a2a_docgen.history.prefill import chains

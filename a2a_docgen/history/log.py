@@ -18,7 +18,16 @@ from pathlib import Path
 from a2a_docgen.errors import UsageError
 from a2a_docgen.review.git import run_git
 
-__all__ = ["MIN_GIT", "Commit", "FileChange", "GitLog", "git_version", "read_log", "shallow_boundary"]
+__all__ = [
+    "MIN_GIT",
+    "Commit",
+    "FileChange",
+    "GitLog",
+    "first_parent_of",
+    "git_version",
+    "read_log",
+    "shallow_boundary",
+]
 
 MIN_GIT = (2, 20)
 """The oldest git the history reads with (``rev-parse --is-shallow-repository`` came in 2.15)."""
@@ -115,10 +124,37 @@ def shallow_boundary(top: str) -> str:
         return ""
 
 
+def first_parent_of(top: str, old: str, head: str) -> bool:
+    """Whether ``old`` is on ``head``'s first-parent chain, before it: the log up to ``head`` is then the log up to
+    ``old`` and the commits after it (``read_log(..., since=old)``). False after a force push or a merge that
+    took ``old`` in as a second parent."""
+    if not old or old == head:
+        return False
+    try:
+        out = run_git(
+            ["rev-list", "--first-parent", "--parents", f"{old}..{head}"],
+            cwd=top,
+            what="compare the commits",
+            needed_by=NEEDED_BY,
+        )
+    except UsageError:
+        return False  # an old commit that is gone
+    lines = out.split(b"\n")
+    last = next((line for line in reversed(lines) if line.strip()), b"").split()
+    return len(last) >= 2 and last[1].decode("ascii", "replace") == old
+
+
 def read_log(
-    top: str, pathspecs: Sequence[str], *, head: str, max_commits: int, timeout: float = 120
+    top: str,
+    pathspecs: Sequence[str],
+    *,
+    head: str,
+    max_commits: int,
+    timeout: float = 120,
+    since: str | None = None,
 ) -> GitLog:
-    """The commits up to ``head`` that changed files under ``pathspecs`` (repository paths, "" for all)."""
+    """The commits up to ``head`` that changed files under ``pathspecs`` (repository paths, "" for all); with
+    ``since`` (on ``head``'s first-parent chain, ``first_parent_of``), only those after it."""
     shallow = (
         run_git(
             ["rev-parse", "--is-shallow-repository"],
@@ -148,7 +184,7 @@ def read_log(
             "--no-ext-diff",
             f"--max-count={max_commits + 1}",
             f"--format={_SEPARATOR}%H{_FIELD}%ct{_FIELD}%s",
-            head,
+            f"{since}..{head}" if since else head,
             "--",
             *(specs if len(specs) == len(pathspecs) else []),
         ],

@@ -27,6 +27,8 @@ from a2a_docgen.history.blobs import BlobReader
 from a2a_docgen.history.entries import AgentHistory, CatalogHistory, RecentEntry
 from a2a_docgen.history.log import (
     MIN_GIT,
+    GitLog,
+    first_parent_of,
     git_version,
     head_commit,
     read_log,
@@ -35,7 +37,7 @@ from a2a_docgen.history.log import (
 )
 from a2a_docgen.history.prefill import Parallel, prefill
 from a2a_docgen.history.snapshot import FILE_NAME as SNAPSHOT_FILE
-from a2a_docgen.history.snapshot import read_snapshot, write_snapshot
+from a2a_docgen.history.snapshot import KeptWalk, read_snapshot, write_snapshot
 from a2a_docgen.history.store import Store, cache_file, stamp_for
 from a2a_docgen.history.walk import HistoryTimeout, Walk, place, read_order
 from a2a_docgen.limits import DEFAULT_LIMITS, Limits
@@ -161,24 +163,34 @@ def _read(
     defer: Defer,
 ) -> CatalogHistory:
     started = time.monotonic()
+    deadline = started + seconds
     snapshot = _snapshot(top, head, arguments, limits, max_commits)
-    if snapshot is not None:
-        kept = read_snapshot(*snapshot)
-        if kept is not None:
-            return dataclasses.replace(kept, commit_url=repo_url)
-    log = read_log(
-        top, [prefix for _, prefix, _ in arguments], head=head, max_commits=max_commits, timeout=seconds
-    )
+    kept = read_snapshot(*snapshot) if snapshot is not None else None
+    if isinstance(kept, CatalogHistory):
+        return dataclasses.replace(kept, commit_url=repo_url)
+    prefixes = [prefix for _, prefix, _ in arguments]
     where = place(arguments)
-    store, saved = _store(top, limits)
+    continued = _continued(top, head, prefixes, max_commits, seconds, kept) if kept is not None else None
+    if continued is not None:
+        # A push: the walk goes on from the snapshot's HEAD over the new commits alone. The store's file is
+        # left as the last whole read wrote it (its entries never go stale); what this walk learns is kept in
+        # the snapshot it writes.
+        log, commits, resumed = continued
+        store, saved = _STORES.get((top, stamp_for(limits))) or Store(), None
+        store.start_build()
+    else:
+        log = read_log(top, prefixes, head=head, max_commits=max_commits, timeout=seconds)
+        commits, resumed = len(log.commits), None
+        store, saved = _store(top, limits)
     if parallel is not None:
-        prefill(
-            store, log.commits, where, top=top, limits=limits, parallel=parallel, deadline=started + seconds
-        )
+        prefill(store, log.commits, where, top=top, limits=limits, parallel=parallel, deadline=deadline)
     known = frozenset(store.versions)
-    order = [oid for oid in read_order(log.commits, where) if oid not in known]
+    met = resumed.state if resumed is not None else {}
+    order = [oid for oid in read_order(log.commits, where, met=met) if oid not in known]
     with BlobReader(top, order, max_bytes=limits.max_file_bytes) as blobs:
-        walk = Walk(blobs, where, limits, store, deadline=started + seconds, known=known)
+        walk = Walk(blobs, where, limits, store, deadline=deadline, known=known)
+        if resumed is not None:
+            walk.state, walk.timeline = resumed.state, resumed.timeline
         boundary = log.commits[0].id if log.shallow and log.commits and not log.truncated else None
         walk.run(log.commits, boundary=boundary)
     if saved is not None and store.stale():
@@ -210,8 +222,27 @@ def _read(
         head_date=log.head_date,
     )
     if snapshot is not None:
-        defer(functools.partial(write_snapshot, *snapshot, history))
+        whole = not log.shallow and not log.truncated  # a walk from the first commit: one to go on from
+        state = (commits, walk.state) if whole else None
+        defer(functools.partial(write_snapshot, *snapshot, history, state))
     return history
+
+
+def _continued(
+    top: str, head: str, prefixes: list[str], max_commits: int, seconds: float, kept: KeptWalk
+) -> tuple[GitLog, int, KeptWalk] | None:
+    """The commits after the kept walk's ``HEAD``, the number of commits of the whole log and the walk, when it can
+    go on from there: its ``HEAD`` is on the first-parent chain of this one, and the whole log stays within the
+    bound on commits and is not a shallow clone's (either would change where the walk starts)."""
+    if not first_parent_of(top, kept.head, head):
+        return None
+    left = max_commits - kept.commits
+    if left < 0:
+        return None
+    log = read_log(top, prefixes, head=head, max_commits=left, timeout=seconds, since=kept.head)
+    if log.shallow or log.truncated:
+        return None
+    return log, kept.commits + len(log.commits), kept
 
 
 def _now(write: Callable[[], None]) -> None:

@@ -39,6 +39,8 @@ __all__ = [
     "VersionFacts",
     "cache_file",
     "code_fingerprint",
+    "facts_from_json",
+    "facts_json",
     "finding_from_json",
     "finding_json",
     "write_cache_file",
@@ -123,7 +125,7 @@ class Store:
             document = json.loads(path.read_bytes())
             if not isinstance(document, dict) or document.get("stamp") != stamp:
                 return
-            versions = {oid: _facts(value) for oid, value in document["versions"].items()}
+            versions = {oid: facts_from_json(value) for oid, value in document["versions"].items()}
             findings = {
                 _key(key): tuple(finding_from_json(row) for row in rows)
                 for key, rows in document["findings"].items()
@@ -140,7 +142,7 @@ class Store:
         document: dict[str, Any] = {
             "stamp": stamp,
             "versions": {
-                oid: _facts_json(self.versions[oid])
+                oid: facts_json(self.versions[oid])
                 for oid in sorted(self.used_versions)
                 if oid in self.versions
             },
@@ -163,7 +165,8 @@ def write_cache_file(path: Path, document: dict[str, Any]) -> None:
         write_atomic(path, data)
 
 
-def _facts(value: object) -> VersionFacts | None:
+def facts_from_json(value: object) -> VersionFacts | None:
+    """``facts_json`` read back; ``ValueError`` for anything else."""
     if value is None:
         return None
     if not isinstance(value, list) or len(value) != 3:
@@ -193,7 +196,8 @@ def _text(value: object) -> str | None:
     return value
 
 
-def _facts_json(facts: VersionFacts | None) -> list[str | None] | None:
+def facts_json(facts: VersionFacts | None) -> list[str | None] | None:
+    """A version's facts as the cache files hold them (``None``: it does not load)."""
     if facts is None:
         return None
     return [facts.name, facts.url, facts.version]

@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -267,10 +267,13 @@ class Walk:
         self.timeline.append(entry)
 
 
-def read_order(commits: Sequence[Commit], where: Callable[[str], Place | None]) -> list[str]:
+def read_order(
+    commits: Sequence[Commit], where: Callable[[str], Place | None], *, met: Iterable[str] = ()
+) -> list[str]:
     """Every blob ``Walk.run`` reads, in order: per commit and changed file, the old blob of a file the walk
-    has not met yet (the first commit read that touches it), then the new blob."""
-    present: set[str] = set()
+    has not met yet (the first commit read that touches it), then the new blob. ``met``: the files of the
+    walk's state before these commits (a walk continued from a snapshot, ``history.snapshot``)."""
+    present: set[str] = set(met)
     order: list[str] = []
     for commit in commits:
         for change in commit.changes:
