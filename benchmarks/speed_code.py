@@ -15,7 +15,9 @@ module before MkDocs starts), so the product carries no switch for the benchmark
 - ``taint-bypass``: ``_taint_fields`` making copies without the dataclass ``__init__``;
 - ``ascii-paths``: the ASCII fast paths of ``clean_text`` and of the deceptive-text rule;
 - ``inline-memo``: markdown-it-py's inline step remembering short texts (``html/inline_memo.py``);
-- ``simple-blocks``: the block rule for our lists and one-line paragraphs (``html/simple_blocks.py``).
+- ``simple-blocks``: the block rule for our lists and one-line paragraphs (``html/simple_blocks.py``);
+- ``late-pages``: the pages no other page needs (``site/plugin/cache.LatePages``) converted during MkDocs' page
+  loop, on the cores it leaves idle, instead of in the one pass before it.
 
 ``--variants a,b`` measures the shipped build and those variants only.
 """
@@ -45,6 +47,7 @@ DESCRIPTIONS = {
     "ascii-paths": "the ASCII fast paths of `clean_text` and of the deceptive-text rule",
     "inline-memo": "markdown-it-py's inline step remembering short texts (`html/inline_memo.py`)",
     "simple-blocks": "the block rule for our lists and one-line paragraphs (`html/simple_blocks.py`)",
+    "late-pages": "pages no other page needs converted during MkDocs' page loop (`site/plugin/cache.LatePages`)",
 }
 """What each variant turns off."""
 VARIANTS = ("shipped", *DESCRIPTIONS)
@@ -81,6 +84,9 @@ elif variant == "inline-memo":
 elif variant == "simple-blocks":
     import a2a_docgen.html as html
     html._MD = html._parser(lists=False)
+elif variant == "late-pages":
+    import a2a_docgen.site.plugin.hooks as hooks
+    hooks.A2ADocgenPlugin._late = lambda self, config, site: frozenset()
 
 from mkdocs.commands.build import build
 from mkdocs.config import load_config

@@ -14,6 +14,8 @@ pages are rendered here, one after another.
 
 from __future__ import annotations
 
+import bisect
+import functools
 import multiprocessing
 import os
 import sys
@@ -84,14 +86,24 @@ class PageWorkers(Generic[T]):
     (see the module docstring), ``results()`` renders the pages in this process.
     """
 
-    def __init__(self, render: Callable[[int], T], count: int, jobs: int) -> None:
+    def __init__(
+        self, render: Callable[[int], T], count: int, jobs: int, *, share: int | None = None, nice: int = 0
+    ) -> None:
+        """``share``: the pages a worker renders at a time (default: a quarter of its part), for a caller that
+        takes the pages one by one (``result``) and wants the first ones soon. ``nice``: how much lower the
+        workers' scheduling priority is than this process's, when this process has its own work to do
+        meanwhile and the pages are wanted only later."""
         self._render = render
         self._count = count
         workers = min(jobs, count // MIN_PAGES_PER_WORKER)
         self._workers = workers if workers > 1 and forking_is_safe() else 0
+        self._share = share
+        self._nice = nice
         self._executor: ProcessPoolExecutor | None = None
         self._shares: list[tuple[int, int]] = []
         self._futures: list[Future[list[T]]] = []
+        self._taken: dict[int, dict[int, T]] = {}
+        """Number of a share -> its pages not taken yet, once ``take`` waited for it."""
 
     @property
     def parallel(self) -> bool:
@@ -103,24 +115,47 @@ class PageWorkers(Generic[T]):
             _inherited["render"] = self._render
             # With fork, the executor starts every worker here, before it starts its own thread.
             self._executor = ProcessPoolExecutor(
-                self._workers, mp_context=multiprocessing.get_context("fork")
+                self._workers,
+                mp_context=multiprocessing.get_context("fork"),
+                initializer=functools.partial(os.nice, self._nice) if self._nice else None,
             )
-            self._shares = _shares(self._count, self._workers * _CHUNKS_PER_WORKER)
+            parts = self._workers * _CHUNKS_PER_WORKER
+            if self._share is not None:
+                parts = max(parts, -(-self._count // self._share))
+            self._shares = _shares(self._count, parts)
             self._futures = [self._executor.submit(_render_share, bounds) for bounds in self._shares]
         return self
+
+    def take(self, index: int) -> T:
+        """One page, once (it is let go of here), waiting only for the share that holds it (the shares are
+        rendered in index order); ``results`` is not for the same workers."""
+        if self._executor is None:
+            return self._render(index)
+        number = bisect.bisect_right(self._shares, (index, self._count)) - 1
+        pages = self._taken.get(number)
+        if pages is None:
+            start = self._shares[number][0]
+            pages = self._taken[number] = dict(enumerate(self._share_pages(number), start))
+        page = pages.pop(index)
+        if not pages:
+            del self._taken[number]
+        return page
+
+    def _share_pages(self, number: int) -> list[T]:
+        try:
+            return self._futures[number].result()
+        except BrokenProcessPool:
+            # A worker died (killed, out of memory) or sent back an exception that cannot be unpickled:
+            # render the share here, which gives its pages or the real exception.
+            return [self._render(index) for index in range(*self._shares[number])]
 
     def results(self) -> list[T]:
         """The pages, in index order."""
         if self._executor is None:
             return [self._render(index) for index in range(self._count)]
         pages: list[T] = []
-        for bounds, future in zip(self._shares, self._futures, strict=True):
-            try:
-                pages.extend(future.result())
-            except BrokenProcessPool:
-                # A worker died (killed, out of memory) or sent back an exception that cannot be unpickled:
-                # render the share here, which gives its pages or the real exception.
-                pages.extend(self._render(index) for index in range(*bounds))
+        for number in range(len(self._shares)):
+            pages.extend(self._share_pages(number))
         return pages
 
     def __exit__(
@@ -129,6 +164,7 @@ class PageWorkers(Generic[T]):
         if self._executor is not None:
             self._executor.shutdown(wait=True, cancel_futures=True)
             self._executor = None
+        self._taken.clear()
         _inherited.clear()
 
 

@@ -19,7 +19,7 @@ from a2a_docgen.collector import collector_paused
 from a2a_docgen.html import HtmlPage, Theme, to_html
 from a2a_docgen.render.parallel import PageWorkers
 
-__all__ = ["HtmlCache", "TemplateCodeCache"]
+__all__ = ["HtmlCache", "LatePages", "TemplateCodeCache"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +77,53 @@ class HtmlCache:
         done = {path: page for path, page in html.items() if page is not None}
         self._kept = {path: _Kept(pages[path], theme, page) for path, page in done.items()} if keep else {}
         return done
+
+
+class LatePages:
+    """Pages converted by workers while MkDocs reads and writes the others, each taken when MkDocs writes it.
+
+    MkDocs' page loop runs in one process; the pages no other page needs before its own turn (not in the
+    navigation, whose titles every page shows, nor in a search index) can wait until then, so their conversion
+    runs on the other cores during that loop instead of before it. The workers take the pages in the loop's
+    order, a few at a time, at a lower priority than the loop, which is what the build waits for. The HTML is
+    the same as the one conversion pass makes (``to_html``); without workers a page is converted when taken.
+    """
+
+    _SHARE = 16
+    """Pages a worker converts at a time: the loop waits for at most one share at its first late page."""
+    _NICE = 5
+
+    def __init__(self) -> None:
+        self._index: dict[str, int] = {}
+        self._workers: PageWorkers[HtmlPage] | None = None
+
+    def start(self, pages: Mapping[str, str], theme: Theme, *, jobs: int) -> None:
+        """Start converting ``pages`` (final path -> Markdown, in the order MkDocs writes them)."""
+        self.close()
+        sources = list(pages.values())
+
+        def convert_one(index: int) -> HtmlPage:
+            return to_html(sources[index], theme=theme)
+
+        self._index = {path: n for n, path in enumerate(pages)}
+        if sources:
+            self._workers = PageWorkers(convert_one, len(sources), jobs, share=self._SHARE, nice=self._NICE)
+            self._workers.__enter__()
+
+    def __contains__(self, path: object) -> bool:
+        return path in self._index
+
+    def take(self, path: str) -> HtmlPage:
+        """The page's HTML (waiting for its worker if need be)."""
+        assert self._workers is not None
+        return self._workers.take(self._index[path])
+
+    def close(self) -> None:
+        """Stop the workers (a build's end, or its failure)."""
+        if self._workers is not None:
+            self._workers.__exit__(None, None, None)
+        self._workers = None
+        self._index = {}
 
 
 class TemplateCodeCache(jinja2.BytecodeCache):

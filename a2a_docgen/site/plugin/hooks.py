@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import os
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +35,7 @@ from a2a_docgen.render.reuse import RenderReuse
 from a2a_docgen.render.search import SearchEntry
 from a2a_docgen.render.site import RenderedSite
 from a2a_docgen.report_formats import code_summary, format_line, printable, shown
-from a2a_docgen.site.plugin.cache import HtmlCache, TemplateCodeCache
+from a2a_docgen.site.plugin.cache import HtmlCache, LatePages, TemplateCodeCache
 from a2a_docgen.site.plugin.handover import (
     html_title,
     nav_title,
@@ -44,7 +44,7 @@ from a2a_docgen.site.plugin.handover import (
     toc_token,
     wrapped,
 )
-from a2a_docgen.site.plugin.kept import Kept, KeptPages
+from a2a_docgen.site.plugin.kept import Kept, KeptPages, page_hooks_known
 from a2a_docgen.site.plugin.options import (
     AUTO_PREFIX,
     A2ADocgenPluginConfig,
@@ -91,6 +91,8 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         pages whose Markdown changed."""
         self.html: dict[str, HtmlPage] = {}
         """This build's pages as HTML, by final path, until read by MkDocs."""
+        self.late = LatePages()
+        """This build's pages that convert while MkDocs writes the others (``_late``), until written."""
         self.made: dict[str, Kept] = {}
         """This build's pages as read by MkDocs (links resolved), by final path, until written."""
         self.template_code = TemplateCodeCache()
@@ -135,9 +137,20 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         later: list[Callable[[], None]] = []  # the history's cache files, written while the pages convert
         site, described = self._render(config, base_dir, configured, jobs=jobs or default_jobs(), later=later)
         self.site = _with_prefix(site, prefix)
-        # The one conversion pass, on the pages as the site has them (after the prefix).
+        # The one conversion pass, on the pages as the site has them (after the prefix); the pages no other page
+        # needs before its turn convert during MkDocs' page loop.
+        late = self._late(config, self.site)
         self.html = self.cache.convert(
-            self.site.pages, self.theme, jobs=jobs or default_jobs(), keep=self.serving, meanwhile=later
+            {path: text for path, text in self.site.pages.items() if path not in late},
+            self.theme,
+            jobs=jobs or default_jobs(),
+            keep=self.serving,
+            meanwhile=later,
+        )
+        self.late.start(
+            {path: text for path, text in self.site.pages.items() if path in late},
+            self.theme,
+            jobs=jobs or default_jobs(),
         )
         self.pagefind = pagefind_for(self.config.search_index, self.site)
         self.early_index.begin(
@@ -206,6 +219,16 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
             raise PluginError(f"a2a-docgen: {exc}") from exc
         return site, _described(catalog)
 
+    def _late(self, config: MkDocsConfig, site: RenderedSite) -> frozenset[str]:
+        """The pages whose conversion can wait for MkDocs' page loop: no other page shows their title (they are
+        in no navigation: ours, or the site's own), no search reads them, no page hook but the known ones sees
+        them (those see our pages without content until written), and the build has no next one (``serve``
+        keeps every page's HTML for its next rebuild)."""
+        if self.serving or not self.config.nav or not page_hooks_known(config):
+            return frozenset()
+        in_nav = {entry.path for entry in site.nav} | set(_nav_paths(config.nav))
+        return frozenset(path for path in site.pages if path not in in_nav and not site.searched(path))
+
     def _choose_prefix(self, config: MkDocsConfig) -> str:
         """The ``prefix`` option, or the docs root unless the docs directory has a home page of its own (then
         ``catalogue/``, said once in the log): the catalogue never takes the site's home page."""
@@ -266,6 +289,15 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
     def on_pre_page(self, page: Page, /, *, config: MkDocsConfig, files: Files) -> Page:
         """Seal one of our pages: MkDocs takes our HTML (from the conversion pass) instead of running its
         Markdown pipeline."""
+        if page.file.src_uri in self.late:
+
+            def late(config: MkDocsConfig, files: Files) -> None:
+                # Nothing to read yet: its HTML, title and table of contents are given when it is written
+                # (``_take_late``); until then other plugins see it without content, as they see our pages.
+                page.content = ""
+
+            page.render = late  # type: ignore[method-assign]
+            return page
         converted = self.html.get(page.file.src_uri)
         if converted is None:
             return page
@@ -291,6 +323,18 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
 
         page.render = render  # type: ignore[method-assign]
         return page
+
+    def _take_late(self, page: Page, config: MkDocsConfig) -> None:
+        """A late page, when MkDocs writes it: what ``on_pre_page``'s ``render`` does for the others."""
+        converted = self.late.take(page.file.src_uri)
+        if converted.title is not None and "title" not in vars(page):
+            page.title = html_title(converted.title)
+        assert self.files is not None
+        made = self._made(page, converted, self.files, config)
+        self.made[page.file.src_uri] = made
+        page.toc = get_toc([toc_token(h) for h in converted.toc])
+        page.present_anchor_ids = set(converted.ids)
+        page.links_to_anchors = made.links_to_anchors
 
     def _made(self, page: Page, converted: HtmlPage, files: Files, config: MkDocsConfig) -> Kept:
         """One page as MkDocs reads it: its links resolved by MkDocs."""
@@ -338,6 +382,8 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         escaped). A kept page's template writes its last output, so it needs none. And where a page of ours
         that is not in the navigation belongs (an agent page: the home page's entry; a tag page: Tags ...) is
         marked, so the theme shows readers their place; undone after the page."""
+        if page.file.src_uri in self.late:
+            self._take_late(page, config)
         made = self.made.get(page.file.src_uri)
         if made is not None and self.kept.only_known and page.file.src_uri not in self.kept.used:
             page.content = self._content(page, made)
@@ -417,6 +463,7 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
                 early=self.early_index,
             )
         self.made.clear()
+        self.late.close()
 
     def on_shutdown(self) -> None:
         """``mkdocs serve`` has ended: the index copies kept between its builds go."""
@@ -427,6 +474,7 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         """A failed build leaves no index copies behind, no Pagefind running, and holds no page."""
         self.early_index.cancel()
         self.html.clear()
+        self.late.close()
         self.made.clear()
         self.index_copies.clear()
 
@@ -453,6 +501,18 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
                 f"a2a-docgen: strict: {errors} errors and {len(catalog.diagnostics) - errors} warnings "
                 "in the cards (listed above)"
             )
+
+
+def _nav_paths(nav: object) -> Iterator[str]:
+    """Every page path in a ``nav`` setting (nested lists of strings and one-entry mappings)."""
+    if isinstance(nav, str):
+        yield nav
+    elif isinstance(nav, list):
+        for item in nav:
+            yield from _nav_paths(item)
+    elif isinstance(nav, dict):
+        for value in nav.values():
+            yield from _nav_paths(value)
 
 
 def _site_pages(docs_dir: str, prefix: str) -> set[str]:

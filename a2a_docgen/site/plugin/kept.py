@@ -28,7 +28,7 @@ from mkdocs.structure.pages import Page
 
 from a2a_docgen.html import HtmlPage
 
-__all__ = ["KEPT_TEMPLATE", "Kept", "KeptPages"]
+__all__ = ["KEPT_TEMPLATE", "Kept", "KeptPages", "page_hooks_known"]
 
 KEPT_TEMPLATE = "a2a-docgen-kept.html"
 """The template a kept page is "rendered" with: its last output, as it was."""
@@ -78,7 +78,7 @@ class KeptPages:
     def begin(self, config: MkDocsConfig, files: Files, nav: Navigation, *, serving: bool) -> None:
         """A build starts (``serving``: under ``mkdocs serve``; a build makes every page): what it keeps is what
         the last one made, if the site around the pages is the same."""
-        self.only_known = all(_known(plugin) for plugin in config.plugins.values())
+        self.only_known = page_hooks_known(config)
         self._enabled = serving and self.only_known
         site = _site_key(config, files, nav) if self._enabled else ""
         self._last = self._now if self._enabled and site == self._site else {}
@@ -118,6 +118,11 @@ class KeptPages:
 
     def _output(self, page: Page) -> Markup:
         return Markup(self.used[page.file.src_uri].output or "")  # noqa: S704 - our own last output, as written
+
+
+def page_hooks_known(config: MkDocsConfig) -> bool:
+    """Every plugin of the site is one whose page hooks are known (``_KNOWN_PLUGINS``) or has none."""
+    return all(_known(plugin) for plugin in config.plugins.values())
 
 
 def _known(plugin: object) -> bool:
