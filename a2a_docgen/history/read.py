@@ -175,7 +175,7 @@ def _read(
         # A push: the walk goes on from the snapshot's HEAD over the new commits alone. The store's file is
         # left as the last whole read wrote it (its entries never go stale); what this walk learns is kept in
         # the snapshot it writes.
-        log, commits, resumed = continued
+        (log, commits), resumed = continued, kept
         store, saved = _STORES.get((top, stamp_for(limits))) or Store(), None
         store.start_build()
     else:
@@ -230,9 +230,9 @@ def _read(
 
 def _continued(
     top: str, head: str, prefixes: list[str], max_commits: int, seconds: float, kept: KeptWalk
-) -> tuple[GitLog, int, KeptWalk] | None:
-    """The commits after the kept walk's ``HEAD``, the number of commits of the whole log and the walk, when it can
-    go on from there: its ``HEAD`` is on the first-parent chain of this one, and the whole log stays within the
+) -> tuple[GitLog, int] | None:
+    """The commits after the kept walk's ``HEAD`` and the number of commits of the whole log, when the walk can go
+    on from there: its ``HEAD`` is on the first-parent chain of this one, and the whole log stays within the
     bound on commits and is not a shallow clone's (either would change where the walk starts)."""
     if not first_parent_of(top, kept.head, head):
         return None
@@ -242,7 +242,7 @@ def _continued(
     log = read_log(top, prefixes, head=head, max_commits=left, timeout=seconds, since=kept.head)
     if log.shallow or log.truncated:
         return None
-    return log, kept.commits + len(log.commits), kept
+    return log, kept.commits + len(log.commits)
 
 
 def _now(write: Callable[[], None]) -> None:

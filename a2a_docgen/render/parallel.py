@@ -90,7 +90,7 @@ class PageWorkers(Generic[T]):
         self, render: Callable[[int], T], count: int, jobs: int, *, share: int | None = None, nice: int = 0
     ) -> None:
         """``share``: the pages a worker renders at a time (default: a quarter of its part), for a caller that
-        takes the pages one by one (``result``) and wants the first ones soon. ``nice``: how much lower the
+        takes the pages one by one (``take``) and wants the first ones soon. ``nice``: how much lower the
         workers' scheduling priority is than this process's, when this process has its own work to do
         meanwhile and the pages are wanted only later."""
         self._render = render

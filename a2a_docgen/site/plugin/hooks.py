@@ -313,13 +313,10 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
             if title is not None:
                 page.title = title
             made = self.kept.lookup(page, converted) or self._made(page, converted, files, config)
-            self.made[page.file.src_uri] = made
+            self._hand_over(page, converted, made)
             # Made when the page is written (``on_page_context``) where every plugin's page hooks are known; else
             # now, for the other plugins' hooks, as MkDocs would.
             page.content = "" if self.kept.only_known else self._content(page, made)
-            page.toc = get_toc([toc_token(h) for h in converted.toc])
-            page.present_anchor_ids = set(converted.ids)
-            page.links_to_anchors = made.links_to_anchors
 
         page.render = render  # type: ignore[method-assign]
         return page
@@ -330,7 +327,11 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         if converted.title is not None and "title" not in vars(page):
             page.title = html_title(converted.title)
         assert self.files is not None
-        made = self._made(page, converted, self.files, config)
+        self._hand_over(page, converted, self._made(page, converted, self.files, config))
+
+    def _hand_over(self, page: Page, converted: HtmlPage, made: Kept) -> None:
+        """What MkDocs takes of one of our pages besides its content: its table of contents and anchors; and the
+        page as read, until written."""
         self.made[page.file.src_uri] = made
         page.toc = get_toc([toc_token(h) for h in converted.toc])
         page.present_anchor_ids = set(converted.ids)
