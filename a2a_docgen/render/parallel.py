@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import gc
 import multiprocessing
 import os
 import sys
@@ -52,6 +53,15 @@ def default_jobs() -> int:
 def forking_is_safe() -> bool:
     """Whether worker processes may be forked from this process now."""
     return sys.platform.startswith("linux") and threading.active_count() == 1
+
+
+def _start_worker(nice: int) -> None:
+    """A forked worker's first step. What it inherited (the site views, and all this process allocated while
+    the collector was paused) lives until the worker ends: frozen, the collections its own pages trigger do
+    not walk it, which would touch, and so copy, every inherited page of memory."""
+    gc.freeze()
+    if nice:
+        os.nice(nice)
 
 
 def _render_share(bounds: tuple[int, int]) -> list[Any]:
@@ -117,7 +127,7 @@ class PageWorkers(Generic[T]):
             self._executor = ProcessPoolExecutor(
                 self._workers,
                 mp_context=multiprocessing.get_context("fork"),
-                initializer=functools.partial(os.nice, self._nice) if self._nice else None,
+                initializer=functools.partial(_start_worker, self._nice),
             )
             parts = self._workers * _CHUNKS_PER_WORKER
             if self._share is not None:

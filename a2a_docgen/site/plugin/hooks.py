@@ -93,6 +93,8 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         """This build's pages as HTML, by final path, until read by MkDocs."""
         self.late = LatePages()
         """This build's pages that convert while MkDocs writes the others (``_late``), until written."""
+        self.late_titled: set[str] = set()
+        """The late pages that take their HTML's title: those with none from the nav when MkDocs read them."""
         self.made: dict[str, Kept] = {}
         """This build's pages as read by MkDocs (links resolved), by final path, until written."""
         self.template_code = TemplateCodeCache()
@@ -147,6 +149,7 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
             keep=self.serving,
             meanwhile=later,
         )
+        self.late_titled.clear()
         self.late.start(
             {path: text for path, text in self.site.pages.items() if path in late},
             self.theme,
@@ -290,6 +293,9 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         """Seal one of our pages: MkDocs takes our HTML (from the conversion pass) instead of running its
         Markdown pipeline."""
         if page.file.src_uri in self.late:
+            # Decided here, as for the other pages: what a plugin sets between now and the writing is overridden.
+            if "title" not in vars(page):
+                self.late_titled.add(page.file.src_uri)
 
             def late(config: MkDocsConfig, files: Files) -> None:
                 # Nothing to read yet: its HTML, title and table of contents are given when it is written
@@ -324,7 +330,7 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
     def _take_late(self, page: Page, config: MkDocsConfig) -> None:
         """A late page, when MkDocs writes it: what ``on_pre_page``'s ``render`` does for the others."""
         converted = self.late.take(page.file.src_uri)
-        if converted.title is not None and "title" not in vars(page):
+        if converted.title is not None and page.file.src_uri in self.late_titled:
             page.title = html_title(converted.title)
         assert self.files is not None
         self._hand_over(page, converted, self._made(page, converted, self.files, config))
