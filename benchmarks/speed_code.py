@@ -86,7 +86,7 @@ elif variant == "simple-blocks":
     html._MD = html._parser(lists=False)
 elif variant == "late-pages":
     import a2a_docgen.site.plugin.hooks as hooks
-    hooks.A2ADocgenPlugin._late = lambda self, config, site: frozenset()
+    hooks.A2ADocgenPlugin._late = lambda self, config, site, *, jobs: frozenset()
 
 from mkdocs.commands.build import build
 from mkdocs.config import load_config

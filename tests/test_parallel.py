@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from a2a_docgen.render.parallel import MIN_PAGES_PER_WORKER, PageWorkers, _shares
+from a2a_docgen.render.parallel import MIN_PAGES_PER_WORKER, PageWorkers, _shares, worker_count
 
 ENOUGH = 3 * MIN_PAGES_PER_WORKER
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
@@ -108,6 +108,50 @@ def test_workers_render_every_page_in_order_in_other_processes() -> None:
     assert str(result["pid"]) not in renderers, "the pages were rendered in the calling process"
     # Shares go to whichever worker is free: on a busy machine one worker may take them all.
     assert 1 <= len(renderers) <= 2
+
+
+def test_workers_beside_work_of_this_process_leave_it_a_cpu_and_one_of_them_pays(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("a2a_docgen.render.parallel.forking_is_safe", lambda: True)
+    # This process only waits for the pages: one worker would be this process's work moved elsewhere.
+    assert worker_count(2 * MIN_PAGES_PER_WORKER - 1, 8) == 0
+    assert worker_count(2 * MIN_PAGES_PER_WORKER, 2) == 2
+    # This process keeps a CPU busy meanwhile: the workers take the others, one already pays.
+    assert worker_count(MIN_PAGES_PER_WORKER, 2, beside=True) == 1
+    assert worker_count(MIN_PAGES_PER_WORKER - 1, 2, beside=True) == 0
+    assert worker_count(ENOUGH, 4, beside=True) == 3
+    assert worker_count(ENOUGH, 1, beside=True) == 0
+    monkeypatch.setattr("a2a_docgen.render.parallel.forking_is_safe", lambda: False)
+    assert worker_count(ENOUGH, 2) == worker_count(ENOUGH, 2, beside=True) == 0
+
+
+@needs_fork
+def test_workers_freeze_what_they_inherit_and_those_beside_yield_to_this_process() -> None:
+    """The collections a worker's pages trigger do not walk the inherited heap (``gc.freeze``), and workers
+    beside this process's own work run at a lower priority than it."""
+    result = in_fresh_process(
+        """
+        import gc
+
+        def state(index):
+            return [os.getpid(), os.nice(0), gc.get_freeze_count()]
+
+        with PageWorkers(state, COUNT, jobs=2) as workers:
+            plain = workers.results()
+        with PageWorkers(state, COUNT, jobs=2, beside=True) as workers:
+            beside = [workers.take(index) for index in range(COUNT)]
+        print(json.dumps({"pid": os.getpid(), "nice": os.nice(0), "frozen": gc.get_freeze_count(),
+                          "plain": plain, "beside": beside}))
+        """
+    )
+    assert result["frozen"] == 0, "this process's own collections are left as they were"
+    for pid, _, frozen in result["plain"] + result["beside"]:
+        assert pid != result["pid"]
+        assert frozen > 0
+    assert {nice for _, nice, _ in result["plain"]} == {result["nice"]}
+    assert {nice for _, nice, _ in result["beside"]} == {min(result["nice"] + 5, 19)}
+    assert len({pid for pid, _, _ in result["beside"]}) == 1, "two CPUs: one worker beside this process"
 
 
 def test_one_job_renders_here() -> None:

@@ -443,7 +443,7 @@ def test_pages_no_other_page_needs_convert_during_the_page_loop_and_the_site_is_
     sites = {}
     for late in (True, False):
         if not late:
-            monkeypatch.setattr(A2ADocgenPlugin, "_late", lambda self, config, site: frozenset())
+            monkeypatch.setattr(A2ADocgenPlugin, "_late", lambda self, config, site, *, jobs: frozenset())
         site = tmp_path / f"site-{late}"
         config = load_config(config_file=str(config_file), site_dir=str(site))
         config.plugins.on_startup(command="build", dirty=False)
@@ -456,6 +456,6 @@ def test_pages_no_other_page_needs_convert_during_the_page_loop_and_the_site_is_
         if late:
             waited = pages - before_loop[-1]
             assert waited > 0
-            assert waited == len(plugin._late(config, plugin.site))
+            assert waited == len(plugin._late(config, plugin.site, jobs=2))
         sites[late] = _tree(site)
     assert sites[True] == sites[False]

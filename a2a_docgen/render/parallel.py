@@ -27,13 +27,23 @@ from concurrent.futures.process import BrokenProcessPool
 from types import TracebackType
 from typing import Any, Generic, TypeVar
 
-__all__ = ["MIN_PAGES_PER_WORKER", "PageWorkers", "default_jobs", "forking_is_safe", "in_workers"]
+__all__ = [
+    "MIN_PAGES_PER_WORKER",
+    "PageWorkers",
+    "default_jobs",
+    "forking_is_safe",
+    "in_workers",
+    "worker_count",
+]
 
 MIN_PAGES_PER_WORKER = 25
 """Workers are only started for this many pages each or more (so at least 50 pages for two): below that,
 starting them costs more than they save."""
 
 _CHUNKS_PER_WORKER = 4  # smaller shares even out pages of unequal size
+_BESIDE_NICE = 5
+"""How much lower the scheduling priority of workers beside this process's own work is: that work is what the
+build waits for."""
 
 # The page function of the running ``PageWorkers`` under "render", read by forked children: inherited with
 # the process, never pickled.
@@ -53,6 +63,16 @@ def default_jobs() -> int:
 def forking_is_safe() -> bool:
     """Whether worker processes may be forked from this process now."""
     return sys.platform.startswith("linux") and threading.active_count() == 1
+
+
+def worker_count(count: int, jobs: int, *, beside: bool = False) -> int:
+    """The workers ``PageWorkers`` starts for ``count`` pages on ``jobs`` CPUs; 0: the pages are rendered in
+    this process. ``beside``: this process keeps a CPU busy with work of its own meanwhile, so the workers take
+    the other CPUs, and one worker pays (without it the pages would wait for that work, in this process)."""
+    if not forking_is_safe():
+        return 0
+    workers = min(jobs - 1 if beside else jobs, count // MIN_PAGES_PER_WORKER)
+    return workers if workers >= (1 if beside else 2) else 0
 
 
 def _start_worker(nice: int) -> None:
@@ -97,21 +117,27 @@ class PageWorkers(Generic[T]):
     """
 
     def __init__(
-        self, render: Callable[[int], T], count: int, jobs: int, *, share: int | None = None, nice: int = 0
+        self,
+        render: Callable[[int], T],
+        count: int,
+        jobs: int,
+        *,
+        share: int | None = None,
+        beside: bool = False,
     ) -> None:
         """``share``: the pages a worker renders at a time (default: a quarter of its part), for a caller that
-        takes the pages one by one (``take``) and wants the first ones soon. ``nice``: how much lower the
-        workers' scheduling priority is than this process's, when this process has its own work to do
-        meanwhile and the pages are wanted only later."""
+        takes the pages one by one (``take``) and wants the first ones soon. ``beside``: this process has its
+        own work to do meanwhile, which the workers leave a CPU to and yield to (``worker_count``), and the
+        pages are wanted only later."""
         self._render = render
         self._count = count
-        workers = min(jobs, count // MIN_PAGES_PER_WORKER)
-        self._workers = workers if workers > 1 and forking_is_safe() else 0
+        self._workers = worker_count(count, jobs, beside=beside)
         self._share = share
-        self._nice = nice
+        self._nice = _BESIDE_NICE if beside else 0
         self._executor: ProcessPoolExecutor | None = None
         self._shares: list[tuple[int, int]] = []
-        self._futures: list[Future[list[T]]] = []
+        self._futures: dict[int, Future[list[T]]] = {}
+        """Number of a share -> its future, until its pages are read (the future holds them)."""
         self._taken: dict[int, dict[int, T]] = {}
         """Number of a share -> its pages not taken yet, once ``take`` waited for it."""
 
@@ -133,7 +159,10 @@ class PageWorkers(Generic[T]):
             if self._share is not None:
                 parts = max(parts, -(-self._count // self._share))
             self._shares = _shares(self._count, parts)
-            self._futures = [self._executor.submit(_render_share, bounds) for bounds in self._shares]
+            self._futures = {
+                number: self._executor.submit(_render_share, bounds)
+                for number, bounds in enumerate(self._shares)
+            }
         return self
 
     def take(self, index: int) -> T:
@@ -153,7 +182,7 @@ class PageWorkers(Generic[T]):
 
     def _share_pages(self, number: int) -> list[T]:
         try:
-            return self._futures[number].result()
+            return self._futures.pop(number).result()
         except BrokenProcessPool:
             # A worker died (killed, out of memory) or sent back an exception that cannot be unpickled:
             # render the share here, which gives its pages or the real exception.
@@ -174,6 +203,7 @@ class PageWorkers(Generic[T]):
         if self._executor is not None:
             self._executor.shutdown(wait=True, cancel_futures=True)
             self._executor = None
+        self._futures.clear()
         self._taken.clear()
         _inherited.clear()
 

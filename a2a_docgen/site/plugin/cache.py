@@ -17,7 +17,7 @@ import jinja2.bccache
 
 from a2a_docgen.collector import collector_paused
 from a2a_docgen.html import HtmlPage, Theme, to_html
-from a2a_docgen.render.parallel import PageWorkers
+from a2a_docgen.render.parallel import PageWorkers, worker_count
 
 __all__ = ["HtmlCache", "LatePages", "TemplateCodeCache"]
 
@@ -91,7 +91,12 @@ class LatePages:
 
     _SHARE = 16
     """Pages a worker converts at a time: the loop waits for at most one share at its first late page."""
-    _NICE = 5
+
+    @staticmethod
+    def pay(count: int, jobs: int) -> bool:
+        """Whether ``count`` pages would be converted by workers beside the loop: else they would be converted
+        in it, one after another, where the one pass before it converts them on every CPU."""
+        return worker_count(count, jobs, beside=True) > 0
 
     def __init__(self) -> None:
         self._index: dict[str, int] = {}
@@ -107,7 +112,7 @@ class LatePages:
 
         self._index = {path: n for n, path in enumerate(pages)}
         if sources:
-            self._workers = PageWorkers(convert_one, len(sources), jobs, share=self._SHARE, nice=self._NICE)
+            self._workers = PageWorkers(convert_one, len(sources), jobs, share=self._SHARE, beside=True)
             self._workers.__enter__()
 
     def __contains__(self, path: object) -> bool:

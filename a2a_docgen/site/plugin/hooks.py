@@ -141,7 +141,7 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         self.site = _with_prefix(site, prefix)
         # The one conversion pass, on the pages as the site has them (after the prefix); the pages no other page
         # needs before its turn convert during MkDocs' page loop.
-        late = self._late(config, self.site)
+        late = self._late(config, self.site, jobs=jobs or default_jobs())
         self.html = self.cache.convert(
             {path: text for path, text in self.site.pages.items() if path not in late},
             self.theme,
@@ -222,15 +222,16 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
             raise PluginError(f"a2a-docgen: {exc}") from exc
         return site, _described(catalog)
 
-    def _late(self, config: MkDocsConfig, site: RenderedSite) -> frozenset[str]:
+    def _late(self, config: MkDocsConfig, site: RenderedSite, *, jobs: int) -> frozenset[str]:
         """The pages whose conversion can wait for MkDocs' page loop: no other page shows their title (they are
         in no navigation: ours, or the site's own), no search reads them, no page hook but the known ones sees
-        them (those see our pages without content until written), and the build has no next one (``serve``
-        keeps every page's HTML for its next rebuild)."""
+        them (those see our pages without content until written), the build has no next one (``serve``
+        keeps every page's HTML for its next rebuild), and a worker is there to convert them beside the loop."""
         if self.serving or not self.config.nav or not page_hooks_known(config):
             return frozenset()
         in_nav = {entry.path for entry in site.nav} | set(_nav_paths(config.nav))
-        return frozenset(path for path in site.pages if path not in in_nav and not site.searched(path))
+        late = frozenset(path for path in site.pages if path not in in_nav and not site.searched(path))
+        return late if LatePages.pay(len(late), jobs) else frozenset()
 
     def _choose_prefix(self, config: MkDocsConfig) -> str:
         """The ``prefix`` option, or the docs root unless the docs directory has a home page of its own (then
