@@ -17,7 +17,8 @@ module before MkDocs starts), so the product carries no switch for the benchmark
 - ``inline-memo``: markdown-it-py's inline step remembering short texts (``html/inline_memo.py``);
 - ``simple-blocks``: the block rule for our lists and one-line paragraphs (``html/simple_blocks.py``);
 - ``late-pages``: the pages no other page needs (``site/plugin/cache.LatePages``) converted during MkDocs' page
-  loop, on the cores it leaves idle, instead of in the one pass before it.
+  loop, on the cores it leaves idle, instead of in the one pass before it;
+- ``worker-freeze``: forked workers freezing what they inherit (``gc.freeze`` in ``render/parallel.py``).
 
 ``--variants a,b`` measures the shipped build and those variants only.
 """
@@ -48,6 +49,7 @@ DESCRIPTIONS = {
     "inline-memo": "markdown-it-py's inline step remembering short texts (`html/inline_memo.py`)",
     "simple-blocks": "the block rule for our lists and one-line paragraphs (`html/simple_blocks.py`)",
     "late-pages": "pages no other page needs converted during MkDocs' page loop (`site/plugin/cache.LatePages`)",
+    "worker-freeze": "forked workers freezing what they inherit (`gc.freeze` in `render/parallel.py`)",
 }
 """What each variant turns off."""
 VARIANTS = ("shipped", *DESCRIPTIONS)
@@ -87,6 +89,9 @@ elif variant == "simple-blocks":
 elif variant == "late-pages":
     import a2a_docgen.site.plugin.hooks as hooks
     hooks.A2ADocgenPlugin._late = lambda self, config, site, *, jobs: frozenset()
+elif variant == "worker-freeze":
+    import os, a2a_docgen.render.parallel as parallel
+    parallel._start_worker = lambda nice: os.nice(nice) if nice else None
 
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
