@@ -134,18 +134,19 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         jobs = self.config.jobs
         if jobs is not None and jobs < 1:
             raise PluginError(f"a2a-docgen: jobs: expected a positive whole number, not {jobs}")
+        jobs = jobs or default_jobs()
 
         started = time.perf_counter()
         later: list[Callable[[], None]] = []  # the history's cache files, written while the pages convert
-        site, described = self._render(config, base_dir, configured, jobs=jobs or default_jobs(), later=later)
+        site, described = self._render(config, base_dir, configured, jobs=jobs, later=later)
         self.site = _with_prefix(site, prefix)
         # The one conversion pass, on the pages as the site has them (after the prefix); the pages no other page
         # needs before its turn convert during MkDocs' page loop.
-        late = self._late(config, self.site, jobs=jobs or default_jobs())
+        late = self._late(config, self.site, jobs=jobs)
         self.html = self.cache.convert(
             {path: text for path, text in self.site.pages.items() if path not in late},
             self.theme,
-            jobs=jobs or default_jobs(),
+            jobs=jobs,
             keep=self.serving,
             meanwhile=later,
         )
@@ -153,7 +154,7 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         self.late.start(
             {path: text for path, text in self.site.pages.items() if path in late},
             self.theme,
-            jobs=jobs or default_jobs(),
+            jobs=jobs,
         )
         self.pagefind = pagefind_for(self.config.search_index, self.site)
         self.early_index.begin(
