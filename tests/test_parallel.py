@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 from typing import Any
 
@@ -343,3 +345,76 @@ def test_a_dead_worker_s_pages_are_rendered_here() -> None:
 def test_an_exception_that_cannot_cross_processes_is_raised_as_it_is() -> None:
     result = in_fresh_process("print(json.dumps(outcome(odd_failure, TwoArguments)))")
     assert result == {"parallel": True, "error": f"page {ENOUGH // 2}"}
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` still runs (a zombie, ended but not yet reaped, does not)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text(encoding="ascii")
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+@needs_fork
+@pytest.mark.parametrize("beside", [False, True])
+def test_workers_end_when_the_build_is_killed(tmp_path: Path, beside: bool) -> None:
+    """``kill -9`` of the process that started the workers, while one renders a page that never ends and the
+    others wait for work: no worker is left running."""
+    script = textwrap.dedent(
+        f"""
+        import os, time
+        from pathlib import Path
+        from a2a_docgen.render.parallel import PageWorkers
+
+        seen = Path({str(tmp_path)!r})
+
+        def page(index):
+            (seen / str(os.getpid())).touch()
+            if index == 0:
+                time.sleep(3600)
+            return index
+
+        with PageWorkers(page, {ENOUGH}, jobs={3 if beside else 2}, beside={beside}) as workers:
+            workers.results()
+        """
+    )
+    build = subprocess.Popen([sys.executable, "-c", script], cwd=Path(__file__).resolve().parents[1])
+    try:
+        expected = 2
+        deadline = time.monotonic() + 60
+        while len(list(tmp_path.iterdir())) < expected and time.monotonic() < deadline:
+            assert build.poll() is None, "the build ended before its workers started"
+            time.sleep(0.05)
+        workers = [int(path.name) for path in tmp_path.iterdir()]
+        assert len(workers) == expected, workers
+        time.sleep(0.2)  # the worker that is done waits for more work
+    finally:
+        build.kill()
+        build.wait(timeout=30)
+    deadline = time.monotonic() + 10
+    while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    left = [pid for pid in workers if _alive(pid)]
+    for pid in left:  # do not leave them running even when the test fails
+        os.kill(pid, signal.SIGKILL)
+    assert left == [], "workers outlived the build that started them"
+
+
+@needs_fork
+def test_a_worker_whose_parent_ended_before_it_started_ends_at_once() -> None:
+    result = in_fresh_process(
+        """
+        from a2a_docgen.render.parallel import _end_with_parent
+
+        codes = []
+        for parent in (os.getpid(), -1):  # -1: not the worker's parent any more
+            child = os.fork()
+            if child == 0:
+                _end_with_parent(parent)
+                os._exit(0)
+            codes.append(os.waitstatus_to_exitcode(os.waitpid(child, 0)[1]))
+        print(json.dumps({"codes": codes}))
+        """
+    )
+    assert result == {"codes": [0, 1]}

@@ -10,15 +10,22 @@ the child: ``mkdocs serve`` runs a server thread; threads that C extensions star
 ``threading`` are not seen), and only done on Linux, where it is the usual way to
 start workers. Everywhere else, for one job, or for a catalogue too small to repay starting workers, the
 pages are rendered here, one after another.
+
+Workers end when the process that started them ends, however it ends (``kill -9`` included): the kernel kills
+each one when its parent dies (``PR_SET_PDEATHSIG``), and one whose parent died before that took effect ends
+at once. Without this, a build killed mid-render leaves workers waiting for work forever (on the executor's
+queue, or blocked writing a result nobody reads).
 """
 
 from __future__ import annotations
 
 import bisect
+import ctypes
 import functools
 import gc
 import multiprocessing
 import os
+import signal
 import sys
 import threading
 from collections.abc import Callable
@@ -75,10 +82,27 @@ def worker_count(count: int, jobs: int, *, beside: bool = False) -> int:
     return workers if workers >= (1 if beside else 2) else 0
 
 
-def _start_worker(nice: int) -> None:
-    """A forked worker's first step. What it inherited (the site views, and all this process allocated while
-    the collector was paused) lives until the worker ends: frozen, the collections its own pages trigger do
-    not walk it, which would touch, and so copy, every inherited page of memory."""
+_PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+
+
+def _end_with_parent(parent: int) -> None:
+    """Have the kernel kill this forked worker when ``parent`` (the process, single-threaded, that forked it)
+    ends; end now if it already has (it died between the fork and the request, which is then never sent)."""
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+        prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):  # no prctl: forking is only done on Linux, which has it
+        pass
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+def _start_worker(parent: int, nice: int) -> None:
+    """A forked worker's first step: it ends with ``parent`` (``_end_with_parent``). What it inherited (the
+    site views, and all this process allocated while the collector was paused) lives until the worker ends:
+    frozen, the collections its own pages trigger do not walk it, which would touch, and so copy, every
+    inherited page of memory."""
+    _end_with_parent(parent)
     gc.freeze()
     if nice:
         os.nice(nice)
@@ -153,7 +177,7 @@ class PageWorkers(Generic[T]):
             self._executor = ProcessPoolExecutor(
                 self._workers,
                 mp_context=multiprocessing.get_context("fork"),
-                initializer=functools.partial(_start_worker, self._nice),
+                initializer=functools.partial(_start_worker, os.getpid(), self._nice),
             )
             parts = self._workers * _CHUNKS_PER_WORKER
             if self._share is not None:
