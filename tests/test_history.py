@@ -8,9 +8,12 @@ from __future__ import annotations
 import copy
 import os
 import subprocess
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from a2a_docgen.catalog import load_catalog
 from a2a_docgen.cli import main
@@ -19,7 +22,9 @@ from a2a_docgen.history import walk as history_walk
 from a2a_docgen.history.entries import CatalogHistory, HistoryEntry
 from a2a_docgen.history.read import read_history
 from a2a_docgen.render import render_catalog
+from a2a_docgen.render.feeds import xml_text
 from a2a_docgen.render.site import RenderedSite
+from a2a_docgen.text.unicode import clean_text, invisible_characters
 from tests.support.atom import atom_problems, entries
 from tests.support.history_repo import CardRepo, maps_card, story_repo, weather_card
 from tests.support.markdown_tokens import html_tokens, inline_text, links, parse
@@ -349,6 +354,59 @@ def test_commit_and_card_text_is_escaped_on_pages_and_in_feeds(tmp_path: Path) -
             content = " ".join(e["content"] + e["title"] for e in entries(data))
             assert "<script>" not in content  # HTML-escaped inside the html content, then XML-escaped
             assert "&lt;script&gt;" in content or "Start" in content
+
+
+HIDDEN = "\u202e\u200b\u2066\u2067\u2068\u2069\ufeff\U000e0041\u200e\u061c"
+"""Direction overrides and isolates, zero-width characters, a byte order mark, a tag character, marks."""
+
+
+def feed_texts(data: bytes) -> list[str]:
+    """Every text and attribute value of a feed, as a feed reader reads them (after XML unescaping), and the
+    text of each entry's HTML content."""
+    texts: list[str] = []
+    for element in ET.fromstring(data).iter():
+        texts += [element.text or "", *element.attrib.values()]
+        if element.get("type") == "html":
+            texts += list(ET.fromstring(f"<div>{element.text}</div>").itertext())
+    return texts
+
+
+def test_feeds_show_invisible_and_direction_characters_as_the_pages_mark_them(tmp_path: Path) -> None:
+    """A card name, a commit subject and a file name with invisible or direction characters: the feeds carry
+    none of them raw, and show the markers the pages show."""
+    repo = CardRepo(tmp_path / "repo")
+    card = maps_card()
+    card["name"] = "Invoice Viewer \u202eFDP.exe"
+    repo.write("invoice.json", card)
+    repo.commit("Add the invoice viewer")
+    card = copy.deepcopy(card)
+    card["version"] = "2.1.0"
+    (repo.cards / "invoice.json").unlink()
+    repo.write(f"in{HIDDEN}voice.json", card)
+    repo.commit(f"Harmless{HIDDEN} fix")
+    site = render(repo, history_of(repo))
+    feeds = {path: data for path, data in site.files.items() if path.endswith(".xml")}
+    assert len(feeds) == 2
+    for path, data in feeds.items():
+        assert atom_problems(data) == [], path
+        raw = [(text, invisible_characters(text)) for text in feed_texts(data)]
+        assert [found for found in raw if found[1]] == [], path
+        text = " ".join(text for text, _ in raw)
+        page = text_of(site.pages["whats-new.md"] if path == "whats-new.xml" else agent_page(site, "invoice"))
+        name = clean_text(card["name"])
+        assert name == "Invoice Viewer \u27e8U+202E\u27e9FDP.exe"
+        assert name in text, path
+        assert name in page, path
+        assert clean_text(f"Harmless{HIDDEN} fix") in text, path
+        assert clean_text(f"in{HIDDEN}voice.json") in text, path
+
+
+@given(st.text())
+def test_feed_text_is_xml_with_nothing_invisible(value: str) -> None:
+    text = xml_text(value)
+    element = ET.fromstring(f'<a b="{text}">{text}</a>')
+    assert (element.text or "") == element.get("b") == clean_text(value)
+    assert invisible_characters(element.get("b", "")) == []
 
 
 def agent_page_path(site: RenderedSite, name: str) -> str:

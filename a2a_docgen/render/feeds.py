@@ -1,8 +1,9 @@
 """Atom feeds (RFC 4287) of the change history: one for the catalogue, one per agent.
 
 Written by our code, never through Markdown or a template: every string from a card or a commit is XML-escaped
-here (and, inside the HTML of an entry's content, HTML-escaped first), and characters XML 1.0 cannot carry are
-dropped. Dates come from the commits, entry ids from the commit and the card file (``entries.entry_id``), so the
+here (and, inside the HTML of an entry's content, HTML-escaped first), after the pages' step 0 (``clean_text``):
+an invisible or direction character of a card name, a commit subject or a file name reaches a feed reader as
+the marker the pages show (``⟨U+202E⟩``), never raw, and no character XML 1.0 cannot carry is left. Dates come from the commits, entry ids from the commit and the card file (``entries.entry_id``), so the
 same repository state gives the same bytes and an entry keeps its id from one build to the next.
 """
 
@@ -10,13 +11,13 @@ from __future__ import annotations
 
 import html
 import posixpath
-import re
 import uuid
 from collections.abc import Mapping, Sequence
 
 from a2a_docgen.history.entries import HistoryEntry
 from a2a_docgen.render.changes import FEED_ENTRIES, ChangeView, entry_summary
 from a2a_docgen.render.pages import AgentPage, SiteViews
+from a2a_docgen.text.unicode import clean_text
 
 __all__ = [
     "ATOM_TYPE",
@@ -30,13 +31,13 @@ __all__ = [
 ]
 
 ATOM_TYPE = "application/atom+xml"
-_NOT_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 _FEED_NAMESPACE = uuid.UUID("0c2f8e8a-2d1e-4a8f-9a7e-a2a0d0c9e025")
 
 
 def xml_text(value: str) -> str:
-    """Text for an XML element or attribute value: escaped, without the characters XML 1.0 forbids."""
-    return html.escape(_NOT_XML.sub("", str(value)), quote=True)
+    """Text for an XML element or attribute value: as the pages show it (``clean_text``: printable, invisible
+    and direction characters as markers, none of the characters XML 1.0 forbids), escaped."""
+    return html.escape(clean_text(str(value)), quote=True)
 
 
 def page_url(page: str) -> str:
