@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from a2a_docgen.collector import collector_paused
 from a2a_docgen.limits import DEFAULT_LIMITS, Deadline, Limits
@@ -45,7 +45,9 @@ def load_catalog(
         else:
             loaded = [(*cache.load(card_file, limits), card_file.display) for card_file in files]
             cache.keep_only(files)
-        return assemble_catalog(loaded, trust=trust)
+        catalog = assemble_catalog(loaded, trust=trust)
+    names = {card_file.display: card_file.relpath for card_file in files}
+    return replace(catalog, excluded_names={path: names[path] for path in catalog.excluded})
 
 
 @dataclass(frozen=True, slots=True)

@@ -492,6 +492,10 @@ class Catalog:
     """Sorted by file, line, column."""
     excluded: tuple[str, ...]
     """Files that could not be loaded as a card at all (their errors are in ``diagnostics``)."""
+    excluded_names: Mapping[str, str] = field(default_factory=dict)
+    """The name pages give each excluded file: its path below the directory it was found in (``/``
+    separators; a file given by itself, its file name), never where the build machine keeps it. A file
+    missing here is named by its file name."""
     verifications: Mapping[str, CardVerification] = field(default_factory=dict)
     """Signature verification of each card that has signatures or was checked, by ``card.source.path``:
     kept beside the cards because it depends on the keys given, not only on what the card says."""

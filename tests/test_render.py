@@ -390,9 +390,8 @@ def test_index_lists_agents_and_notices() -> None:
 def test_excluded_page() -> None:
     assert "None: every file loaded." in site_of("route-planner").pages["excluded.md"]
     excluded = site_of("mixed").pages["excluded.md"]
-    assert [t for level, t in headings(excluded) if level == 2] == [
-        str(GOLDEN / "mixed" / "input" / "truncated.json")
-    ]
+    # Named below the cards directory, never by where the build machine keeps it (an absolute path here).
+    assert [t for level, t in headings(excluded) if level == 2] == ["truncated.json"]
     assert any(row[1] == "json-syntax" for row in rows_of(excluded))
 
 

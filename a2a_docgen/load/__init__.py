@@ -109,11 +109,10 @@ def _walk(root: Path, argument: str) -> Iterator[CardFile]:
         if path.is_symlink():
             target = os.path.realpath(path)
             if not (target == real_root or target.startswith(real_root + os.sep)):
-                # The target is not named: it is a path of the build machine (/proc/self/cwd, a home directory),
-                # and this message is published on the Excluded cards page.
-                problem = (
-                    f"is a symbolic link to a file outside the scanned directory {argument}; it is not read"
-                )
+                # Neither the target nor the directory is named: they are paths of the build machine
+                # (/proc/self/cwd, a home directory, the directory as typed), and this message is published
+                # on the Excluded cards page.
+                problem = "is a symbolic link to a file outside the scanned directory; it is not read"
             elif path.is_dir():
                 continue
         yield _checked(CardFile(path, display, argument, rel, problem))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -957,9 +958,10 @@ def build_views(
     for agent in agents:
         for scheme in agent.schemes:
             by_kind.setdefault(scheme.kind_label, []).append(SchemeRow(agent, scheme))
-    excluded = tuple(
-        ExcludedFile(CardText(path), tuple(by_file.get(path, ()))) for path in sorted(catalog.excluded)
+    named = sorted(
+        (catalog.excluded_names.get(path) or os.path.basename(path), path) for path in catalog.excluded
     )
+    excluded = tuple(ExcludedFile(CardText(name), tuple(by_file.get(path, ()))) for name, path in named)
     return SiteViews(
         agents=agents,
         tags=_tag_pages(refs, tag_paths),
