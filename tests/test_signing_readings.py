@@ -25,6 +25,7 @@ from a2a_docgen.signing.canonical import canonical_bytes, sdk_json
 from a2a_docgen.signing.keys import Key, jwk_key
 from a2a_docgen.signing.readings import divergent_readings
 from a2a_docgen.signing.schema import MESSAGES, ROOT
+from a2a_docgen.signing.sign import sign_card
 
 pytest.importorskip("a2a.utils.signing", reason="a2a-sdk (test extra) is not installed")
 
@@ -341,3 +342,93 @@ def test_a_requirement_without_scopes_is_not_covered_by_the_sdk_form() -> None:
     result = verify_card(load(served)[0], trust(public_jwk(key, "k1")))
     assert result.status == "verified"
     assert "/securityRequirements/0/schemes/bearer" in result.uncovered
+
+
+def signed_by_the_project(card: dict[str, Any]) -> tuple[dict[str, Any], Trust]:
+    """``card`` signed with ``a2a-docgen sign``'s signer, and the trust that verifies it."""
+    from tests.test_signing import pem
+
+    key = key_for("ES256", "own-signer")
+    signed = sign_card(copy.deepcopy(card), pem(key), kid="k1")
+    return signed.card, trust(public_jwk(key, "k1"))
+
+
+@pytest.mark.parametrize(
+    ("added", "pointer"),
+    [
+        # v1.0: an empty requirement, read as "no authentication"; dropped from the signed bytes with its list
+        ({"securityRequirements": [{}]}, "/skills/0/securityRequirements/0"),
+        # the v0.3 member, which this site reads for a v1.0 card without securityRequirements, and a2a-sdk too
+        ({"security": [{}]}, "/skills/0/security/0"),
+        # a v0.3 requirement of a scheme without scopes: a2a-sdk maps it, then drops the empty scope list
+        ({"security": [{"bearer": []}]}, "/skills/0/security/0"),
+    ],
+)
+def test_a_skill_requirement_added_after_signing_is_named_as_not_covered(
+    added: dict[str, Any], pointer: str, tmp_path: Path
+) -> None:
+    """The skill's page and requests change (no authentication: no Authorization header), the signature still
+    verifies: the member is named wherever the card says what the signature covers."""
+    from a2a_docgen.catalog import load_catalog
+    from a2a_docgen.render import render_catalog
+
+    card = copy.deepcopy(CARD)
+    card["securityRequirements"] = [{"schemes": {"bearer": {"list": ["read"]}}}]  # signed, with scopes
+    served, keys = signed_by_the_project(card)
+    served["skills"][0].update(added)
+    assert canonical_bytes(served, "sdk") == canonical_bytes(card, "sdk")
+    found, _ = load(served)
+    assert found.skills[0].effective_security.requirements != found.security_requirements  # shown changed
+    result = verify_card(found, keys)
+    assert result.status == "verified"
+    assert pointer in result.uncovered
+    (tmp_path / "card.json").write_text(json.dumps(served), encoding="utf-8")
+    catalog = load_catalog([str(tmp_path / "card.json")], trust=keys)
+    assert any(d.code == "signature-uncovered" and pointer in d.message for d in catalog.diagnostics)
+    [page] = [
+        text
+        for path, text in render_catalog(catalog).pages.items()
+        if path.endswith("/index.md") and path.startswith("agents/")
+    ]
+    header = next(line for line in page.splitlines() if line.startswith("- **Signature:**"))
+    assert "Signature verified" in header
+    assert "it does not cover" in header
+    assert f"`{pointer}`" in page.split("The signature does not cover", 1)[1].split("\n", 1)[0]
+
+
+def test_the_signer_names_what_its_signature_does_not_cover() -> None:
+    card = copy.deepcopy(CARD)
+    card["skills"][0]["securityRequirements"] = [{}]
+    key = key_for("ES256", "own-signer")
+    from tests.test_signing import pem
+
+    assert "/skills/0/securityRequirements/0" in sign_card(card, pem(key), kid="k1").uncovered
+
+
+def test_a_card_signed_as_written_has_no_shown_value_left_unfixed() -> None:
+    """The model-derived check names nothing for a card whose shown values are all in the signed form: the v1.0
+    test card (its requirement with a scope: without one, it is not signed), and an agent written in v0.3
+    (mapped interfaces, a repeated one, security, scheme types, a flag that is off)."""
+    from a2a_docgen.signing.shown import unfixed_pointers
+
+    v03 = {
+        "name": "Route Agent",
+        "description": "Plans routes",
+        "version": "1.0.0",
+        "url": "https://agent.example.com/a2a",
+        "preferredTransport": "JSONRPC",
+        "protocolVersion": "0.3.0",
+        "additionalInterfaces": [{"url": "https://agent.example.com/a2a", "transport": "JSONRPC"}],
+        "capabilities": {"streaming": True},
+        "securitySchemes": {"key": {"type": "apiKey", "in": "header", "name": "X-Key"}},
+        "security": [{"key": ["read"]}],
+        "defaultInputModes": ["text/plain"],
+        "defaultOutputModes": ["text/plain"],
+        "skills": [{"id": "s", "name": "S", "description": "d", "tags": ["t"], "security": [{"key": ["w"]}]}],
+        "supportsAuthenticatedExtendedCard": False,
+    }
+    v10 = copy.deepcopy(CARD)
+    v10["securityRequirements"] = [{"schemes": {"bearer": {"list": ["read"]}}}]
+    for card in (v10, v03):
+        found, _ = load(card)
+        assert unfixed_pointers(found, sdk_json(card)) == ()

@@ -6,23 +6,40 @@ interface URLs, the card's security requirements, each security scheme's kind an
 built from) are taken from the loaded model and looked up in the ``sdk`` form's value (``canonical.sdk_json``).
 A shown value the signed one does not carry, or carries differently, makes a signature over that form
 ``invalid`` (``signing.verify``), whatever mapping made the difference.
+
+``unfixed_pointers`` is the wider net, derived from the model rather than listed by hand: the signed value is
+read into the model as the card is, and every shown value (at any depth: skills, interfaces, schemes, flows,
+requirements, what a skill inherits) where the two models differ is named as not covered by the signature. A
+member the signed form leaves out that changes what the page shows or what its requests send (a skill's
+``"securityRequirements": [{}]``, read as "no authentication" and dropped from the signed bytes; a v0.3
+``security``) is named, whatever member it is.
 """
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Mapping
+
+from a2a_docgen.limits import DEFAULT_LIMITS
+from a2a_docgen.load.normalize import normalize
+from a2a_docgen.load.report import Report
+from a2a_docgen.load.source import join_pointer
 from a2a_docgen.model import (
     AgentCard,
     APIKeySecurityScheme,
+    CardSource,
     HTTPAuthSecurityScheme,
+    JSONObject,
     JSONValue,
     OAuth2SecurityScheme,
     OpenIdConnectSecurityScheme,
     SecurityRequirement,
     SecurityScheme,
 )
-from a2a_docgen.signing.canonical import SCHEME_MEMBERS
+from a2a_docgen.protocol import short_version
+from a2a_docgen.signing.canonical import SCHEME_MEMBERS, NoCanonicalForm, sdk_json, uncovered_pointers
 
-__all__ = ["unsigned_shown_value"]
+__all__ = ["uncovered_members", "unfixed_pointers", "unsigned_shown_value"]
 
 _WRAPPER_KINDS = {member: kind for kind, member in SCHEME_MEMBERS.items()}
 _FLOW_FIELDS = (
@@ -109,3 +126,119 @@ def unsigned_shown_value(card: AgentCard, signed: JSONValue) -> str | None:
                     if shown is not None and _get(signed_flow, json_name) != shown:
                         return f"the {json_name} of security scheme {name!r} shown is not the signed one"
     return None
+
+
+_NOT_SHOWN = frozenset(
+    {"pointer", "extra", "source", "era", "signatures", "origin", "security_requirements_pointer"}
+)
+"""Model fields that are not values a page shows from the card: where a value was read (pointers, the era, the
+origin of an inherited value, whose value is compared), unknown members (``uncovered_pointers`` names them) and
+the signatures, which no form covers."""
+
+
+def uncovered_members(raw: JSONObject, card: AgentCard | None = None) -> tuple[str, ...]:
+    """Pointers of what a signature over the ``sdk`` form does not cover in the card ``raw`` (whose model is
+    ``card``, read here when not given): the members that form leaves out (``uncovered_pointers``), then every
+    shown value it does not fix (``unfixed_pointers``) not already named, nor inside or around one named."""
+    named = list(uncovered_pointers(raw))
+    try:
+        signed = sdk_json(raw)
+    except NoCanonicalForm:
+        return tuple(named)
+    for pointer in unfixed_pointers(card or _model(raw), signed):
+        if not any(_nested(pointer, other) or _nested(other, pointer) for other in named):
+            named.append(pointer)
+    return tuple(named)
+
+
+def _nested(pointer: str, outer: str) -> bool:
+    return pointer == outer or pointer.startswith(outer + "/")
+
+
+def _model(raw: JSONObject) -> AgentCard:
+    """``raw`` read into the model as a card file is (its findings left out)."""
+    source = CardSource(path="", root="", relpath="", raw=raw, text="")
+    return normalize(raw, source, Report(), DEFAULT_LIMITS)
+
+
+def unfixed_pointers(card: AgentCard, signed: JSONValue) -> tuple[str, ...]:
+    """Pointers of ``card``'s shown values that ``signed`` (the ``sdk`` form's value) does not fix: the model of
+    the signed value, read as the card is, differs there, so they can change without breaking a signature."""
+    if not isinstance(signed, dict):
+        return ()
+    out: list[str] = []
+    _differences(card, _model(signed), "", "", out)
+    return tuple(dict.fromkeys(out))
+
+
+def _camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(part.title() for part in rest)
+
+
+_DEFAULTED = frozenset({"protocolVersion"})
+"""Members a2a-sdk's reading fills in when the card has none (a v0.3 card's protocol version): a page that
+shows none shows no value to fix (nor does one that does not state a flag a2a-sdk maps from a v0.3 member)."""
+
+
+def _plain(value: object, member: str) -> object:
+    """``value`` as a page shows it: an empty string, list or map as nothing (as ``None``), a flag that is off
+    as one not stated (a2a-sdk maps a v0.3 ``supportsAuthenticatedExtendedCard`` only when it is on), a protocol
+    version as ``Major.Minor`` (a v0.3 card's ``protocolVersion`` is signed as written and shown so)."""
+    if value is False or value in ("", (), {}):
+        return None
+    if member == "protocolVersion" and isinstance(value, str):
+        return short_version(value) or value
+    return value
+
+
+def _differences(shown: object, signed: object, parent: str, member: str, out: list[str]) -> None:
+    """Append where ``shown`` (at ``member`` of the object at ``parent``) and ``signed`` differ."""
+    here = getattr(shown, "pointer", None)
+    where = here if isinstance(here, str) else join_pointer(parent, member) if member else parent
+    if dataclasses.is_dataclass(shown) and not isinstance(shown, type):
+        if type(signed) is not type(shown):
+            out.append(where)
+            return
+        for field in dataclasses.fields(shown):
+            if field.name not in _NOT_SHOWN:
+                value = getattr(shown, field.name)
+                _differences(value, getattr(signed, field.name), where, _camel(field.name), out)
+        return
+    if isinstance(shown, tuple) and any(hasattr(item, "pointer") for item in shown):
+        _item_differences(shown, signed if isinstance(signed, tuple) else (), where, out)
+    elif isinstance(shown, Mapping) and isinstance(signed, Mapping):
+        for key, value in shown.items():
+            if key in signed:
+                _differences(value, signed[key], where, key, out)
+            else:
+                out.append(getattr(value, "pointer", join_pointer(where, key)))
+        if not signed.keys() <= shown.keys():
+            out.append(where)  # a signed entry the page does not show
+    elif shown is None and (member in _DEFAULTED or isinstance(signed, bool)):
+        return  # nothing shown: a default of a2a-sdk's reading, or a flag the page does not state
+    elif _plain(shown, member) != _plain(signed, member):
+        out.append(where)
+
+
+def _same(shown: object, signed: object) -> bool:
+    found: list[str] = []
+    _differences(shown, signed, "", "", found)
+    return not found
+
+
+def _item_differences(
+    shown: tuple[object, ...], signed: tuple[object, ...], where: str, out: list[str]
+) -> None:
+    """Items that carry their own pointer (skills, interfaces, requirements ...), compared in order; when the
+    signed list is longer or shorter, each shown item without an equal signed one is named, or the list when
+    a signed item is not shown (the same item twice counts once: a v0.3 card's preferred interface listed
+    again among its additional ones is shown once, and signed twice)."""
+    if len(shown) == len(signed):
+        for item, other in zip(shown, signed, strict=True):
+            _differences(item, other, where, "", out)
+        return
+    unmatched = [item for item in shown if not any(_same(item, other) for other in signed)]
+    out += [str(getattr(item, "pointer", where)) for item in unmatched]
+    if not unmatched and not all(any(_same(item, other) for item in shown) for other in signed):
+        out.append(where)

@@ -14,8 +14,9 @@ from typing import Any
 
 from a2a_docgen.errors import UsageError
 from a2a_docgen.model import JSONObject, JSONValue
-from a2a_docgen.signing.canonical import NoCanonicalForm, canonical_bytes, uncovered_pointers
+from a2a_docgen.signing.canonical import NoCanonicalForm, canonical_bytes
 from a2a_docgen.signing.keys import Key, jwk_key
+from a2a_docgen.signing.shown import uncovered_members
 from a2a_docgen.signing.verify import ALGORITHMS, decode_segment, jws_verifies, key_problem
 
 __all__ = ["Signed", "default_algorithm", "sign_card"]
@@ -135,7 +136,7 @@ def sign_card(
         public_jwk={**jwk, "kid": kid, "alg": alg, "use": "sig"},
         replaced=replaced,
         others=len(kept),
-        uncovered=uncovered_pointers(card),
+        uncovered=uncovered_members(card),
     )
 
 

@@ -33,11 +33,10 @@ from a2a_docgen.signing.canonical import (
     NoCanonicalForm,
     canonical_bytes,
     sdk_json,
-    uncovered_pointers,
 )
 from a2a_docgen.signing.keys import Key, KeyStore, UnusableKey, jwk_key
 from a2a_docgen.signing.readings import Reading, divergent_readings
-from a2a_docgen.signing.shown import unsigned_shown_value
+from a2a_docgen.signing.shown import uncovered_members, unsigned_shown_value
 
 __all__ = [
     "ALGORITHMS",
@@ -196,7 +195,7 @@ def verify_card(
     uncovered: tuple[str, ...] = ()
     decided = next(c for c in checks if c.status == status)
     if decided.form in ("sdk", "sdk-legacy"):
-        uncovered = uncovered_pointers(card.source.raw)
+        uncovered = uncovered_members(card.source.raw, card)
     return CardVerification(status=status, signatures=checks, uncovered=uncovered)
 
 
