@@ -167,3 +167,182 @@ def test_a_tightened_configuration_is_info_and_judges_later_changes(
     assert description["line"] == 2
     assert description["message"] == "turns description-changed on as info (off at the base)"
     assert by_code(out, "config-loosened") == []
+
+
+def test_an_acceptance_the_change_adds_does_not_apply_to_it(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    base = commit(repo, "cards")
+    drop_first_skill(repo)
+    configure(
+        repo,
+        '[[diff.accept]]\nagent = "Weather Agent"\nskill = "forecast"\ncode = "skill-removed"\n'
+        'reason = "nobody calls it"\n',
+    )
+    commit(repo, "drop forecast, accepted by itself")
+    code, out, _ = run(capsys, "--base-ref", base, "cards", "--format", "json")
+    assert code == 1
+    [removed] = by_code(out, "skill-removed")
+    assert removed["accepted"] is None
+    [loosened] = by_code(out, "config-loosened")
+    assert (loosened["pointer"], loosened["line"], loosened["severity"]) == ("/diff/accept/0", 1, "breaking")
+    assert loosened["message"] == (
+        "adds the acceptance of skill-removed for Weather Agent › forecast (for good): "
+        "it would accept 1 finding of this review"
+    )
+
+
+def test_a_loosening_that_hides_nothing_here_is_shown_but_does_not_fail(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    base = commit(repo, "cards")
+    drop_first_skill(repo)
+    configure(repo, '[diff.severity]\nextension-removed = "info"\n')
+    commit(repo, "drop forecast; extensions are ours to drop")
+    code, out, _ = run(capsys, "--base-ref", base, "cards", "--format", "json", "--fail-on", "breaking")
+    [loosened] = by_code(out, "config-loosened")
+    assert loosened["severity"] == "non-breaking"
+    assert loosened["message"] == (
+        "lowers extension-removed from breaking to info: no finding of this review is concerned; "
+        "it applies once merged"
+    )
+    assert code == 1  # the removal itself, as the base judges it
+    # With nothing else changed the comment stays (it is not "nothing to say"), and the run passes.
+    git(repo, "checkout", "-q", base, "--", "cards")
+    code, comment, _ = run(capsys, "--base-ref", base, "cards", "--format", "markdown", "--skip-empty")
+    assert code == 0
+    assert comment.startswith("<!-- a2a-docgen-diff -->\n### ✅ No breaking changes")
+    assert "lowers extension-removed from breaking to info" in comment
+
+
+def test_an_invalid_head_configuration_is_a_finding_not_a_usage_error(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    base = commit(repo, "cards")
+    configure(repo, '[diff.severity]\nskill-remove = "off"\n')
+    commit(repo, "a typo")
+    code, out, err = run(capsys, "--base-ref", base, "cards", "--format", "json")
+    assert code == 1, err
+    [invalid] = findings(out)
+    assert (invalid["code"], invalid["severity"], invalid["file"], invalid["line"]) == (
+        "config-invalid",
+        "breaking",
+        ".a2a-docgen.toml",
+        2,
+    )
+    assert "diff.severity.skill-remove: unknown code (did you mean skill-removed?)" in invalid["message"]
+    configure(repo, "[diff\n")
+    _, text, _ = run(capsys, "--base-ref", base, "cards")
+    assert text.startswith(".a2a-docgen.toml:1: breaking: configuration: the configuration cannot be used")
+
+
+def test_an_invalid_base_configuration_is_a_usage_error_naming_the_revision(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    configure(repo, "[diff]\nversion-policy = 3\n")
+    base = commit(repo, "cards, and a bad configuration")
+    configure(repo, "")
+    code, _, err = run(capsys, "--base-ref", base, "cards")
+    assert code == 2
+    assert ".a2a-docgen.toml:2: diff.version-policy: 3 is not a version policy" in err
+    assert f"(the configuration at {base}, which judges this change)" in err
+
+
+def test_the_nearest_configuration_is_found_in_the_base_tree(
+    repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    configure(repo, '[diff.severity]\nskill-removed = "info"\n')
+    configure(repo, '[diff.severity]\nskill-removed = "non-breaking"\n', where="cards")
+    base = commit(repo, "cards, the team's rules in cards/")
+    drop_first_skill(repo)
+    configure(repo, None, where="cards")  # the head would fall back to the root's, more lenient
+    commit(repo, "drop forecast and the nearer rules")
+    monkeypatch.chdir(repo / "cards")
+    code, out, _ = run(capsys, "--base-ref", base, ".", "--format", "json")
+    assert [c["severity"] for c in by_code(out, "skill-removed")] == ["non-breaking"]  # cards/'s, at base
+    [loosened] = by_code(out, "config-loosened")
+    assert Path(loosened["file"]) == repo / ".a2a-docgen.toml"  # the head's nearest, which would judge
+    assert loosened["message"].startswith("lowers skill-removed from non-breaking to info: it would lower 1")
+    assert (loosened["severity"], code) == ("breaking", 1)  # the change would have judged itself
+
+
+def test_a_deleted_configuration_is_shown_at_the_base_file(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    configure(repo, '# strict\n[diff.severity]\ndescription-changed = "breaking"\n')
+    base = commit(repo, "cards, strict about descriptions")
+    path = repo / "cards" / "weather.json"
+    card = json.loads(path.read_text(encoding="utf-8"))
+    card["description"] = "Another description"
+    path.write_text(json.dumps(card, indent=2), encoding="utf-8")
+    configure(repo, None)
+    commit(repo, "a new description, and no more rules")
+    code, out, _ = run(capsys, "--base-ref", base, "cards", "--format", "json")
+    assert code == 1
+    assert [c["severity"] for c in by_code(out, "description-changed")] == ["breaking"]
+    [loosened] = by_code(out, "config-loosened")
+    assert (loosened["side"], loosened["file"], loosened["line"]) == ("base", ".a2a-docgen.toml", 3)
+    assert loosened["message"].endswith("(the change deletes .a2a-docgen.toml)")
+    _, text, _ = run(capsys, "--base-ref", base, "cards")
+    assert "(line 3 of the base configuration)" in text
+
+
+def test_config_option_inside_the_repository_is_read_at_the_base(
+    repo: Path, capsys: pytest.CaptureFixture[str], tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    configure(repo, '[diff.severity]\nskill-removed = "non-breaking"\n', where="ci")
+    base = commit(repo, "cards, rules in ci/")
+    drop_first_skill(repo)
+    configure(repo, '[diff.severity]\nskill-removed = "off"\n', where="ci")
+    commit(repo, "drop forecast, hide it")
+    code, out, _ = run(
+        capsys, "--base-ref", base, "cards", "--config", "ci/.a2a-docgen.toml", "--format", "json"
+    )
+    assert [c["severity"] for c in by_code(out, "skill-removed")] == ["non-breaking"]
+    [loosened] = by_code(out, "config-loosened")
+    assert (loosened["file"], loosened["line"], loosened["severity"]) == (
+        "ci/.a2a-docgen.toml",
+        2,
+        "breaking",
+    )
+    assert code == 1
+    # A file outside the repository is the runner's own: read from disk, nothing to compare.
+    runner = tmp_path_factory.mktemp("runner") / "rules.toml"
+    runner.write_text('[diff.severity]\nskill-removed = "info"\n', encoding="utf-8")
+    code, out, _ = run(capsys, "--base-ref", base, "cards", "--config", runner, "--format", "json")
+    assert code == 0
+    assert [c["code"] for c in findings(out) if c["policy"]] == []
+    assert [c["severity"] for c in by_code(out, "skill-removed")] == ["info"]
+    # Named, but at neither side: as without a revision.
+    code, _, err = run(capsys, "--base-ref", base, "cards", "--config", "nowhere.toml")
+    assert code == 2
+    assert f"nowhere.toml: no such configuration file, here or at {base}" in err
+
+
+def test_no_config_compares_nothing(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    base = commit(repo, "cards")
+    configure(repo, ATTACK)
+    code, out, _ = run(capsys, "--base-ref", base, "cards", "--format", "json", "--no-config")
+    assert (code, findings(out)) == (0, [])
+
+
+def test_a_symbolic_link_at_the_base_is_not_followed(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (repo / "rules.toml").write_text(ATTACK, encoding="utf-8")
+    (repo / ".a2a-docgen.toml").symlink_to("rules.toml")
+    base = commit(repo, "cards, rules behind a link")
+    code, _, err = run(capsys, "--base-ref", base, "cards")
+    assert code == 2
+    assert f".a2a-docgen.toml: a symbolic link at {base}, which is not followed" in err
+
+
+def test_two_directories_without_git_keep_the_working_trees_configuration(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shutil.copytree(repo / "cards", repo / "head")
+    configure(repo, ATTACK)
+    path = repo / "head" / "weather.json"
+    card = json.loads(path.read_text(encoding="utf-8"))
+    card["skills"].pop(0)
+    path.write_text(json.dumps(card), encoding="utf-8")
+    code, out, _ = run(capsys, "cards", "head", "--format", "json")
+    assert (code, findings(out)) == (0, [])  # the caller chose both directories and the file
