@@ -120,7 +120,7 @@ CONFIG_INVALID = _code(
     B,
     "configuration",
     "the head's configuration cannot be used: once merged, every review stops with exit 2",
-    "the configuration cannot be used: .a2a-docgen.toml:3: diff.severity.skill-remove: unknown code ...",
+    "the configuration cannot be used, so once merged every review stops (exit 2): .a2a-docgen.toml:3: ...",
 )
 CARD_ERROR_ADDED = _code(
     "card-error-added",

@@ -384,7 +384,18 @@ class _Reviewer:
         line, column = self.index(card).locate(at)
         if draft.side == "base" and head_card is not None:
             anchor = self.anchor(draft.pointer, head_card)
-        change = Change(
+        return self.keep(self.change(draft, severity, card.source.path, line, column, anchor))
+
+    @staticmethod
+    def change(
+        draft: Draft,
+        severity: ChangeSeverity,
+        file: str,
+        line: int,
+        column: int,
+        anchor: Location | None = None,
+    ) -> Change:
+        return Change(
             agent=draft.agent,
             skill=draft.skill,
             severity=severity,
@@ -394,12 +405,11 @@ class _Reviewer:
             before=draft.before,
             after=draft.after,
             side=draft.side,
-            file=card.source.path,
+            file=file,
             line=line,
             column=column,
             anchor=anchor,
         )
-        return self.keep(change)
 
     def keep(self, change: Change) -> Change:
         """Keep ``change`` with the configuration's acceptance of it, if any."""
@@ -413,24 +423,10 @@ class _Reviewer:
 
     def add_rule(self, rule: RuleChange) -> Change | None:
         """A finding about the head's configuration, judged by the review's own."""
-        severity = self.settlement.severity(rule.code.name, rule.cap)
+        severity = self.settlement.severity(rule.draft.code.name, rule.draft.cap)
         if severity is None:
             return None
-        change = Change(
-            agent="",
-            skill=None,
-            severity=severity,
-            code=rule.code.name,
-            message=rule.message,
-            pointer=rule.pointer,
-            before=rule.before,
-            after=rule.after,
-            side=rule.side,
-            file=rule.file,
-            line=rule.line,
-            column=rule.column,
-        )
-        return self.keep(change)
+        return self.keep(self.change(rule.draft, severity, rule.file, rule.line, rule.column))
 
     def add_unreadable(
         self, agent: str, path: str, diagnostics: Sequence[Diagnostic], before: str | None

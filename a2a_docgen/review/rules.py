@@ -28,13 +28,13 @@ from a2a_docgen.review.codes import (
     CONFIG_INVALID,
     CONFIG_LOOSENED,
     CONFIG_TIGHTENED,
+    SEVERITIES,
     VERSION_NOT_BUMPED,
     VERSION_NOT_SEMVER,
     ChangeSeverity,
-    ReviewCode,
     severity_rank,
 )
-from a2a_docgen.review.compare.base import Side
+from a2a_docgen.review.compare.base import Draft, Side
 from a2a_docgen.review.config import Acceptance, ConfigError, ReviewConfig
 from a2a_docgen.text.plural import plural
 
@@ -69,25 +69,17 @@ class Weakened:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RuleChange:
-    """One difference of the head's configuration from the base's, located in the file that has it."""
+    """One difference of the head's configuration from the base's, located in the file that has it.
 
-    code: ReviewCode
-    message: str
-    key: tuple[str | int, ...]
-    """The TOML key concerned (``("diff", "severity", "skill-removed")``); ``pointer`` spells it."""
-    before: JSONValue
-    after: JSONValue
-    side: Side
-    """``head``; ``base`` when the head has no configuration file (the base's shows where the rule was)."""
+    The draft has no agent, its pointer names the TOML key (``/diff/severity/skill-removed``), its side is
+    ``head``, or ``base`` when the head has no configuration file (the base's shows where the rule was), and
+    a loosening no finding of this review is concerned by is capped at ``non-breaking``.
+    """
+
+    draft: Draft
     file: str
     line: int
     column: int
-    cap: ChangeSeverity | None = None
-    """``non-breaking`` for a loosening no finding of this review is concerned by."""
-
-    @property
-    def pointer(self) -> str:
-        return join_pointer("", *self.key)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -117,19 +109,15 @@ def rule_changes(
     base_config = base if base is not None else ReviewConfig()
     if head.error is not None:
         error = head.error
-        return [
-            RuleChange(
-                code=CONFIG_INVALID,
-                message=f"the configuration cannot be used, so once merged every review stops (exit 2): {error}",
-                key=(),
-                before=None,
-                after=str(error),
-                side="head",
-                file=head.path or "",
-                line=error.line or 1,
-                column=error.column or 1,
-            )
-        ]
+        draft = Draft(
+            agent="",
+            skill=None,
+            code=CONFIG_INVALID,
+            message=f"the configuration cannot be used, so once merged every review stops (exit 2): {error}",
+            pointer="",
+            after=str(error),
+        )
+        return [RuleChange(draft=draft, file=head.path or "", line=error.line or 1, column=error.column or 1)]
     if head.path is None and base is None:
         return []
     head_config = head.config if head.config is not None else ReviewConfig()
@@ -156,22 +144,20 @@ def rule_changes(
                 cap_to = "non-breaking"
         if side == "base":
             message += f" (the change deletes {file})"
-        line, column = located.place(difference.key)
-        changes.append(
-            RuleChange(
-                code=CONFIG_LOOSENED if difference.loosens else CONFIG_TIGHTENED,
-                message=message,
-                key=difference.key,
-                before=difference.before,
-                after=difference.after,
-                side=side,
-                file=file,
-                line=line,
-                column=column,
-                cap=cap_to,
-            )
+        draft = Draft(
+            agent="",
+            skill=None,
+            code=CONFIG_LOOSENED if difference.loosens else CONFIG_TIGHTENED,
+            message=message,
+            pointer=join_pointer("", *difference.key),
+            side=side,
+            before=difference.before,
+            after=difference.after,
+            cap=cap_to,
         )
-    return sorted(changes, key=lambda c: (c.line, c.column, c.pointer))
+        line, column = located.place(difference.key)
+        changes.append(RuleChange(draft=draft, file=file, line=line, column=column))
+    return sorted(changes, key=lambda c: (c.line, c.column, c.draft.pointer))
 
 
 def _severity_name(severity: ChangeSeverity | None) -> str:
@@ -179,7 +165,7 @@ def _severity_name(severity: ChangeSeverity | None) -> str:
 
 
 def _rank(severity: ChangeSeverity | None) -> int:
-    return severity_rank(severity) if severity is not None else len(CODES)
+    return severity_rank(severity) if severity is not None else len(SEVERITIES)  # off: below info
 
 
 def _value(key: tuple[str | int, ...], value: JSONValue) -> JSONValue:
