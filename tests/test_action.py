@@ -79,6 +79,8 @@ def simulate(
     output.write_text("", encoding="utf-8")
     env = {
         "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+        # The action installs its own revision ($GITHUB_ACTION_PATH): this checkout, whatever is installed.
+        "PYTHONPATH": str(REPO),
         "HOME": str(tmp_path),
         "GITHUB_ACTIONS": "true",
         "GITHUB_EVENT_NAME": "pull_request",
@@ -204,3 +206,34 @@ def test_a_pull_request_that_adds_the_first_cards_is_reviewed(pull_request: Path
     assert "agent-added" in Path(outputs["comment-file"]).read_text(encoding="utf-8")
     _, outputs = simulate(pull_request, tmp_path, cards="nowhere", fail_on="breaking")
     assert outputs["exit"] == "2"  # a path with cards on neither side is still wrong
+
+
+def test_a_pull_request_cannot_set_the_rules_it_is_reviewed_by(pull_request: Path, tmp_path: Path) -> None:
+    """The pull request drops a skill and adds a configuration that would turn the finding and the version
+    policy off: the Action reviews it by origin/main's rules (none), and reports the configuration."""
+    (pull_request / ".a2a-docgen.toml").write_text(
+        '[diff]\nversion-policy = "off"\n\n[diff.severity]\nskill-removed = "off"\n', encoding="utf-8"
+    )
+    git(pull_request, "add", ".")
+    git(pull_request, "commit", "-q", "-m", "the rules that would hide it")
+    result, outputs = simulate(pull_request, tmp_path, cards="cards", fail_on="breaking")
+    assert outputs["exit"] == "1", result.stderr
+    comment = Path(outputs["comment-file"]).read_text(encoding="utf-8")
+    assert comment.startswith("<!-- a2a-docgen-diff -->\n### ❌ 1 breaking change")
+    assert "skill-removed" in comment
+    assert "turns skill-removed off (breaking at the base): it would hide 1 finding" in comment
+    sha = git(pull_request, "rev-parse", "HEAD")
+    assert f"https://github.com/acme/agents/blob/{sha}/.a2a-docgen.toml#L5" in comment
+    report = json.loads(Path(outputs["report-file"]).read_text(encoding="utf-8"))
+    assert {c["code"] for c in report["changes"]} >= {
+        "skill-removed",
+        "version-not-bumped",
+        "config-loosened",
+    }
+    annotations = [line for line in result.stdout.splitlines() if line.startswith("::error ")]
+    assert any("config-loosened" in line and "file=.a2a-docgen.toml,line=5" in line for line in annotations)
+    # Named as the action's config input, the file is read at the base revision too.
+    _, outputs = simulate(
+        pull_request, tmp_path, cards="cards", fail_on="breaking", config=".a2a-docgen.toml"
+    )
+    assert outputs["exit"] == "1"

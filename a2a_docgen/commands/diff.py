@@ -24,7 +24,8 @@ from a2a_docgen.errors import UsageError
 from a2a_docgen.limits import Limits
 from a2a_docgen.model import Catalog
 from a2a_docgen.report_formats import format_text
-from a2a_docgen.review.config import CONFIG_NAME, ConfigWarning, ReviewConfig, find_config, load_config
+from a2a_docgen.review.config import CONFIG_NAME, ConfigWarning, ReviewConfig
+from a2a_docgen.review.config_sources import review_rules
 from a2a_docgen.review.diff import SEVERITIES, Change, review_catalogs
 from a2a_docgen.review.formats import (
     FORMATS,
@@ -64,7 +65,10 @@ are compared (a skill's own input modes or security requirements, else the card'
 rewriting a v0.3 card in the v1.0 shape reports only the era change.
 
 The nearest {CONFIG_NAME} (this directory or a parent, up to the repository root) can
-accept changes, change severities and set the version policy; see docs/review.md.
+accept changes, change severities and set the version policy; see docs/review.md. With
+--base-ref or --since-default-branch it is read at the base revision, as the base cards are:
+the rules a change is judged by are not the change's to set, and what the working tree's
+file would change is reported (config-loosened, config-tightened, config-invalid).
 
 exit status: 0 nothing at or above --fail-on (accepted changes never count),
 1 findings at or above --fail-on, 2 usage error (including a bad configuration file)"""
@@ -111,7 +115,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--config",
         metavar="FILE",
-        help=f"the configuration file (default: the nearest {CONFIG_NAME} in this directory or a parent)",
+        help=f"the configuration file (default: the nearest {CONFIG_NAME} in this directory or a parent); "
+        "with --base-ref, a file inside the repository is read at the base revision",
     )
     parser.add_argument(
         "--no-config",
@@ -254,17 +259,6 @@ def _revision_sides(
     )
 
 
-def _config(args: argparse.Namespace) -> ReviewConfig | None:
-    if args.no_config:
-        if args.config is not None:
-            raise UsageError("--config and --no-config exclude each other")
-        return None
-    if args.config is not None:
-        return load_config(args.config)
-    found = find_config()
-    return load_config(found) if found is not None else None
-
-
 def _links(args: argparse.Namespace, revision: GitRevision | None) -> SourceLinks | None:
     """Where the Markdown comment links findings to, from the options or GitHub's environment."""
     repo_url, repo_from = args.repo_url, "--repo-url"
@@ -356,9 +350,10 @@ def _list_codes(args: argparse.Namespace, config: ReviewConfig | None) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    config = _config(args)
     if args.list_codes:
-        return _list_codes(args, config)
+        return _list_codes(
+            args, review_rules(config=args.config, no_config=args.no_config, revision=None).config
+        )
     if args.site_url is not None and safe_url(args.site_url) is None:
         raise UsageError(f"--site-url: {args.site_url!r} is not an http(s) URL")
     if args.comment_limit is not None and args.comment_limit < 0:
@@ -370,6 +365,7 @@ def run(args: argparse.Namespace) -> int:
     if args.skip_empty and args.format != "markdown":
         raise UsageError("--skip-empty applies to --format markdown (the pull-request comment)")
     sides = _sides(args)
+    rules = review_rules(config=args.config, no_config=args.no_config, revision=sides.revision)
     base, head = sides.base, sides.head
     if not (base.cards or base.excluded or head.cards or head.excluded):
         raise UsageError(f"no card files (*.json) found in {', '.join(args.paths)}")
@@ -380,10 +376,11 @@ def run(args: argparse.Namespace) -> int:
     review = review_catalogs(
         base,
         head,
-        config=config,
+        config=rules.config,
         head_roots=sides.head_roots,
         base_roots=sides.base_roots,
         today=date.today(),
+        head_config=rules.head,
     )
     _report_warnings(review.warnings)
     report = ReviewReport(

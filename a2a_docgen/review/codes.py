@@ -15,6 +15,10 @@ from typing import Literal
 
 __all__ = [
     "CODES",
+    "CONFIG_CODES",
+    "CONFIG_INVALID",
+    "CONFIG_LOOSENED",
+    "CONFIG_TIGHTENED",
     "DOCS_URL",
     "EXAMPLES",
     "FAMILIES",
@@ -42,6 +46,7 @@ DOCS_URL = "https://github.com/a2a-docgen/a2a-docgen/blob/main/docs/review.md"
 """docs/review.md as published; each code's row has the id ``code-<name>``."""
 
 FAMILIES: tuple[str, ...] = (
+    "configuration",
     "cards",
     "agents",
     "signatures",
@@ -52,7 +57,8 @@ FAMILIES: tuple[str, ...] = (
     "schemes",
     "skills",
 )
-"""The families of codes, in the order of docs/review.md; each has one comparison module (``review.compare``)."""
+"""The families of codes, in the order of docs/review.md; each has one comparison module (``review.compare``;
+the configuration's is ``review.rules``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +100,28 @@ def _code(name: str, severity: ChangeSeverity, family: str, meaning: str, exampl
     return code
 
 
+CONFIG_LOOSENED = _code(
+    "config-loosened",
+    B,
+    "configuration",
+    "the head's configuration turns off, lowers or accepts what the base's reports; non-breaking when no "
+    "finding of this review is concerned",
+    "turns skill-removed off (breaking at the base): it would hide 1 finding of this review",
+)
+CONFIG_TIGHTENED = _code(
+    "config-tightened",
+    I,
+    "configuration",
+    "the head's configuration reports more than the base's: a code raised or back on, an acceptance removed",
+    "raises skill-removed from non-breaking to breaking",
+)
+CONFIG_INVALID = _code(
+    "config-invalid",
+    B,
+    "configuration",
+    "the head's configuration cannot be used: once merged, every review stops with exit 2",
+    "the configuration cannot be used, so once merged every review stops (exit 2): .a2a-docgen.toml:3: ...",
+)
 CARD_ERROR_ADDED = _code(
     "card-error-added",
     B,
@@ -586,8 +614,12 @@ CODES: dict[str, tuple[ChangeSeverity, str]] = {name: (c.severity, c.meaning) fo
 EXAMPLES: dict[str, str] = {name: c.example for name, c in REGISTRY.items()}
 """A message of each code as ``diff`` writes it (shortened with ``...`` where long)."""
 
-POLICY_CODES = frozenset({VERSION_NOT_BUMPED.name, VERSION_NOT_SEMVER.name})
-"""Findings about the rules a change must follow (the version policy), counted apart from changes."""
+CONFIG_CODES = frozenset({CONFIG_LOOSENED.name, CONFIG_TIGHTENED.name, CONFIG_INVALID.name})
+"""Findings about the head's configuration (``review.rules``), which the base's judges."""
+
+POLICY_CODES = frozenset({VERSION_NOT_BUMPED.name, VERSION_NOT_SEMVER.name, *CONFIG_CODES})
+"""Findings about the rules a change must follow (the version policy, the configuration), counted apart from
+changes."""
 
 SCHEME_DETAIL_CODES = frozenset(
     code.name

@@ -1,6 +1,7 @@
 """The review as a pull-request comment in GitHub-flavoured Markdown.
 
-Sections, each only when it has something: the breaking changes (a table, or one open table per agent
+Sections, each only when it has something: what the head's configuration would change (the base's judges
+the change), the breaking changes (a table, or one open table per agent
 when there are many: breaking changes are never folded), the version policy (folded below many breaking
 changes), the card files that fail to load, the other changes per agent,
 the accepted changes with their reasons, and the configuration warnings. Card text is encoded with the
@@ -129,6 +130,9 @@ def _verdict(report: ReviewReport) -> str:
     breaking = [c for c in failing if not c.policy]
     if breaking:
         return f"### ❌ {plural(len(breaking), 'breaking change')} to A2A agent cards"
+    rules = [c for c in failing if c.configuration]
+    if rules:
+        return f"### ❌ The change to the review's configuration fails ({plural(len(rules), 'finding')})"
     if failing:
         return f"### ❌ The version policy fails ({plural(len(failing), 'finding')})"
     return "### ✅ No breaking changes to A2A agent cards"
@@ -138,7 +142,7 @@ def _headline(report: ReviewReport) -> str:
     """``**3** breaking · **1** non-breaking · **0** info · 2 agents · **1** accepted · **1** policy finding``."""
     changes = [c for c in report.changes if not c.policy]
     numbers = counts([c for c in changes if c.accepted is None])
-    agents = len({c.agent for c in report.changes})
+    agents = len({c.agent for c in report.changes if not c.configuration})
     parts = [f"**{numbers[s]}** {s}" for s in SEVERITIES] + [plural(agents, "agent")]
     accepted = sum(1 for c in report.changes if c.accepted is not None)
     policy = sum(1 for c in report.changes if c.policy and c.accepted is None)
@@ -172,6 +176,7 @@ def format_comment(report: ReviewReport) -> str:
     # Headings and the notes of what was left out come on top of the rows and lists counted here.
     budget = report.budget if report.budget is not None else MARKDOWN_BUDGET
     comment = _Comment(report, (budget or 1 << 62) - 1_000 - sum(len(line) + 1 for line in out))
+    out += comment.rules()
     out += comment.breaking()
     out += comment.policy()
     out += comment.failures()
@@ -251,6 +256,7 @@ class _Comment:
         return f"… and {count} more {what}; {where}."
 
     def item(self, change: Change, *, agent: bool = False, severity: bool = True) -> str:
+        agent = agent and not change.configuration
         who = f"{self.names.agent(change.agent)} › " if agent and change.skill is not None else ""
         who = f"{self.names.agent(change.agent)}: " if agent and change.skill is None else who
         skill = f"{self.names.skill(change.agent, change.skill)}: " if change.skill is not None else ""
@@ -259,8 +265,16 @@ class _Comment:
         text = f"- {level}{_code(change)} · {who}{skill}{_message(change)}"
         return text + (f" ({link})" if link else "")
 
+    def rules(self) -> list[str]:
+        rules = [c for c in self.open if c.configuration]
+        if not rules:
+            return []
+        items = self.budget.take_items([self.item(c) for c in rules], "configuration findings", self.more)
+        note = "The base revision's configuration judges this change; the head's would change it as follows."
+        return ["#### Changes to the review's configuration", "", note, "", *items, ""]
+
     def policy(self) -> list[str]:
-        policy = [c for c in self.open if c.policy]
+        policy = [c for c in self.open if c.policy and not c.configuration]
         if not policy:
             return []
         items = self.budget.take_items(

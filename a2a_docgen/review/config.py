@@ -51,6 +51,7 @@ __all__ = [
     "ConfigError",
     "ConfigWarning",
     "ReviewConfig",
+    "decode_config",
     "find_config",
     "load_config",
     "parse_config",
@@ -67,6 +68,12 @@ _FINGERPRINT = re.compile(r"[0-9a-f]{16}")
 
 class ConfigError(UsageError):
     """The configuration file cannot be used; the message names the file, line and key."""
+
+    def __init__(self, message: str, *, line: int | None = None, column: int | None = None) -> None:
+        super().__init__(message)
+        self.line = line
+        """Where the problem is, when known (the ``config-invalid`` finding is shown there)."""
+        self.column = column
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -148,6 +155,20 @@ class ReviewConfig:
     version_policy: bool = True
     """Whether breaking changes must come with a major version bump (``version-not-bumped``)."""
     accept: tuple[Acceptance, ...] = ()
+    lines: _KeyLines | None = field(default=None, compare=False, repr=False)
+    """Where each table and key of the file is, for findings about the file itself (``review.rules``)."""
+
+    def severity(self, code: str) -> ChangeSeverity | None:
+        """The severity of ``code`` under this configuration (its default unless set); ``None``: off."""
+        return self.severities[code] if code in self.severities else CODES[code][0]
+
+    def place(self, key: Sequence[str | int]) -> tuple[int, int]:
+        """Line and column of ``key`` in the file, else of the nearest table or key that holds it, else 1, 1."""
+        return self.lines.place(key) if self.lines is not None else (1, 1)
+
+    def written(self, key: Sequence[str | int]) -> bool:
+        """Whether the file writes ``key`` itself."""
+        return self.lines is not None and tuple(key) in self.lines.lines
 
 
 def find_config(start: str | os.PathLike[str] | None = None) -> Path | None:
@@ -179,16 +200,23 @@ def load_config(path: str | os.PathLike[str]) -> ReviewConfig:
     """Read and validate a configuration file; raises ``ConfigError`` with file, line and key."""
     shown = shown_path(Path(path))
     try:
-        text = Path(path).read_bytes().decode("utf-8")
+        data = Path(path).read_bytes()
     except FileNotFoundError:
         raise ConfigError(f"{shown}: no such configuration file") from None
-    except UnicodeDecodeError as exc:
-        raise ConfigError(
-            f"{shown}: the configuration is not UTF-8 ({exc.reason} at byte {exc.start})"
-        ) from None
     except OSError as exc:
         raise ConfigError(f"{shown}: cannot read the configuration: {exc.strerror or exc}") from None
-    return parse_config(text, shown)
+    return decode_config(data, shown)
+
+
+def decode_config(data: bytes, path: str) -> ReviewConfig:
+    """Validate the bytes of a configuration file shown as ``path`` (read from disk or at a revision)."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(
+            f"{path}: the configuration is not UTF-8 ({exc.reason} at byte {exc.start})"
+        ) from None
+    return parse_config(text, path)
 
 
 _TOML_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)$")
@@ -207,11 +235,15 @@ def parse_config(text: str, path: str) -> ReviewConfig:
             if at_end is not None:
                 last = text.count("\n") + (0 if text.endswith("\n") else 1)
                 raise ConfigError(
-                    f"{path}:{max(last, 1)}: not valid TOML: {message[: at_end.start()]}"
+                    f"{path}:{max(last, 1)}: not valid TOML: {message[: at_end.start()]}", line=max(last, 1)
                 ) from None
             raise ConfigError(f"{path}: not valid TOML: {message}") from None
         line, column = position.groups()
-        raise ConfigError(f"{path}:{line}:{column}: not valid TOML: {message[: position.start()]}") from None
+        raise ConfigError(
+            f"{path}:{line}:{column}: not valid TOML: {message[: position.start()]}",
+            line=int(line),
+            column=int(column),
+        ) from None
     return _Validator(path, _KeyLines.scan(text)).config(data)
 
 
@@ -225,7 +257,7 @@ class _Validator:
     def fail(self, key: Sequence[str | int], problem: str) -> ConfigError:
         line = self.lines.line(key)
         where = f"{self.path}:{line}" if line else self.path
-        return ConfigError(f"{where}: {_key_path(key)}: {problem}")
+        return ConfigError(f"{where}: {_key_path(key)}: {problem}", line=line)
 
     def config(self, data: Mapping[str, Any]) -> ReviewConfig:
         for key in data:
@@ -239,7 +271,11 @@ class _Validator:
         version_policy = self.version_policy(section, severities)
         accept = self.acceptances(section.get("accept", []))
         return ReviewConfig(
-            path=self.path, severities=severities, version_policy=version_policy, accept=accept
+            path=self.path,
+            severities=severities,
+            version_policy=version_policy,
+            accept=accept,
+            lines=self.lines,
         )
 
     def known_keys(self, table: Mapping[str, Any], key: list[str | int], known: Sequence[str]) -> None:
@@ -419,6 +455,7 @@ class _KeyLines:
 
     def __init__(self) -> None:
         self.lines: dict[tuple[str | int, ...], int] = {}
+        self.columns: dict[tuple[str | int, ...], int] = {}
 
     @classmethod
     def scan(cls, text: str) -> _KeyLines:
@@ -439,25 +476,36 @@ class _KeyLines:
                     prefix = (*names, arrays[names])
                 else:
                     prefix = names
-                found.lines.setdefault(prefix, number)
+                found.add(prefix, number, header.start(1) + 1)
                 continue
             assignment = _ASSIGNMENT.match(line)
             if assignment is not None:
-                found.lines.setdefault((*prefix, *_parts(assignment.group(1))), number)
+                found.add((*prefix, *_parts(assignment.group(1))), number, assignment.start(1) + 1)
                 rest = line[assignment.end() :]
                 for quotes in ('"""', "'''"):
                     if rest.count(quotes) % 2 == 1:
                         in_string = quotes
         return found
 
+    def add(self, key: tuple[str | int, ...], line: int, column: int) -> None:
+        if key not in self.lines:
+            self.lines[key], self.columns[key] = line, column
+
     def line(self, key: Sequence[str | int]) -> int | None:
         """The line of ``key``, else of the nearest enclosing key that has one."""
+        found = self._nearest(key)
+        return self.lines[found] if found is not None else None
+
+    def place(self, key: Sequence[str | int]) -> tuple[int, int]:
+        """Line and column of ``key``, else of the nearest enclosing key that has them, else 1, 1."""
+        found = self._nearest(key)
+        return (self.lines[found], self.columns[found]) if found is not None else (1, 1)
+
+    def _nearest(self, key: Sequence[str | int]) -> tuple[str | int, ...] | None:
         probe = tuple(key)
-        while probe:
-            if probe in self.lines:
-                return self.lines[probe]
+        while probe and probe not in self.lines:
             probe = probe[:-1]
-        return None
+        return probe or None
 
 
 def _parts(dotted: str) -> list[str]:

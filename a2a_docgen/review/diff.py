@@ -31,6 +31,7 @@ from a2a_docgen.review.codes import (
     CARD_ERROR_ADDED,
     CARD_UNREADABLE,
     CODES,
+    CONFIG_CODES,
     POLICY_CODES,
     REGISTRY,
     SEVERITIES,
@@ -43,6 +44,7 @@ from a2a_docgen.review.compare.base import Side
 from a2a_docgen.review.config import Acceptance, ConfigWarning, ReviewConfig
 from a2a_docgen.review.match import HeadFiles, pair_agents, pair_passes
 from a2a_docgen.review.policy import parse_version, version_finding
+from a2a_docgen.review.rules import HeadConfig, RuleChange, Weakened, rule_changes
 from a2a_docgen.review.settle import Settlement
 
 __all__ = [
@@ -77,7 +79,8 @@ class Change:
     """One finding of a review."""
 
     agent: str
-    """The agent's name (the head name, or the base name when the agent is gone)."""
+    """The agent's name (the head name, or the base name when the agent is gone); ``""`` for a finding about
+    the configuration."""
     skill: str | None
     """The skill id, or ``None`` for a change to the agent as a whole (card defaults, interfaces ...)."""
     severity: ChangeSeverity
@@ -103,8 +106,14 @@ class Change:
 
     @property
     def policy(self) -> bool:
-        """A finding of the version policy rather than a change to what clients get."""
+        """A finding about the rules (the version policy, the configuration) rather than a change to what
+        clients get."""
         return self.code in POLICY_CODES
+
+    @property
+    def configuration(self) -> bool:
+        """A finding about the head's configuration file (``review.rules``)."""
+        return self.code in CONFIG_CODES
 
     def head_location(self) -> Location | None:
         """Where the finding shows in the head tree: its own place, or the anchor of a base-side finding."""
@@ -182,6 +191,7 @@ def diff_catalogs(
     base_roots: Sequence[str] = (),
     today: date | None = None,
     positions: bool = True,
+    head_config: HeadConfig | None = None,
 ) -> list[Change]:
     """Every change from ``base`` to ``head``, sorted by agent, skill, severity, code and pointer."""
     return review_catalogs(
@@ -192,6 +202,7 @@ def diff_catalogs(
         base_roots=base_roots,
         today=today,
         positions=positions,
+        head_config=head_config,
     ).changes
 
 
@@ -204,6 +215,7 @@ def review_catalogs(
     base_roots: Sequence[str] = (),
     today: date | None = None,
     positions: bool = True,
+    head_config: HeadConfig | None = None,
 ) -> Review:
     """Compare, apply ``config`` (severities, acceptances as of ``today``), then the version policy.
 
@@ -217,7 +229,11 @@ def review_catalogs(
 
     ``positions`` false: every change is at line 1, column 1 of its file, for a caller that shows no positions
     (the change history): locating a change scans its card's whole text, which costs more than the comparison.
+
+    ``head_config``: the configuration the change leaves (with ``--base-ref``, where ``config`` is the base
+    revision's): what it would change is reported too (``review.rules``), judged by ``config``.
     """
+    judged_by = config
     config = config if config is not None else ReviewConfig()
     settlement = Settlement(config, today if today is not None else date.today())
     files = HeadFiles(head, head_roots)
@@ -277,8 +293,42 @@ def review_catalogs(
         )
         if config.version_policy:
             review.version_policy(old, new, [c for c in mine if c is not None])
+    if head_config is not None:
+        judged = list(review.changes)
+
+        def weakened() -> Weakened:
+            under_head = review_catalogs(
+                base,
+                head,
+                config=head_config.config,
+                head_roots=head_roots,
+                base_roots=base_roots,
+                today=settlement.today,
+                positions=positions,
+            )
+            return _weakened(judged, under_head.changes)
+
+        for rule in rule_changes(judged_by, head_config, weakened):
+            review.add_rule(rule)
     review.changes.sort(key=Change.sort_key)
     return Review(changes=review.changes, warnings=settlement.warnings())
+
+
+def _weakened(judged: Sequence[Change], under_head: Sequence[Change]) -> Weakened:
+    """Which findings ``judged`` (under the base's rules) shows that ``under_head`` (the same review under the
+    head's rules) hides, lowers or accepts."""
+    again = {(c.fingerprint, c.side, c.pointer): c for c in under_head}
+    codes: dict[str, int] = {}
+    acceptances: dict[Acceptance, int] = {}
+    for change in judged:
+        if change.accepted is not None:
+            continue
+        other = again.get((change.fingerprint, change.side, change.pointer))
+        if other is not None and other.accepted is not None:
+            acceptances[other.accepted] = acceptances.get(other.accepted, 0) + 1
+        elif other is None or severity_rank(other.severity) > severity_rank(change.severity):
+            codes[change.code] = codes.get(change.code, 0) + 1
+    return Weakened(codes=codes, acceptances=acceptances)
 
 
 def _errors(diagnostics: Sequence[Diagnostic]) -> list[Diagnostic]:
@@ -334,7 +384,18 @@ class _Reviewer:
         line, column = self.index(card).locate(at)
         if draft.side == "base" and head_card is not None:
             anchor = self.anchor(draft.pointer, head_card)
-        change = Change(
+        return self.keep(self.change(draft, severity, card.source.path, line, column, anchor))
+
+    @staticmethod
+    def change(
+        draft: Draft,
+        severity: ChangeSeverity,
+        file: str,
+        line: int,
+        column: int,
+        anchor: Location | None = None,
+    ) -> Change:
+        return Change(
             agent=draft.agent,
             skill=draft.skill,
             severity=severity,
@@ -344,12 +405,11 @@ class _Reviewer:
             before=draft.before,
             after=draft.after,
             side=draft.side,
-            file=card.source.path,
+            file=file,
             line=line,
             column=column,
             anchor=anchor,
         )
-        return self.keep(change)
 
     def keep(self, change: Change) -> Change:
         """Keep ``change`` with the configuration's acceptance of it, if any."""
@@ -360,6 +420,13 @@ class _Reviewer:
             change = dataclasses.replace(change, accepted=accepted)
         self.changes.append(change)
         return change
+
+    def add_rule(self, rule: RuleChange) -> Change | None:
+        """A finding about the head's configuration, judged by the review's own."""
+        severity = self.settlement.severity(rule.draft.code.name, rule.draft.cap)
+        if severity is None:
+            return None
+        return self.keep(self.change(rule.draft, severity, rule.file, rule.line, rule.column))
 
     def add_unreadable(
         self, agent: str, path: str, diagnostics: Sequence[Diagnostic], before: str | None

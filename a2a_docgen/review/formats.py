@@ -76,12 +76,17 @@ _ANNOTATION = {"breaking": "error", "non-breaking": "warning", "info": "notice"}
 _TITLE = {"breaking": "Breaking change", "non-breaking": "Non-breaking change", "info": "Card change"}
 
 
+def _base_line(change: Change) -> str:
+    """`` (line 25 of the base card)``: a base-side finding's own line, beside a head path or none."""
+    return f" (line {change.line} of the base {'configuration' if change.configuration else 'card'})"
+
+
 def _text_line(change: Change, anchor_removals: bool) -> str:
     severity = f"{change.severity} (accepted)" if change.accepted is not None else change.severity
     text = f"{severity}: {where(change)}: {change.message} [{change.code}]{accepted_note(change)}"
     if change.side == "base" and anchor_removals:
         # --base-ref: a base line number next to the working-tree path would name another line.
-        text += f" (line {change.line} of the base card)"
+        text += _base_line(change)
         if change.anchor is None:
             return log_line(change.file, f": {text}")
         return log_line(change.anchor.file, f":{change.anchor.line}: {text}")
@@ -181,7 +186,7 @@ def _annotation(change: Change, anchor_removals: bool) -> tuple[str, str]:
         level, title = _ANNOTATION[change.severity], f"{_TITLE[change.severity]}: {change.code}"
     message = f"{where(change)}: {change.message}{accepted_note(change)}"
     if change.side == "base" and anchor_removals:
-        message += f" (line {change.line} of the base card)"
+        message += _base_line(change)
         location = change.anchor
         if location is None:
             return level, _command(level, message, title=title)
@@ -242,7 +247,7 @@ def format_codes(config: ReviewConfig | None = None, output_format: ReviewFormat
     config = config if config is not None else ReviewConfig()
     rows: list[dict[str, JSONValue]] = []
     for code, (default, meaning) in CODES.items():
-        severity = config.severities.get(code, default) if code in config.severities else default
+        severity = config.severity(code)
         rows.append(
             {
                 "code": code,

@@ -158,6 +158,25 @@ class GitRevision:
                 found.append(RevisionFile(argument, display, below, oid, int(size)))
         return found
 
+    def read_file(self, path: str) -> bytes | None:
+        """The contents of the file at ``path`` (from the repository root) at this revision, ``None`` when
+        there is no such file; a symbolic link there is not followed (a ``UsageError``)."""
+        listing = self._git(
+            ["ls-tree", "-z", "--full-tree", self.commit, "--", path],
+            what=f"look for {path} at {self.revision}",
+        )
+        for record in listing.split(b"\0"):
+            meta, _, raw_path = record.partition(b"\t")
+            if not record or os.fsdecode(raw_path) != path:
+                continue
+            mode, kind, oid = meta.decode("ascii").split()
+            if mode == _SYMLINK_MODE:
+                raise UsageError(f"{path}: a symbolic link at {self.revision}, which is not followed")
+            if kind == "blob":
+                what = f"read {path} at {self.revision}"
+                return read_blobs(self.top, [oid], what=what, needed_by="--base-ref").get(oid)
+        return None
+
     def read(self, files: Sequence[RevisionFile], limits: Limits) -> dict[str, bytes]:
         """The contents of the files no larger than the limit, keyed by object id."""
         wanted = sorted({f.oid for f in files if f.size <= limits.max_file_bytes})

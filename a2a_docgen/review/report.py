@@ -114,7 +114,9 @@ def has_news(report: ReviewReport) -> bool:
 
 
 def where(change: Change) -> str:
-    """``agent › skill``, or the agent alone for a change to the agent as a whole."""
+    """``agent › skill``, the agent alone for a change to the agent as a whole, or ``configuration``."""
+    if change.configuration:
+        return "configuration"
     return f"{change.agent} › {change.skill}" if change.skill is not None else change.agent
 
 

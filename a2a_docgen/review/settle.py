@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from a2a_docgen.review.codes import CODES, ChangeSeverity, severity_rank
+from a2a_docgen.review.codes import ChangeSeverity, severity_rank
 from a2a_docgen.review.config import Acceptance, ConfigWarning, ReviewConfig
 
 __all__ = ["Settlement"]
@@ -30,7 +30,7 @@ class Settlement:
         ``cap`` is the most a finding can be in its context (``info`` for a change to a scheme that no
         requirement uses): an override never lifts a finding above it.
         """
-        severity = self.config.severities[code] if code in self.config.severities else CODES[code][0]
+        severity = self.config.severity(code)
         if severity is None:
             return None
         if cap is not None and severity_rank(severity) < severity_rank(cap):
