@@ -29,8 +29,10 @@ from a2a_docgen.review.codes import (
     AGENT_ADDED,
     AGENT_REMOVED,
     CARD_ERROR_ADDED,
+    CARD_ERROR_FIXED,
     CARD_UNREADABLE,
     CODES,
+    NEW_CARD_ERROR,
     POLICY_CODES,
     REGISTRY,
     SEVERITIES,
@@ -213,7 +215,8 @@ def review_catalogs(
 
     A card is judged as clients read it: a head file that no longer loads is ``card-unreadable``, and an
     error the base card did not have is ``card-error-added`` (both breaking), so a change that leaves a
-    card the a2a-sdk cannot parse is never "no breaking changes".
+    card the a2a-sdk cannot parse is never "no breaking changes". An error the head no longer has is
+    ``card-error-fixed``; the errors of a new agent's card are ``new-card-error`` (it has no clients to break).
 
     ``positions`` false: every change is at line 1, column 1 of its file, for a caller that shows no positions
     (the change history): locating a change scans its card's whole text, which costs more than the comparison.
@@ -262,18 +265,14 @@ def review_catalogs(
             ),
             card,
         )
-        review.new_errors(card.name or "", [], head.diagnostics_for(card.source.path), card)
+        review.errors_of_new_card(card, head.diagnostics_for(card.source.path))
     for old, new in pairs:
         mine = [
             review.add(d, old if d.side == "base" else new, head_card=new)
             for d in compare_agent(old, new, base.verification(old), head.verification(new))
         ]
-        mine += review.new_errors(
-            new.name or "",
-            base.diagnostics_for(old.source.path),
-            head.diagnostics_for(new.source.path),
-            new,
-            by_pointer=old.era == new.era,
+        mine += review.card_errors(
+            old, new, base.diagnostics_for(old.source.path), head.diagnostics_for(new.source.path)
         )
         if config.version_policy:
             review.version_policy(old, new, [c for c in mine if c is not None])
@@ -388,45 +387,73 @@ class _Reviewer:
         )
         return self.keep(change)
 
-    def new_errors(
-        self,
-        agent: str,
-        before: Sequence[Diagnostic],
-        after: Sequence[Diagnostic],
-        card: AgentCard,
-        *,
-        by_pointer: bool = True,
+    def card_errors(
+        self, old: AgentCard, new: AgentCard, before: Sequence[Diagnostic], after: Sequence[Diagnostic]
     ) -> list[Change | None]:
-        """``card-error-added`` for each error of the head card that the base card did not have.
+        """``card-error-added`` for each error of the head card that the base card did not have, and
+        ``card-error-fixed`` for each error of the base card that the head card no longer has.
 
         A base error is the same error when it has the same code and the same pointer, else the same
         code and message (an error whose array index moved, a skill inserted before it), else, across eras
-        (``by_pointer`` false: a v0.3 card rewritten as v1.0 has other pointers), the same code.
+        (a v0.3 card rewritten as v1.0 has other pointers), the same code.
         """
         keys: list[Callable[[Diagnostic], object]] = [
             lambda d: (d.code, d.pointer),
             lambda d: (d.code, d.message),
         ]
-        if not by_pointer:
+        if old.era != new.era:
             keys.append(lambda d: d.code)
-        _, _, new = pair_passes(_errors(before), _errors(after), keys)
-        found: list[Change | None] = []
-        for diagnostic in new:
-            found.append(
-                self.add(
-                    Draft(
-                        agent=agent,
-                        skill=None,
-                        code=CARD_ERROR_ADDED,
-                        message=f"the card has a new error, which clients such as the a2a-sdk may refuse: "
-                        f"{diagnostic.message} [{diagnostic.code}]",
-                        pointer=diagnostic.pointer,
-                        after=diagnostic.code,
-                    ),
-                    card,
-                )
+        _, fixed, added = pair_passes(_errors(before), _errors(after), keys)
+        agent = new.name or ""
+        found = [
+            self.add(
+                Draft(
+                    agent=agent,
+                    skill=None,
+                    code=CARD_ERROR_ADDED,
+                    message=f"the card has a new error, which clients such as the a2a-sdk may refuse: "
+                    f"{diagnostic.message} [{diagnostic.code}]",
+                    pointer=diagnostic.pointer,
+                    after=diagnostic.code,
+                ),
+                new,
             )
+            for diagnostic in added
+        ]
+        found += [
+            self.add(
+                Draft(
+                    agent=agent,
+                    skill=None,
+                    code=CARD_ERROR_FIXED,
+                    message=f"card error fixed: {diagnostic.message} [{diagnostic.code}]",
+                    pointer=diagnostic.pointer,
+                    side="base",
+                    before=diagnostic.code,
+                ),
+                old,
+                head_card=new,
+            )
+            for diagnostic in fixed
+        ]
         return found
+
+    def errors_of_new_card(self, card: AgentCard, diagnostics: Sequence[Diagnostic]) -> None:
+        """``new-card-error`` for each error of a new agent's card: no client reads it yet, so nothing breaks,
+        but the card needs fixing before any does."""
+        for diagnostic in _errors(diagnostics):
+            self.add(
+                Draft(
+                    agent=card.name or "",
+                    skill=None,
+                    code=NEW_CARD_ERROR,
+                    message=f"the new card has an error, which clients such as the a2a-sdk may refuse: "
+                    f"{diagnostic.message} [{diagnostic.code}]",
+                    pointer=diagnostic.pointer,
+                    after=diagnostic.code,
+                ),
+                card,
+            )
 
     def anchor(self, pointer: str, head: AgentCard) -> Location:
         """The nearest parent of what ``pointer`` named in the base card that the head card still has.
