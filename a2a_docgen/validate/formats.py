@@ -22,7 +22,7 @@ from a2a_docgen.diagnostics import (
 )
 from a2a_docgen.load.reader import quote
 from a2a_docgen.model import Severity
-from a2a_docgen.protocol import CORE_BINDINGS, canonical_binding, version_format
+from a2a_docgen.protocol import CORE_BINDINGS, TRANSPORT_NAMES, canonical_binding, version_format
 from a2a_docgen.text.urls import is_local_host, valid_host
 from a2a_docgen.validate.text import invisible_characters
 
@@ -292,10 +292,29 @@ def check_binding(value: str) -> Problem | None:
     if value in CORE_BINDINGS:
         return None
     hint = canonical_binding(value)
-    if hint is not None:
+    written = value.strip()
+    if hint is not None and written.upper() == hint:
         return Problem(
             BINDING_UNKNOWN,
             f'unknown protocol binding {quote(value)}: the core bindings are case-sensitive; write "{hint}"',
+        )
+    if hint is not None and written.upper() == "REST":
+        return Problem(
+            BINDING_UNKNOWN,
+            f"unknown protocol binding {quote(value)}: REST is not a binding name, but the specification calls "
+            f'its HTTP+JSON binding "HTTP+JSON/REST", so it most likely means that one; write "{hint}"',
+        )
+    if hint is not None:
+        return Problem(
+            BINDING_UNKNOWN,
+            f"unknown protocol binding {quote(value)}: not a binding name, but most likely a spelling of "
+            f'"{hint}"; write "{hint}"',
+        )
+    if written.upper() in TRANSPORT_NAMES:
+        return Problem(
+            BINDING_UNKNOWN,
+            f"unknown protocol binding {quote(value)}: HTTP(S) is what JSON-RPC and HTTP+JSON both run over, not "
+            'a binding, so clients cannot tell which one the agent serves; write "JSONRPC" or "HTTP+JSON"',
         )
     custom_uri = _URI_SCHEME.match(value) and value.split(":", 1)[0].lower() not in _ACTIVE_SCHEMES
     if custom_uri and not _WHITESPACE_OR_CONTROL.search(value):
