@@ -16,6 +16,7 @@ which drops its leftovers of v0.3.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -313,8 +314,8 @@ class _Writer:
             if legacy:
                 self.guessed(
                     scheme.pointer,
-                    f'the legacy "authentication" label {quote(name)} is now an HTTP authentication scheme of that '
-                    f'name, {{"httpAuthSecurityScheme": {{"scheme": {quote(name)}}}}}, required by the card: check it',
+                    f'the legacy "authentication" entry {quote(name)} is now a security scheme of that name, '
+                    f"{json.dumps(body, ensure_ascii=False)}, required by the card: check it",
                 )
         if legacy:
             credentials = join_pointer("/authentication", "credentials")

@@ -154,3 +154,42 @@ def test_a_case_variant_is_still_called_case_sensitive() -> None:
     (unknown,) = [d for d in diagnostics if d.code == "binding-unknown"]
     assert "case-sensitive" in unknown.message
     assert 'write "JSONRPC"' in unknown.message
+
+
+# -- checking and converting ----------------------------------------------------------------------------------
+
+_LEGACY = {"schemes": [{"type": "bearer"}, {"type": "apiKey", "in": "header", "name": "X-Partner-Key"}]}
+
+
+def test_legacy_authentication_objects_on_a_v03_card_are_warnings() -> None:
+    _, diagnostics = load(v03_card(authentication=_LEGACY))
+    inside = [d for d in diagnostics if d.pointer.startswith("/authentication/")]
+    assert [(d.severity, d.code) for d in inside] == [("warning", "legacy-field")] * 2
+    assert not [d for d in diagnostics if d.severity == "error"]
+
+
+def test_legacy_authentication_objects_convert_to_their_schemes() -> None:
+    conversion = convert_card(json.dumps(v03_card(authentication=_LEGACY)).encode(), display="card.json")
+    assert conversion.card is not None
+    assert conversion.card["securitySchemes"] == {
+        "bearer": {"httpAuthSecurityScheme": {"scheme": "Bearer"}},
+        "apiKey": {"apiKeySecurityScheme": {"location": "header", "name": "X-Partner-Key"}},
+    }
+    assert not [n for n in conversion.notes if n.code == "convert-dropped"]
+
+
+def test_a_mailto_url_of_a_custom_binding_is_a_warning() -> None:
+    card = v03_card(
+        additionalInterfaces=[
+            {"url": "mailto:agent@example.com", "transport": "https://example.com/bindings/email"}
+        ]
+    )
+    _, diagnostics = load(card)
+    (found,) = [d for d in diagnostics if d.pointer == "/additionalInterfaces/0/url"]
+    assert (found.severity, found.code) == ("warning", "url-not-web")
+
+
+def test_every_mode_that_is_no_media_type_has_one_severity() -> None:
+    _, diagnostics = load(v03_card(defaultOutputModes=["text", "task-status"]))
+    modes = [d for d in diagnostics if d.code == "media-type-invalid"]
+    assert [d.severity for d in modes] == ["warning", "warning"]
