@@ -653,9 +653,7 @@ class _CardReader:
             written = scheme_name if label.lower() == "http" and isinstance(scheme_name, str) else label
             http_scheme = written.strip().capitalize()
             self.legacy(
-                pointer,
-                f'a legacy "authentication" entry is a label such as "Bearer"; this object is read as HTTP '
-                f'{quote(http_scheme)} authentication (declare it in "securitySchemes")',
+                pointer, f"{_OBJECT_ENTRY} is read as HTTP {quote(http_scheme)} authentication{_DECLARE}"
             )
             return label, HTTPAuthSecurityScheme(
                 description=None, scheme=http_scheme, bearer_format=None, pointer=pointer
@@ -663,16 +661,13 @@ class _CardReader:
         if label.lower() == "apikey" and isinstance(location, str) and isinstance(key_name, str):
             self.legacy(
                 pointer,
-                f'a legacy "authentication" entry is a label such as "Bearer"; this object is read as an API key '
-                f'sent in the {quote(location)} {quote(key_name)} (declare it in "securitySchemes")',
+                f"{_OBJECT_ENTRY} is read as an API key sent in the {quote(location)} {quote(key_name)}{_DECLARE}",
             )
             return label, APIKeySecurityScheme(
                 description=None, location=location, name=key_name, pointer=pointer
             )
         self.legacy(
-            pointer,
-            f'a legacy "authentication" entry is a label such as "Bearer"; this object (type {quote(kind)}) '
-            'describes no scheme a client can use: declare it in "securitySchemes"',
+            pointer, f"{_OBJECT_ENTRY} (type {quote(kind)}) describes no scheme a client can use{_DECLARE}"
         )
         return label, UnknownSecurityScheme(label=label, description=None, pointer=pointer)
 
@@ -1025,6 +1020,10 @@ def _no_constants(name: str) -> JSONValue:
 
 _EXAMPLE_DECODER = json.JSONDecoder(parse_constant=_no_constants)
 """What ``json.loads(text, parse_constant=_no_constants)`` uses, made once (text never starts with a BOM here)."""
+
+
+_OBJECT_ENTRY = 'a legacy "authentication" entry is a label such as "Bearer"; this object'
+_DECLARE = ' (declare it in "securitySchemes")'
 
 
 def _unused(name: str, taken: Mapping[str, object]) -> str:

@@ -37,6 +37,7 @@ from a2a_docgen.review.codes import (
     REGISTRY,
     SEVERITIES,
     ChangeSeverity,
+    ReviewCode,
     severity_at_least,
     severity_rank,
 )
@@ -293,6 +294,28 @@ def _describe_errors(diagnostics: Sequence[Diagnostic]) -> str:
     return f": {first.message} (line {first.line}, column {first.column}) [{first.code}]{more}"
 
 
+_ERROR_WORDING: dict[ReviewCode, str] = {
+    CARD_ERROR_ADDED: "the card has a new error, which clients such as the a2a-sdk may refuse",
+    CARD_ERROR_FIXED: "card error fixed",
+    NEW_CARD_ERROR: "the new card has an error, which clients such as the a2a-sdk may refuse",
+}
+
+
+def _error_draft(agent: str, code: ReviewCode, diagnostic: Diagnostic) -> Draft:
+    """The finding of one card error: new, fixed (in the base card) or of a new agent's card."""
+    fixed = code is CARD_ERROR_FIXED
+    return Draft(
+        agent=agent,
+        skill=None,
+        code=code,
+        message=f"{_ERROR_WORDING[code]}: {diagnostic.message} [{diagnostic.code}]",
+        pointer=diagnostic.pointer,
+        side="base" if fixed else "head",
+        before=diagnostic.code if fixed else None,
+        after=None if fixed else diagnostic.code,
+    )
+
+
 def _unloadable_relpaths(base: Catalog, roots: Sequence[str]) -> set[str]:
     """The paths below their arguments of the base files that did not load either."""
     files = HeadFiles(base, roots)
@@ -405,55 +428,15 @@ class _Reviewer:
             keys.append(lambda d: d.code)
         _, fixed, added = pair_passes(_errors(before), _errors(after), keys)
         agent = new.name or ""
-        found = [
-            self.add(
-                Draft(
-                    agent=agent,
-                    skill=None,
-                    code=CARD_ERROR_ADDED,
-                    message=f"the card has a new error, which clients such as the a2a-sdk may refuse: "
-                    f"{diagnostic.message} [{diagnostic.code}]",
-                    pointer=diagnostic.pointer,
-                    after=diagnostic.code,
-                ),
-                new,
-            )
-            for diagnostic in added
-        ]
-        found += [
-            self.add(
-                Draft(
-                    agent=agent,
-                    skill=None,
-                    code=CARD_ERROR_FIXED,
-                    message=f"card error fixed: {diagnostic.message} [{diagnostic.code}]",
-                    pointer=diagnostic.pointer,
-                    side="base",
-                    before=diagnostic.code,
-                ),
-                old,
-                head_card=new,
-            )
-            for diagnostic in fixed
-        ]
+        found = [self.add(_error_draft(agent, CARD_ERROR_ADDED, d), new) for d in added]
+        found += [self.add(_error_draft(agent, CARD_ERROR_FIXED, d), old, head_card=new) for d in fixed]
         return found
 
     def errors_of_new_card(self, card: AgentCard, diagnostics: Sequence[Diagnostic]) -> None:
         """``new-card-error`` for each error of a new agent's card: no client reads it yet, so nothing breaks,
         but the card needs fixing before any does."""
         for diagnostic in _errors(diagnostics):
-            self.add(
-                Draft(
-                    agent=card.name or "",
-                    skill=None,
-                    code=NEW_CARD_ERROR,
-                    message=f"the new card has an error, which clients such as the a2a-sdk may refuse: "
-                    f"{diagnostic.message} [{diagnostic.code}]",
-                    pointer=diagnostic.pointer,
-                    after=diagnostic.code,
-                ),
-                card,
-            )
+            self.add(_error_draft(card.name or "", NEW_CARD_ERROR, diagnostic), card)
 
     def anchor(self, pointer: str, head: AgentCard) -> Location:
         """The nearest parent of what ``pointer`` named in the base card that the head card still has.
