@@ -16,6 +16,7 @@ which drops its leftovers of v0.3.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -44,19 +45,15 @@ from a2a_docgen.model import (
     SecurityRequirement,
     SecurityScheme,
 )
-from a2a_docgen.protocol import major_minor, short_version
+from a2a_docgen.protocol import assumed_protocol_version, major_minor, short_version
 from a2a_docgen.signing.canonical import FORMS, NoCanonicalForm, canonical_bytes
 from a2a_docgen.text.jsonio import json_document
 from a2a_docgen.validate.rules import extra_members
 
-__all__ = ["DEFAULT_PROTOCOL_VERSION", "TARGETS", "Conversion", "convert_card", "to_v1"]
+__all__ = ["TARGETS", "Conversion", "convert_card", "to_v1"]
 
 TARGETS = ("1.0",)
 """The versions ``convert`` writes."""
-
-DEFAULT_PROTOCOL_VERSION = "0.3"
-"""The version of an interface whose card states none: what the v0.3 schema defaults ``protocolVersion`` to,
-and what the official SDK assumes."""
 
 _WRAPPER = {kind: wrapper for wrapper, kind in SCHEME_WRAPPERS.items()}
 _API_KEY_LABEL = re.compile(r"api[-_ ]?key", re.IGNORECASE)
@@ -220,22 +217,27 @@ class _Writer:
             )
         _put(out, "protocolBinding", binding)
         version = interface.protocol_version
-        if version is None and self.source.era == "1.0":
-            version = self.declared_version()
-            if version is not None:
+        if version is None:
+            declared = self.raw("/protocolVersion")
+            version = assumed_protocol_version(declared, self.source.era)
+            if short_version(declared if isinstance(declared, str) else "") == version:
                 self.guessed(
                     interface.pointer,
                     f'this interface states no "protocolVersion"; the converted one serves {quote(version)}, the '
                     'card\'s top-level "protocolVersion" (a v0.3 member): check it',
                 )
-        elif version is None:
-            version = DEFAULT_PROTOCOL_VERSION
-            self.guessed(
-                interface.pointer,
-                f'the card states no "protocolVersion"; the converted interface serves {quote(version)}, what v0.3 '
-                "clients and the official SDK assume: write the version the agent really serves",
-                at_key=interface.pointer == "/url",
-            )
+            else:
+                why = (
+                    "the version of the v1.0 shape the card is written in"
+                    if self.source.era == "1.0"
+                    else "what v0.3 clients and the official SDK assume"
+                )
+                self.guessed(
+                    interface.pointer,
+                    f'the card states no "protocolVersion"; the converted interface serves {quote(version)}, {why}: '
+                    "write the version the agent really serves",
+                    at_key=interface.pointer == "/url",
+                )
         elif self.source.era == "0.3" and (major_minor(version) or (0, 0)) >= (1, 0):
             self.guessed(
                 "/protocolVersion",
@@ -246,12 +248,6 @@ class _Writer:
         _put(out, "protocolVersion", version)
         _put(out, "tenant", interface.tenant)
         return out
-
-    def declared_version(self) -> str | None:
-        declared = self.raw("/protocolVersion")
-        return (
-            (short_version(declared) or declared) if isinstance(declared, str) and declared.strip() else None
-        )
 
     # -- capabilities ------------------------------------------------------------------------------------------
 
@@ -318,8 +314,8 @@ class _Writer:
             if legacy:
                 self.guessed(
                     scheme.pointer,
-                    f'the legacy "authentication" label {quote(name)} is now an HTTP authentication scheme of that '
-                    f'name, {{"httpAuthSecurityScheme": {{"scheme": {quote(name)}}}}}, required by the card: check it',
+                    f'the legacy "authentication" entry {quote(name)} is now a security scheme of that name, '
+                    f"{json.dumps(body, ensure_ascii=False)}, required by the card: check it",
                 )
         if legacy:
             credentials = join_pointer("/authentication", "credentials")

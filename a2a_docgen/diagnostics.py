@@ -229,10 +229,15 @@ URL_PLACEHOLDER = _register(
     "url-placeholder", _WARNING, "a valid URL has a part that looks like a placeholder never filled in"
 )
 URL_NOT_HTTPS = _register("url-not-https", _WARNING, "a URL uses plain http for a host that is not local")
+URL_NOT_WEB = _register(
+    "url-not-web",
+    _WARNING,
+    "the URL of an interface with a custom binding is a URI of no web scheme (mailto:)",
+)
 MEDIA_TYPE_INVALID = _register(
     "media-type-invalid",
-    ("error", "warning"),
-    'an input or output mode is not a media type (a warning for a bare word such as "text")',
+    _WARNING,
+    'an input or output mode is not a media type ("text", "task-status"): clients cannot match it',
 )
 DUPLICATE_MEDIA_TYPE = _register("duplicate-media-type", _WARNING, "a media type appears twice in one list")
 PROTOCOL_VERSION_FORMAT = _register(

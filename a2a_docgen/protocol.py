@@ -14,7 +14,9 @@ from typing import Literal
 __all__ = [
     "BINDING_ALIASES",
     "CORE_BINDINGS",
+    "TRANSPORT_NAMES",
     "Binding",
+    "assumed_protocol_version",
     "canonical_binding",
     "major_minor",
     "major_version",
@@ -37,8 +39,6 @@ BINDING_ALIASES: dict[str, Binding] = {
     "JSONRPC2": "JSONRPC",
     "JSON-RPC2": "JSONRPC",
     "JSON-RPC-2.0": "JSONRPC",
-    "HTTP": "HTTP+JSON",
-    "HTTPS": "HTTP+JSON",
     "REST": "HTTP+JSON",
     "HTTP_JSON": "HTTP+JSON",
     "HTTP-JSON": "HTTP+JSON",
@@ -46,8 +46,12 @@ BINDING_ALIASES: dict[str, Binding] = {
     "HTTP/JSON": "HTTP+JSON",
     "G-RPC": "GRPC",
 }
-"""Spellings cards use for a core binding (upper case): the validator warns with the core name to write, and
-the renderer treats them as that binding."""
+"""Spellings cards use for a core binding (upper case), other than its name in another case: the validator warns
+with the core name to write, and the renderer treats them as that binding, saying it assumed so. ``"HTTP"`` and
+``"HTTPS"`` are not here: every core binding but gRPC runs over HTTP(S), so they name none of them."""
+
+TRANSPORT_NAMES = frozenset({"HTTP", "HTTPS"})
+"""Names of what every HTTP binding runs over, written where a binding belongs (upper case): no binding."""
 
 _BINDINGS: dict[str, Binding] = {**{name: name for name in CORE_BINDINGS}, **BINDING_ALIASES}
 
@@ -55,7 +59,7 @@ _BINDINGS: dict[str, Binding] = {**{name: name for name in CORE_BINDINGS}, **BIN
 @functools.lru_cache(maxsize=1024)
 def canonical_binding(binding: str | None) -> Binding | None:
     """The core binding a card's spelling means, in any case and with surrounding spaces (``"jsonrpc"``,
-    ``" REST "``); ``None`` for a custom binding (a URI) or anything else."""
+    ``" REST "``); ``None`` for a custom binding (a URI), a transport (``"https"``) or anything else."""
     if binding is None:
         return None
     return _BINDINGS.get(binding.strip().upper())
@@ -77,6 +81,16 @@ def short_version(version: str) -> str | None:
     """A protocol version as ``Major.Minor`` (``"0.3.0"`` -> ``"0.3"``, as v1.0 interfaces carry it), else None."""
     parsed = major_minor(version)
     return f"{parsed[0]}.{parsed[1]}" if parsed else None
+
+
+def assumed_protocol_version(declared: object, era: str) -> str:
+    """The protocol version of an interface that states none, as ``Major.Minor``: the card's top-level
+    ``protocolVersion`` (a v0.3 member, which mixed cards carry beside v1.0 interfaces) when it is a version,
+    else that of the shape the card is written in: ``"1.0"`` for v1.0, ``"0.3"`` for earlier (the v0.3 schema's
+    default, which the official SDK assumes). ``convert`` and the requests both follow it."""
+    if isinstance(declared, str) and (version := short_version(declared)) is not None:
+        return version
+    return "1.0" if era == "1.0" else "0.3"
 
 
 def major_version(version: str) -> int | None:

@@ -471,7 +471,9 @@ def check_corpus(paths: list[Path]) -> dict[str, int]:
         result = round_trip(path)
         if result is None:
             continue
-        conversion, added, diff = result
+        conversion, added, rest = result
+        # What convert leaves out (convert-dropped) includes values in error: those errors are fixed.
+        diff = rest - {"card-error-fixed"}
         counts["converted"] += 1
         assert added == set(), path.name
         counts["no new error"] += 1

@@ -846,7 +846,10 @@ def test_extension_required_flag_and_description() -> None:
     required = edited(_set("capabilities/extensions/0/required", True), optional)
     assert found(diff(optional, required)) == {("extension-made-required", None, "breaking")}
     assert found(diff(required, optional)) == {("extension-made-optional", None, "non-breaking")}
-    described = edited(_set("capabilities/extensions/0/params", {"currency": "EUR"}), optional)
+    configured = edited(_set("capabilities/extensions/0/params", {"currency": "EUR"}), optional)
+    assert found(diff(optional, configured)) == {("extension-params-added", None, "non-breaking")}
+    assert found(diff(configured, optional)) == {("extension-params-changed", None, "breaking")}
+    described = edited(_set("capabilities/extensions/0/description", "Pay by card"), optional)
     assert found(diff(optional, described)) == {("extension-changed", None, "info")}
 
 

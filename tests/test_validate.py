@@ -430,7 +430,9 @@ def test_url_placeholders_and_http() -> None:
         ("wss://agent.example.com/a2a", "https://bindings.example.com/websocket/v1", None),
         ("ws://localhost:8080/a2a", "urn:example:binding:ws", None),
         ("wss://agent.example.com/a2a", "JSONRPC", "url-invalid"),
-        ("ftp://agent.example.com/", "https://bindings.example.com/websocket/v1", "url-invalid"),
+        ("ftp://agent.example.com/", "https://bindings.example.com/websocket/v1", "url-not-web"),
+        ("mailto:agent@example.com", "https://bindings.example.com/email/v1", "url-not-web"),
+        ("javascript:alert(1)", "https://bindings.example.com/email/v1", "url-invalid"),
         ("https://[PROJECT_ID].example/a2a", "JSONRPC", "url-invalid"),
         ("https://agent.example.com/[TENANT]/a2a", "JSONRPC", "url-invalid"),
         ("https://[2001:db8::1]/a2a", "JSONRPC", None),
@@ -438,10 +440,11 @@ def test_url_placeholders_and_http() -> None:
 )
 def test_interface_url(url: str, binding: str, code: str | None) -> None:
     text, diagnostics = diagnose(v1_card(supportedInterfaces=[interface(url, binding)]))
-    found = [d for d in diagnostics if d.code in ("url-invalid", "url-not-https")]
+    found = [d for d in diagnostics if d.code in ("url-invalid", "url-not-https", "url-not-web")]
     assert [d.code for d in found] == ([code] if code else [])
     if code:
-        assert_at(found[0], "error", "/supportedInterfaces/0/url", text, json.dumps(url, ensure_ascii=False))
+        severity = "warning" if code == "url-not-web" else "error"
+        assert_at(found[0], severity, "/supportedInterfaces/0/url", text, json.dumps(url, ensure_ascii=False))
 
 
 @pytest.mark.parametrize(
@@ -534,9 +537,8 @@ def test_media_types(mode: str, hint: str | None) -> None:
     if hint == "ok":
         assert found == []
         return
-    # A bare word that stands for a media type is a warning (with the type to write), anything else an error.
-    severity = "warning" if hint else "error"
-    assert_at(only(found, "media-type-invalid"), severity, "/defaultOutputModes/1", text, json.dumps(mode))
+    # Every string that is no media type is a warning; a bare word that stands for one gets the type to write.
+    assert_at(only(found, "media-type-invalid"), "warning", "/defaultOutputModes/1", text, json.dumps(mode))
     if hint:
         assert f"did you mean {hint}" in found[0].message
 

@@ -29,6 +29,7 @@ from a2a_docgen.history.log import Commit, FileChange
 from a2a_docgen.history.store import Store, VersionFacts
 from a2a_docgen.limits import Limits
 from a2a_docgen.load import SkillMemo, read_card_bytes
+from a2a_docgen.load.report import locate_all
 from a2a_docgen.model import Catalog, Diagnostic
 from a2a_docgen.review import diff_catalogs
 from a2a_docgen.review.codes import severity_rank
@@ -297,8 +298,10 @@ def load_version(
     data: bytes | None, where: Place, limits: Limits, memo: SkillMemo | None = None
 ) -> Catalog | None:
     """The card of a blob's bytes as a one-card catalogue, ``None`` when it does not load. Read, normalised and
-    its signatures verified as ``diff`` needs it; not validated (the history shows no diagnostics). ``memo``:
-    the skills of the file's versions read before (``load.memo``)."""
+    its signatures verified as ``diff`` needs it; not validated, but with the errors found in reading it (a
+    wrong type, a missing member), unlocated, so that a step says "card error fixed" or reports the new error
+    instead of a change the error only seemed to make. ``memo``: the skills of the file's versions read before
+    (``load.memo``)."""
     if data is None:
         return None
     display, argument, below = where
@@ -309,7 +312,11 @@ def load_version(
         return None
     card = read.card
     verifications = verify_catalog([card], Trust())[0] if card.signatures else {}
-    return Catalog(cards=(card,), diagnostics=(), excluded=(), verifications=verifications)
+    errors = [finding for finding in read.report.findings if finding.severity == "error"]
+    diagnostics = locate_all(
+        errors, display, lambda pointer, at_key=False: (1, 1)
+    )  # the history shows no positions
+    return Catalog(cards=(card,), diagnostics=tuple(diagnostics), excluded=(), verifications=verifications)
 
 
 def classify(old: Catalog, new: Catalog, day: date) -> tuple[HistoryFinding, ...]:

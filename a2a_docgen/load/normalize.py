@@ -608,16 +608,28 @@ class _CardReader:
         )
 
     def legacy_authentication_schemes(self) -> dict[str, SecurityScheme]:
-        """v0.1/v0.2 ``authentication: {"schemes": ["Bearer", ...]}`` -> one scheme per label."""
+        """v0.1/v0.2 ``authentication: {"schemes": ["Bearer", ...]}`` -> one scheme per label; an entry written as
+        an OpenAPI-style object (``{"type": "bearer"}``, ``{"type": "apiKey", "in": "header", "name": ...}``) ->
+        the scheme it describes, with a warning (no version defines the object form)."""
         found = self.read.obj(self.raw, "authentication", "")
         if found is None:
             return {}
         obj, pointer = found
-        labels = self.read.strings(obj, "schemes", pointer)
+        items = self.read.array(obj, "schemes", pointer)
         self.read.text(obj, "credentials", pointer)  # not shown, but a null or a non-string is reported
         schemes: dict[str, SecurityScheme] = {}
-        for index, label in enumerate(labels[0] if labels else ()):
+        for index, item in enumerate(items[0] if items else ()):
             label_pointer = join_pointer(pointer, "schemes", index)
+            if isinstance(item, dict):
+                name, scheme = self.legacy_scheme_object(item, label_pointer)
+                schemes[_unused(name, schemes)] = scheme
+                continue
+            if not isinstance(item, str):
+                self.read.string_items(
+                    [item], join_pointer(pointer, "schemes"), "schemes"
+                )  # reports the type
+                continue
+            label = item
             if label.strip().lower() in ("", "none", "public", "anonymous"):
                 continue
             if label.strip().lower() in ("bearer", "basic", "digest"):
@@ -627,6 +639,37 @@ class _CardReader:
             else:
                 schemes[label] = UnknownSecurityScheme(label=label, description=None, pointer=label_pointer)
         return schemes
+
+    def legacy_scheme_object(self, obj: JSONObject, pointer: str) -> tuple[str, SecurityScheme]:
+        """A legacy ``authentication`` entry written as an OpenAPI-style scheme object: its name (its type) and
+        the scheme it describes, with a warning saying how it was read."""
+        kind = obj.get("type")
+        label = kind if isinstance(kind, str) and kind.strip() else "scheme"
+        scheme_name, location, key_name = obj.get("scheme"), obj.get("in"), obj.get("name")
+        http = label.lower() in ("bearer", "basic", "digest") or (
+            label.lower() == "http" and isinstance(scheme_name, str)
+        )
+        if http:
+            written = scheme_name if label.lower() == "http" and isinstance(scheme_name, str) else label
+            http_scheme = written.strip().capitalize()
+            self.legacy(
+                pointer, f"{_OBJECT_ENTRY} is read as HTTP {quote(http_scheme)} authentication{_DECLARE}"
+            )
+            return label, HTTPAuthSecurityScheme(
+                description=None, scheme=http_scheme, bearer_format=None, pointer=pointer
+            )
+        if label.lower() == "apikey" and isinstance(location, str) and isinstance(key_name, str):
+            self.legacy(
+                pointer,
+                f"{_OBJECT_ENTRY} is read as an API key sent in the {quote(location)} {quote(key_name)}{_DECLARE}",
+            )
+            return label, APIKeySecurityScheme(
+                description=None, location=location, name=key_name, pointer=pointer
+            )
+        self.legacy(
+            pointer, f"{_OBJECT_ENTRY} (type {quote(kind)}) describes no scheme a client can use{_DECLARE}"
+        )
+        return label, UnknownSecurityScheme(label=label, description=None, pointer=pointer)
 
     def card_requirements(self) -> tuple[tuple[SecurityRequirement, ...], str]:
         requirements = self.requirements(self.raw, "")
@@ -977,3 +1020,16 @@ def _no_constants(name: str) -> JSONValue:
 
 _EXAMPLE_DECODER = json.JSONDecoder(parse_constant=_no_constants)
 """What ``json.loads(text, parse_constant=_no_constants)`` uses, made once (text never starts with a BOM here)."""
+
+
+_OBJECT_ENTRY = 'a legacy "authentication" entry is a label such as "Bearer"; this object'
+_DECLARE = ' (declare it in "securitySchemes")'
+
+
+def _unused(name: str, taken: Mapping[str, object]) -> str:
+    """``name``, or ``name-2``, ``name-3`` ... when it is taken."""
+    candidate, number = name, 1
+    while candidate in taken:
+        number += 1
+        candidate = f"{name}-{number}"
+    return candidate

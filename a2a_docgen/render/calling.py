@@ -1,8 +1,11 @@
 """How to call an agent: the interfaces its page sends requests to, the forms of each request, and what the
 placeholders in them stand for.
 
-Every interface with a core binding and a URL gets requests, one per binding and protocol version (the first
-interface of each, as a client would pick it), labelled ``JSON-RPC v1.0``, ``HTTP+JSON v0.3``, ``gRPC v1.0``;
+Every interface with a core binding (or a spelling of one, ``protocol.BINDING_ALIASES``; never a transport such
+as ``"https"``) and a URL gets requests, one per binding and protocol version (the first interface of each, as a
+client would pick it), labelled ``JSON-RPC v1.0``, ``HTTP+JSON v0.3``, ``gRPC v1.0``, with ``, binding assumed``
+or ``, version assumed`` where the card does not state them (an interface without a version gets the one
+``convert`` gives it, ``protocol.assumed_protocol_version``);
 each form of a request is a labelled code block ``<binding> <version> · <form>`` (``curl``, ``grpcurl``,
 ``Python``), the same labels on every example of the page, so a theme that links tabs by label
 (mkdocs-material's ``content.tabs.link``) keeps the reader's choice across the page. ``RequestVariant.group``
@@ -24,7 +27,7 @@ from a2a_docgen.model import (
     OAuth2SecurityScheme,
     OpenIdConnectSecurityScheme,
 )
-from a2a_docgen.protocol import Binding, canonical_binding
+from a2a_docgen.protocol import CORE_BINDINGS, Binding, canonical_binding, short_version
 from a2a_docgen.render.credentials import Credential, credentials
 from a2a_docgen.render.deferred import Deferred
 from a2a_docgen.render.requests import (
@@ -32,6 +35,7 @@ from a2a_docgen.render.requests import (
     build_request,
     request_shape,
     required_extensions,
+    stated_version,
     unwritable_extensions,
 )
 from a2a_docgen.render.snippets import (
@@ -86,7 +90,14 @@ class RequestTarget:
     binding: Binding
     shape: Shape
     label: str
-    """``JSON-RPC v1.0``: the binding and the protocol version of the message shapes."""
+    """``JSON-RPC v1.0``: the binding and the protocol version of the message shapes, then ``, version assumed``,
+    ``, binding assumed`` or ``, binding and version assumed`` where the card does not state them as clients
+    read them (``HTTP+JSON v0.3, binding assumed``): beside every request, on every tab."""
+    binding_assumed: bool = False
+    """The card spells the binding other than by its core name (``"REST"``, ``"jsonrpc"``): clients that match
+    the name find none, and the requests assume ``binding``."""
+    version_assumed: str = ""
+    """Where the version of an interface that states none comes from, in our words (``""`` when stated)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,8 +183,12 @@ class CallingView:
     """(spec version, URL of ``a2a.proto``) for the gRPC targets."""
 
 
-def _label(binding: Binding, shape: Shape) -> str:
-    return f"{BINDING_LABELS[binding]} v{shape}"
+def _label(
+    binding: Binding, shape: Shape, *, binding_assumed: bool = False, version_assumed: bool = False
+) -> str:
+    label = f"{BINDING_LABELS[binding]} v{shape}"
+    what = " and ".join(w for w, on in (("binding", binding_assumed), ("version", version_assumed)) if on)
+    return f"{label}, {what} assumed" if what else label
 
 
 def _writable(interface: AgentInterface, binding: Binding) -> bool:
@@ -211,8 +226,23 @@ def request_targets(card: AgentCard) -> tuple[tuple[RequestTarget, ...], tuple[S
                 SkippedInterface(number, interface, "same binding and version as interface", first.number)
             )
             continue
-        targets.append(RequestTarget(number, interface, binding, shape, _label(binding, shape)))
+        binding_assumed = (interface.protocol_binding or "") not in CORE_BINDINGS
+        version_assumed = "" if stated_version(interface) else _version_source(card)
+        label = _label(binding, shape, binding_assumed=binding_assumed, version_assumed=bool(version_assumed))
+        targets.append(
+            RequestTarget(number, interface, binding, shape, label, binding_assumed, version_assumed)
+        )
     return tuple(targets), tuple(skipped)
+
+
+def _version_source(card: AgentCard) -> str:
+    """Where the version of an interface that states none comes from (``protocol.assumed_protocol_version``)."""
+    declared = card.source.raw.get("protocolVersion")
+    if isinstance(declared, str) and short_version(declared) is not None:
+        return 'the card\'s top-level "protocolVersion"'
+    if card.era == "1.0":
+        return "the version of the v1.0 shape the card is written in"
+    return "what v0.3 clients and the official SDK assume"
 
 
 def _skill_credentials(skill: AgentSkill, card: AgentCard) -> tuple[Credential, ...]:

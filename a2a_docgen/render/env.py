@@ -100,7 +100,9 @@ def _indent_block(text: str) -> str:
     return "\n".join(f"    {line}" if line else "" for line in text.split("\n"))
 
 
-_TAB_TITLE = re.compile(r"[A-Za-z0-9][A-Za-z0-9 ()+.\u00b7-]*")  # "JSON-RPC v1.0 · curl"
+_TAB_TITLE = re.compile(
+    r"[A-Za-z0-9][A-Za-z0-9 (),+.\u00b7-]*"
+)  # "JSON-RPC v1.0 · curl", "HTTP+JSON v0.3, binding assumed"
 
 
 def _tab_title(label: str) -> str:

@@ -34,7 +34,13 @@ from typing import Literal
 from urllib.parse import quote
 
 from a2a_docgen.model import AgentCard, AgentInterface, AgentSkill, Example, JSONObject, JSONValue
-from a2a_docgen.protocol import Binding, canonical_binding, major_version, media_type_essence
+from a2a_docgen.protocol import (
+    Binding,
+    assumed_protocol_version,
+    canonical_binding,
+    major_version,
+    media_type_essence,
+)
 
 __all__ = [
     "MESSAGE_ID_NAMESPACE",
@@ -54,6 +60,7 @@ __all__ = [
     "request_shape",
     "required_extensions",
     "send_message_request",
+    "stated_version",
     "unwritable_extensions",
 ]
 
@@ -118,12 +125,20 @@ class RequestExample:
     """The URIs of the extensions the card requires, declared in ``headers``."""
 
 
+def stated_version(interface: AgentInterface) -> bool:
+    """Whether the card states the interface's protocol version (one with a decimal major)."""
+    return major_version(interface.protocol_version or "") is not None
+
+
 def request_shape(interface: AgentInterface, card: AgentCard) -> Shape:
-    """v0.3 shapes for protocol version 0.x, v1.0 otherwise; the card's era when the version is unknown."""
-    major = major_version(interface.protocol_version or "")
-    if major is not None:
-        return "0.3" if major == 0 else "1.0"
-    return "1.0" if card.era == "1.0" else "0.3"
+    """v0.3 shapes for protocol version 0.x, v1.0 otherwise; for an interface that states no version, the one
+    ``convert`` gives it (``protocol.assumed_protocol_version``)."""
+    version = (
+        interface.protocol_version
+        if stated_version(interface)
+        else assumed_protocol_version(card.source.raw.get("protocolVersion"), card.era)
+    )
+    return "0.3" if major_version(version or "") == 0 else "1.0"
 
 
 @functools.lru_cache(maxsize=4096)

@@ -129,6 +129,20 @@ CARD_ERROR_ADDED = _code(
     "the head card has an error the base card did not have; clients (the a2a-sdk among them) may refuse it",
     "the card has a new error: skills[0].examples must be an array of strings [type-mismatch]",
 )
+CARD_ERROR_FIXED = _code(
+    "card-error-fixed",
+    N,
+    "cards",
+    "the base card had an error the head card no longer has; clients that refused the card may now read it",
+    'card error fixed: "streaming" must be a boolean, not a string "True" ... [wrong-type]',
+)
+NEW_CARD_ERROR = _code(
+    "new-card-error",
+    N,
+    "cards",
+    "the card of a new agent has an error; it has no clients to break yet, but clients may refuse it",
+    "the new card has an error, which clients such as the a2a-sdk may refuse: ... [wrong-type]",
+)
 CARD_UNREADABLE = _code(
     "card-unreadable",
     B,
@@ -336,8 +350,22 @@ EXTENSION_CHANGED = _code(
     "extension-changed",
     I,
     "capabilities",
-    "an extension's description or parameters changed",
-    'the description or parameters of extension "https://ext.example.com/pay" changed',
+    "an extension's description changed (its parameters are extension-params-added and -changed)",
+    'the description of extension "https://ext.example.com/pay" changed',
+)
+EXTENSION_PARAMS_ADDED = _code(
+    "extension-params-added",
+    N,
+    "capabilities",
+    "an extension declares new parameters; clients that activate it may read them",
+    'extension "https://ext.example.com/pay" has new parameters: "currency"',
+)
+EXTENSION_PARAMS_CHANGED = _code(
+    "extension-params-changed",
+    B,
+    "capabilities",
+    "an extension's parameter was removed, renamed or given another value; clients that activate it read them",
+    'the parameters of extension "https://ext.example.com/pay" changed: "receiptUrl" removed (new: ...) ...',
 )
 INPUT_MODE_REMOVED = _code(
     "input-mode-removed",

@@ -47,12 +47,19 @@ def page_url(site_url: str, address: AgentAddress, skill: str | None = None) -> 
     return url + f"#{anchor}" if anchor is not None else url
 
 
+_NO_AGENT_PAGE = frozenset({"agent-added", "agent-removed", "card-unreadable"})
+"""Codes of an agent that has no page on the published site before the merge or none after it."""
+_NO_SKILL_ANCHOR = frozenset({"skill-added", "skill-removed"})
+
+
 class _Names:
     """Agent and skill names as Markdown, linked to their pages on the published site when it has them.
 
     ``--site-url`` is the site built from the base branch, and ``addresses`` its agents' slugs and anchors
     (``slugs.site_addresses`` of the base cards): agents and skills the base does not have (the change adds
-    them) have no page there yet and are not linked, nor are agents whose name two base cards share.
+    them) have no page there yet and are not linked, nor are agents whose name two base cards share. Nor are
+    agents and skills the change removes: the site is published again after the merge, without their pages
+    and anchors, and the comment stays.
     """
 
     def __init__(
@@ -60,12 +67,13 @@ class _Names:
     ) -> None:
         self.site_url = site_url
         self.addresses = addresses if site_url is not None and addresses is not None else {}
-        self.new_agents = {c.agent for c in changes if c.code == "agent-added"}
-        self.new_skills = {(c.agent, c.skill) for c in changes if c.code == "skill-added"}
+        self.unlinked_agents = {c.agent for c in changes if c.code in _NO_AGENT_PAGE}
+        self.unlinked_skills = {(c.agent, c.skill) for c in changes if c.code in _NO_SKILL_ANCHOR}
 
     def address(self, agent: str) -> AgentAddress | None:
-        """The agent's address on the published site, or None when it has no page there."""
-        return None if agent in self.new_agents else self.addresses.get(agent)
+        """The agent's address on the published site, or None when it has no page there before and after the
+        merge."""
+        return None if agent in self.unlinked_agents else self.addresses.get(agent)
 
     def agent(self, agent: str) -> str:
         address = self.address(agent)
@@ -80,7 +88,7 @@ class _Names:
         if (
             self.site_url is None
             or address is None
-            or (agent, skill) in self.new_skills
+            or (agent, skill) in self.unlinked_skills
             or skill not in address.skill_anchors
         ):
             return comment_text(skill)
@@ -292,15 +300,26 @@ class _Comment:
     def failures(self) -> list[str]:
         if not self.report.failures:
             return []
+        unreadable = {c.file for c in self.report.changes if c.code == "card-unreadable"}
+        reviewed = [failure.side == "head" and failure.file in unreadable for failure in self.report.failures]
         items = []
-        for failure in self.report.failures:
-            items.append(f"- {comment_text(failure.side)} · {md_code(failure.file)}")
+        for failure, in_review in zip(self.report.failures, reviewed, strict=True):
+            mark = " · `card-unreadable`" if in_review else ""
+            items.append(f"- {comment_text(failure.side)} · {md_code(failure.file)}{mark}")
             items += [
                 f"  - line {d.line}, column {d.column}: {comment_text(d.message, max_len=500)} (`{d.code}`)"
                 for d in failure.diagnostics
                 if d.severity == "error"
             ]
-        note = "These files are not part of the review; `a2a-docgen check` reports every problem."
+        if all(reviewed):
+            note = "Each is reviewed as `card-unreadable`; `a2a-docgen check` reports every problem."
+        elif any(reviewed):
+            note = (
+                "Those marked `card-unreadable` are reviewed as such; the others are not part of the review. "
+                "`a2a-docgen check` reports every problem."
+            )
+        else:
+            note = "These files are not part of the review; `a2a-docgen check` reports every problem."
         return [
             "#### Card files that fail to load",
             "",

@@ -29,13 +29,16 @@ from a2a_docgen.review.codes import (
     AGENT_ADDED,
     AGENT_REMOVED,
     CARD_ERROR_ADDED,
+    CARD_ERROR_FIXED,
     CARD_UNREADABLE,
     CODES,
     CONFIG_CODES,
+    NEW_CARD_ERROR,
     POLICY_CODES,
     REGISTRY,
     SEVERITIES,
     ChangeSeverity,
+    ReviewCode,
     severity_at_least,
     severity_rank,
 )
@@ -225,7 +228,8 @@ def review_catalogs(
 
     A card is judged as clients read it: a head file that no longer loads is ``card-unreadable``, and an
     error the base card did not have is ``card-error-added`` (both breaking), so a change that leaves a
-    card the a2a-sdk cannot parse is never "no breaking changes".
+    card the a2a-sdk cannot parse is never "no breaking changes". An error the head no longer has is
+    ``card-error-fixed``; the errors of a new agent's card are ``new-card-error`` (it has no clients to break).
 
     ``positions`` false: every change is at line 1, column 1 of its file, for a caller that shows no positions
     (the change history): locating a change scans its card's whole text, which costs more than the comparison.
@@ -278,18 +282,14 @@ def review_catalogs(
             ),
             card,
         )
-        review.new_errors(card.name or "", [], head.diagnostics_for(card.source.path), card)
+        review.errors_of_new_card(card, head.diagnostics_for(card.source.path))
     for old, new in pairs:
         mine = [
             review.add(d, old if d.side == "base" else new, head_card=new)
             for d in compare_agent(old, new, base.verification(old), head.verification(new))
         ]
-        mine += review.new_errors(
-            new.name or "",
-            base.diagnostics_for(old.source.path),
-            head.diagnostics_for(new.source.path),
-            new,
-            by_pointer=old.era == new.era,
+        mine += review.card_errors(
+            old, new, base.diagnostics_for(old.source.path), head.diagnostics_for(new.source.path)
         )
         if config.version_policy:
             review.version_policy(old, new, [c for c in mine if c is not None])
@@ -342,6 +342,28 @@ def _describe_errors(diagnostics: Sequence[Diagnostic]) -> str:
     first = errors[0]
     more = f" and {len(errors) - 1} more" if len(errors) > 1 else ""
     return f": {first.message} (line {first.line}, column {first.column}) [{first.code}]{more}"
+
+
+_ERROR_WORDING: dict[ReviewCode, str] = {
+    CARD_ERROR_ADDED: "the card has a new error, which clients such as the a2a-sdk may refuse",
+    CARD_ERROR_FIXED: "card error fixed",
+    NEW_CARD_ERROR: "the new card has an error, which clients such as the a2a-sdk may refuse",
+}
+
+
+def _error_draft(agent: str, code: ReviewCode, diagnostic: Diagnostic) -> Draft:
+    """The finding of one card error: new, fixed (in the base card) or of a new agent's card."""
+    fixed = code is CARD_ERROR_FIXED
+    return Draft(
+        agent=agent,
+        skill=None,
+        code=code,
+        message=f"{_ERROR_WORDING[code]}: {diagnostic.message} [{diagnostic.code}]",
+        pointer=diagnostic.pointer,
+        side="base" if fixed else "head",
+        before=diagnostic.code if fixed else None,
+        after=None if fixed else diagnostic.code,
+    )
 
 
 def _unloadable_relpaths(base: Catalog, roots: Sequence[str]) -> set[str]:
@@ -455,45 +477,33 @@ class _Reviewer:
         )
         return self.keep(change)
 
-    def new_errors(
-        self,
-        agent: str,
-        before: Sequence[Diagnostic],
-        after: Sequence[Diagnostic],
-        card: AgentCard,
-        *,
-        by_pointer: bool = True,
+    def card_errors(
+        self, old: AgentCard, new: AgentCard, before: Sequence[Diagnostic], after: Sequence[Diagnostic]
     ) -> list[Change | None]:
-        """``card-error-added`` for each error of the head card that the base card did not have.
+        """``card-error-added`` for each error of the head card that the base card did not have, and
+        ``card-error-fixed`` for each error of the base card that the head card no longer has.
 
         A base error is the same error when it has the same code and the same pointer, else the same
         code and message (an error whose array index moved, a skill inserted before it), else, across eras
-        (``by_pointer`` false: a v0.3 card rewritten as v1.0 has other pointers), the same code.
+        (a v0.3 card rewritten as v1.0 has other pointers), the same code.
         """
         keys: list[Callable[[Diagnostic], object]] = [
             lambda d: (d.code, d.pointer),
             lambda d: (d.code, d.message),
         ]
-        if not by_pointer:
+        if old.era != new.era:
             keys.append(lambda d: d.code)
-        _, _, new = pair_passes(_errors(before), _errors(after), keys)
-        found: list[Change | None] = []
-        for diagnostic in new:
-            found.append(
-                self.add(
-                    Draft(
-                        agent=agent,
-                        skill=None,
-                        code=CARD_ERROR_ADDED,
-                        message=f"the card has a new error, which clients such as the a2a-sdk may refuse: "
-                        f"{diagnostic.message} [{diagnostic.code}]",
-                        pointer=diagnostic.pointer,
-                        after=diagnostic.code,
-                    ),
-                    card,
-                )
-            )
+        _, fixed, added = pair_passes(_errors(before), _errors(after), keys)
+        agent = new.name or ""
+        found = [self.add(_error_draft(agent, CARD_ERROR_ADDED, d), new) for d in added]
+        found += [self.add(_error_draft(agent, CARD_ERROR_FIXED, d), old, head_card=new) for d in fixed]
         return found
+
+    def errors_of_new_card(self, card: AgentCard, diagnostics: Sequence[Diagnostic]) -> None:
+        """``new-card-error`` for each error of a new agent's card: no client reads it yet, so nothing breaks,
+        but the card needs fixing before any does."""
+        for diagnostic in _errors(diagnostics):
+            self.add(_error_draft(card.name or "", NEW_CARD_ERROR, diagnostic), card)
 
     def anchor(self, pointer: str, head: AgentCard) -> Location:
         """The nearest parent of what ``pointer`` named in the base card that the head card still has.

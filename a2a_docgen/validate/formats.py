@@ -17,12 +17,13 @@ from a2a_docgen.diagnostics import (
     PROTOCOL_VERSION_FORMAT,
     URL_INVALID,
     URL_NOT_HTTPS,
+    URL_NOT_WEB,
     URL_PLACEHOLDER,
     Code,
 )
 from a2a_docgen.load.reader import quote
 from a2a_docgen.model import Severity
-from a2a_docgen.protocol import CORE_BINDINGS, canonical_binding, version_format
+from a2a_docgen.protocol import CORE_BINDINGS, TRANSPORT_NAMES, canonical_binding, version_format
 from a2a_docgen.text.urls import is_local_host, valid_host
 from a2a_docgen.validate.text import invisible_characters
 
@@ -185,6 +186,26 @@ def _hidden_characters(value: str, what: str) -> Problem | None:
 _ACTIVE_SCHEMES = frozenset({"javascript", "vbscript", "data", "file", "blob", "about"})
 
 
+def check_custom_binding_url(value: str) -> Problem | None:
+    """The URL of an interface whose binding is a custom one named by a URI (spec section 5.8): a web URL as
+    ``check_url`` wants it (``ws``/``wss`` too), else any absolute URI that runs nothing is a warning, since the
+    spec puts no scheme constraint on it (``mailto:`` for a binding over e-mail)."""
+    problem = check_url(value, what="interface URL", schemes=CUSTOM_BINDING_SCHEMES)
+    if problem is None or problem.code is not URL_INVALID or _split(value) is None:
+        return problem
+    if (
+        check_uri(value, what="interface URL") is not None
+        or value.split(":", 1)[0].lower() in CUSTOM_BINDING_SCHEMES
+    ):
+        return problem
+    return Problem(
+        URL_NOT_WEB,
+        f"the interface URL {quote(value)} is no web URL ({', '.join(sorted(CUSTOM_BINDING_SCHEMES))}); the "
+        "specification puts no scheme constraint on the URL of a custom binding, so it may be right, but web "
+        "clients cannot use it",
+    )
+
+
 def check_uri(value: str, *, what: str = "URI") -> Problem | None:
     """An absolute URI of any scheme (``https:``, ``urn:`` ...), as identifiers such as extension URIs are."""
     problem = _placeholder(value, uri=True) or _hidden_characters(value, what)
@@ -252,13 +273,10 @@ def check_media_type(value: str) -> Problem | None:
     suggestion = f' (did you mean "{hint}"?)' if hint else ' such as "text/plain" or "application/json"'
     if value != value.strip() and _MEDIA_TYPE.match(value.strip()):
         suggestion = f": remove the surrounding spaces ({quote(value.strip())})"
-    # The spec states no format for modes and clients take a bare word such as "text"; anything else is no
-    # media type any client can match.
-    return Problem(
-        MEDIA_TYPE_INVALID,
-        f"{quote(value)} is not a media type; write type/subtype{suggestion}",
-        "warning" if hint else "error",
-    )
+    # One rule for every string that is no media type, a bare word ("text") or not ("task-status"): the spec
+    # types modes as plain strings and the SDKs read any, so the card still loads; a client that matches media
+    # types matches none of them (docs/diagnostics.md).
+    return Problem(MEDIA_TYPE_INVALID, f"{quote(value)} is not a media type; write type/subtype{suggestion}")
 
 
 def bare_word_media_type(value: str) -> str | None:
@@ -292,10 +310,29 @@ def check_binding(value: str) -> Problem | None:
     if value in CORE_BINDINGS:
         return None
     hint = canonical_binding(value)
-    if hint is not None:
+    written = value.strip()
+    if hint is not None and written.upper() == hint:
         return Problem(
             BINDING_UNKNOWN,
             f'unknown protocol binding {quote(value)}: the core bindings are case-sensitive; write "{hint}"',
+        )
+    if hint is not None and written.upper() == "REST":
+        return Problem(
+            BINDING_UNKNOWN,
+            f"unknown protocol binding {quote(value)}: REST is not a binding name, but the specification calls "
+            f'its HTTP+JSON binding "HTTP+JSON/REST", so it most likely means that one; write "{hint}"',
+        )
+    if hint is not None:
+        return Problem(
+            BINDING_UNKNOWN,
+            f"unknown protocol binding {quote(value)}: not a binding name, but most likely a spelling of "
+            f'"{hint}"; write "{hint}"',
+        )
+    if written.upper() in TRANSPORT_NAMES:
+        return Problem(
+            BINDING_UNKNOWN,
+            f"unknown protocol binding {quote(value)}: HTTP(S) is what JSON-RPC and HTTP+JSON both run over, not "
+            'a binding, so clients cannot tell which one the agent serves; write "JSONRPC" or "HTTP+JSON"',
         )
     custom_uri = _URI_SCHEME.match(value) and value.split(":", 1)[0].lower() not in _ACTIVE_SCHEMES
     if custom_uri and not _WHITESPACE_OR_CONTROL.search(value):

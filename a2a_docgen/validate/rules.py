@@ -71,11 +71,11 @@ from a2a_docgen.text.preprocessor import preprocessor_syntax
 from a2a_docgen.text.suggest import Suggestions
 from a2a_docgen.validate.fit import example_fit
 from a2a_docgen.validate.formats import (
-    CUSTOM_BINDING_SCHEMES,
     ICON_SCHEMES,
     WEB_SCHEMES,
     Problem,
     check_binding,
+    check_custom_binding_url,
     check_media_type,
     check_protocol_version,
     check_uri,
@@ -437,11 +437,12 @@ def url_fields(card: AgentCard, report: Report, limits: Limits) -> None:
         custom = (
             binding is None and _URI_BINDING.match((interface.protocol_binding or "").strip()) is not None
         )
-        schemes = CUSTOM_BINDING_SCHEMES if custom else WEB_SCHEMES
         _add(
             report,
             pointer,
-            check_url(interface.url, what="interface URL", grpc=binding == "GRPC", schemes=schemes),
+            check_custom_binding_url(interface.url)
+            if custom
+            else check_url(interface.url, what="interface URL", grpc=binding == "GRPC"),
         )
     for pointer, value, what, required in url_members(card):
         if not value.strip():

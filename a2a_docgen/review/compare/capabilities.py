@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from a2a_docgen.load.source import join_pointer
-from a2a_docgen.model import AgentExtension, JSONValue
+from a2a_docgen.load.source import MISSING, join_pointer, resolve_pointer
+from a2a_docgen.model import AgentCard, AgentExtension, JSONValue
 from a2a_docgen.review.codes import (
     CAPABILITY_DISABLED,
     CAPABILITY_ENABLED,
@@ -12,9 +12,11 @@ from a2a_docgen.review.codes import (
     EXTENSION_CHANGED,
     EXTENSION_MADE_OPTIONAL,
     EXTENSION_MADE_REQUIRED,
+    EXTENSION_PARAMS_ADDED,
+    EXTENSION_PARAMS_CHANGED,
     EXTENSION_REMOVED,
 )
-from a2a_docgen.review.compare.base import AgentPair, q
+from a2a_docgen.review.compare.base import AgentPair, q, quoted_list
 from a2a_docgen.review.match import pair
 
 __all__ = ["compare_capabilities", "compare_extensions"]
@@ -32,9 +34,11 @@ def compare_capabilities(pair_: AgentPair) -> None:
         after = getattr(pair_.new.capabilities, attr) is True
         if before == after:
             continue
-        pointer = join_pointer(pair_.new.capabilities.pointer, key)
-        if attr == "extended_agent_card" and "supportsAuthenticatedExtendedCard" in pair_.new.source.raw:
-            pointer = "/supportsAuthenticatedExtendedCard"
+        pointer = _pointer(pair_.new, key)
+        # A value that is not a boolean ("True", an SDK's bug) is a card error, reported as one (card-error-added,
+        # card-error-fixed): it says nothing of what the server does, so the member counts as unchanged.
+        if _erroneous(pair_.old, _pointer(pair_.old, key)) or _erroneous(pair_.new, pointer):
+            continue
         if after:
             pair_.add(CAPABILITY_ENABLED, f"{label} now supported", pointer, before=False, after=True)
         else:
@@ -45,6 +49,18 @@ def compare_capabilities(pair_: AgentPair) -> None:
                 before=True,
                 after=False,
             )
+
+
+def _pointer(card: AgentCard, key: str) -> str:
+    if key == "extendedAgentCard" and "supportsAuthenticatedExtendedCard" in card.source.raw:
+        return "/supportsAuthenticatedExtendedCard"
+    return join_pointer(card.capabilities.pointer, key)
+
+
+def _erroneous(card: AgentCard, pointer: str) -> bool:
+    """The card holds a value at ``pointer`` that is neither a boolean nor null (null reads as absent)."""
+    value = resolve_pointer(card.source.raw, pointer)
+    return value is not MISSING and value is not None and not isinstance(value, bool)
 
 
 def compare_extensions(pair_: AgentPair) -> None:
@@ -64,14 +80,15 @@ def compare_extensions(pair_: AgentPair) -> None:
                 before=before.required,
                 after=after.required,
             )
-        if before.description != after.description or before.params != after.params:
+        if before.description != after.description:
             pair_.add(
                 EXTENSION_CHANGED,
-                f"the description or parameters of extension {q(after.uri)} changed",
-                after.pointer,
-                before=_extension_json(before),
-                after=_extension_json(after),
+                f"the description of extension {q(after.uri)} changed",
+                pair_.member(after.pointer, "description"),
+                before=before.description,
+                after=after.description,
             )
+        _compare_params(pair_, before, after)
     for gone in removed:
         pair_.add(
             EXTENSION_REMOVED,
@@ -95,6 +112,35 @@ def compare_extensions(pair_: AgentPair) -> None:
                 ext.pointer,
                 after=_extension_json(ext),
             )
+
+
+def _compare_params(pair_: AgentPair, before: AgentExtension, after: AgentExtension) -> None:
+    """Parameters are configuration that clients activating the extension read: one removed, renamed or given
+    another value breaks them (as ``extension-removed`` does); a new one does not. Values are compared whole."""
+    old, new = dict(before.params or {}), dict(after.params or {})
+    gone = [key for key in old if key not in new]
+    changed = [key for key in old if key in new and old[key] != new[key]]
+    added = [key for key in new if key not in old]
+    pointer = pair_.member(after.pointer, "params")
+    if gone or changed:
+        parts = [f"{quoted_list(gone)} removed"] if gone else []
+        parts += [f"{quoted_list(changed)} changed"] if changed else []
+        renamed = f" (new: {quoted_list(added)})" if gone and added else ""
+        pair_.add(
+            EXTENSION_PARAMS_CHANGED,
+            f"the parameters of extension {q(after.uri)} changed: {'; '.join(parts)}{renamed}; clients that "
+            "activate it read them",
+            pointer,
+            before={key: old[key] for key in (*gone, *changed)},
+            after={key: new[key] for key in (*changed, *added)},
+        )
+    if added and not gone:  # with a parameter gone, the new ones are most likely its new name: said above
+        pair_.add(
+            EXTENSION_PARAMS_ADDED,
+            f"extension {q(after.uri)} has new parameters: {quoted_list(added)}",
+            pointer,
+            after={key: new[key] for key in added},
+        )
 
 
 def _extension_json(extension: AgentExtension) -> JSONValue:
