@@ -22,7 +22,7 @@ from a2a_docgen.errors import UsageError
 from a2a_docgen.git import find_repository
 from a2a_docgen.history import read as history_read
 from a2a_docgen.history.read import read_history
-from a2a_docgen.review.git import load_catalog_at_revision
+from a2a_docgen.review.git import GitRevision, load_catalog_at_revision
 from tests.support.history_repo import CardRepo, maps_card, weather_card
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
@@ -69,9 +69,12 @@ def git(cwd: Path, *argv: str, env: dict[str, str] | None = None) -> str:
     return result.stdout
 
 
-def card_repo(root: Path) -> CardRepo:
-    """Two commits under ``root/cards``: the weather agent, then its next version and the maps agent."""
+def card_repo(root: Path, attributes: str | None = None) -> CardRepo:
+    """Two commits under ``root/cards``: the weather agent, then its next version and the maps agent; the first
+    commits ``attributes`` as the ``.gitattributes`` file, if given."""
     repo = CardRepo(root)
+    if attributes is not None:
+        (root / ".gitattributes").write_text(attributes, encoding="utf-8")
     repo.write("weather.json", weather_card())
     repo.commit("Weather")
     repo.write("weather.json", {**weather_card(), "version": "1.1.0"})
@@ -228,3 +231,219 @@ def test_a_missing_object_is_a_message_never_a_traceback(
     assert f"{blob} is missing" in err
     with pytest.raises(UsageError, match="is missing"):
         load_catalog_at_revision(["cards"], "HEAD")
+
+
+# -- each way a repository's configuration or the environment could make git run a program --------------------
+
+
+def sign_head(root: Path) -> None:
+    """Give ``HEAD`` a (made-up) signature, which ``log.showSignature`` would have ``gpg.program`` verify."""
+    raw = git(root, "cat-file", "commit", "HEAD")
+    header, _, message = raw.partition("\n\n")
+    signature = "gpgsig -----BEGIN PGP SIGNATURE-----\n \n iQEzBAABCAAdFiEE\n -----END PGP SIGNATURE-----"
+    signed = subprocess.run(
+        ["git", "hash-object", "-t", "commit", "-w", "--stdin"],
+        cwd=root,
+        input=f"{header}\n{signature}\n\n{message}",
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    git(root, "update-ref", "refs/heads/main", signed)
+
+
+def signature_settings(payload: Payload) -> dict[str, str]:
+    return {
+        "log.showSignature": "true",
+        "gpg.program": str(payload.script),
+        "gpg.ssh.program": str(payload.script),
+        "gpg.x509.program": str(payload.script),
+    }
+
+
+def configure(root: Path, settings: dict[str, str]) -> None:
+    for key, value in settings.items():
+        git(root, "config", key, value)
+
+
+def fsmonitor(tmp_path: Path, payload: Payload, monkeypatch: pytest.MonkeyPatch) -> Path:
+    root = card_repo(tmp_path / "repo").root
+    configure(root, {"core.fsmonitor": str(payload.script)})
+    return root
+
+
+def signature(tmp_path: Path, payload: Payload, monkeypatch: pytest.MonkeyPatch) -> Path:
+    root = card_repo(tmp_path / "repo").root
+    sign_head(root)
+    configure(root, signature_settings(payload))
+    return root
+
+
+def external_diff_and_pager(tmp_path: Path, payload: Payload, monkeypatch: pytest.MonkeyPatch) -> Path:
+    root = card_repo(tmp_path / "repo").root
+    configure(
+        root,
+        {
+            "diff.external": str(payload.script),
+            "core.pager": str(payload.script),
+            "pager.log": str(payload.script),
+            "pager.show": str(payload.script),
+        },
+    )
+    return root
+
+
+def attributes(tmp_path: Path, payload: Payload, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Drivers a committed ``.gitattributes`` names: textconv, and a filter's clean, smudge and process."""
+    repo = card_repo(tmp_path / "repo", attributes="*.json diff=card filter=card\n")
+    configure(
+        repo.root,
+        {
+            "diff.card.textconv": str(payload.script),
+            "filter.card.clean": str(payload.script),
+            "filter.card.smudge": str(payload.script),
+            "filter.card.process": str(payload.script),
+        },
+    )
+    return repo.root
+
+
+def hooks(tmp_path: Path, payload: Payload, monkeypatch: pytest.MonkeyPatch) -> Path:
+    root = card_repo(tmp_path / "repo").root
+    hooks_dir = tmp_path / "hooks"
+    hooks_dir.mkdir()
+    for name in (
+        "post-index-change",
+        "reference-transaction",
+        "post-checkout",
+        "pre-auto-gc",
+        "fsmonitor-watchman",
+    ):
+        shutil.copy(payload.script, hooks_dir / name)
+    configure(root, {"core.hooksPath": str(hooks_dir)})
+    return root
+
+
+def included(tmp_path: Path, payload: Payload, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The settings in a file the repository's configuration includes."""
+    root = card_repo(tmp_path / "repo").root
+    sign_head(root)
+    extra = tmp_path / "extra.config"
+    lines = [f"[core]\n\tfsmonitor = {payload.script}\n", "[log]\n\tshowSignature = true\n"]
+    lines.append(f"[gpg]\n\tprogram = {payload.script}\n")
+    extra.write_text("".join(lines), encoding="utf-8")
+    configure(root, {"include.path": str(extra)})
+    return root
+
+
+def environment_config(tmp_path: Path, payload: Payload, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Settings passed in the environment (``GIT_CONFIG_COUNT``, ``GIT_CONFIG_PARAMETERS``, a global file)."""
+    root = card_repo(tmp_path / "repo").root
+    sign_head(root)
+    settings = {**signature_settings(payload), "core.fsmonitor": str(payload.script)}
+    monkeypatch.setenv("GIT_CONFIG_COUNT", str(len(settings)))
+    for n, (key, value) in enumerate(settings.items()):
+        monkeypatch.setenv(f"GIT_CONFIG_KEY_{n}", key)
+        monkeypatch.setenv(f"GIT_CONFIG_VALUE_{n}", value)
+    monkeypatch.setenv("GIT_CONFIG_PARAMETERS", " ".join(f"'{k}={v}'" for k, v in settings.items()))
+    global_file = tmp_path / "global.config"
+    global_file.write_text(
+        f"[log]\n\tshowSignature = true\n[gpg]\n\tprogram = {payload.script}\n", encoding="utf-8"
+    )
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(global_file))
+    monkeypatch.setenv("GIT_CONFIG_SYSTEM", str(global_file))
+    monkeypatch.setenv("GIT_EXTERNAL_DIFF", str(payload.script))
+    monkeypatch.setenv("GIT_PAGER", str(payload.script))
+    return root
+
+
+def environment_git_dir(tmp_path: Path, payload: Payload, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """``GIT_DIR`` and ``GIT_WORK_TREE`` inherited from the caller (a git hook sets them) naming another repository."""
+    root = card_repo(tmp_path / "repo").root
+    elsewhere = tmp_path / "elsewhere"
+    plant_bare_repository(elsewhere, payload)
+    monkeypatch.setenv("GIT_DIR", str(elsewhere))
+    monkeypatch.setenv("GIT_WORK_TREE", str(elsewhere))
+    return root
+
+
+def ssh_command(tmp_path: Path, payload: Payload, monkeypatch: pytest.MonkeyPatch) -> Path:
+    clone = partial_clone(tmp_path, payload)
+    monkeypatch.setenv("GIT_SSH_COMMAND", str(payload.script))
+    monkeypatch.setenv("GIT_SSH", str(payload.script))
+    return clone
+
+
+def ext_helper(tmp_path: Path, payload: Payload, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The promisor remote is an ``ext::`` command, which the repository's configuration allows."""
+    clone = partial_clone(tmp_path, payload)
+    configure(clone, {"remote.origin.url": f"ext::{payload.script} %S", "protocol.ext.allow": "always"})
+    return clone
+
+
+def git_proxy(tmp_path: Path, payload: Payload, monkeypatch: pytest.MonkeyPatch) -> Path:
+    clone = partial_clone(tmp_path, payload)
+    configure(
+        clone,
+        {
+            "remote.origin.url": "git://example.invalid/x",
+            "core.gitProxy": str(payload.script),
+            "protocol.allow": "always",
+        },
+    )
+    return clone
+
+
+def included_remote(tmp_path: Path, payload: Payload, monkeypatch: pytest.MonkeyPatch) -> Path:
+    clone = partial_clone(tmp_path, payload)
+    extra = tmp_path / "remote.config"
+    extra.write_text(
+        f'[protocol]\n\tallow = always\n[remote "origin"]\n\turl = ext::{payload.script} %S\n',
+        encoding="utf-8",
+    )
+    git(clone, "config", "--unset", "remote.origin.url")
+    configure(clone, {"include.path": str(extra)})
+    return clone
+
+
+VECTORS = [
+    fsmonitor,
+    signature,
+    external_diff_and_pager,
+    attributes,
+    hooks,
+    included,
+    environment_config,
+    environment_git_dir,
+    ssh_command,
+    ext_helper,
+    git_proxy,
+    included_remote,
+]
+PARTIAL = {ssh_command, ext_helper, git_proxy, included_remote}
+
+
+@pytest.mark.parametrize("vector", VECTORS, ids=lambda vector: vector.__name__)
+def test_no_setting_makes_reading_git_run_a_program(
+    vector: object, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    payload = Payload(tmp_path / "outside")
+    root = vector(tmp_path, payload, monkeypatch)  # type: ignore[operator]
+    read = read_history(["cards"], base=str(root))
+    assert not payload.ran, payload.marker.read_text(encoding="utf-8")
+    if vector in PARTIAL:
+        assert read.history is None
+        assert read.message is not None
+        assert "partial clone" in read.message
+    else:
+        assert read.history is not None, read.message
+        assert len(read.history.recent) >= 3  # the repository's own history: both agents, the new version
+    if vector in PARTIAL:
+        with pytest.raises(UsageError, match="partial clone"):
+            load_catalog_at_revision(["cards"], "HEAD~1", cwd=root)
+    else:
+        assert [c.name for c in load_catalog_at_revision(["cards"], "HEAD~1", cwd=root).cards] == [
+            "Weather Agent"
+        ]
+    assert GitRevision.default_branch_merge_base(cwd=root).commit
+    assert not payload.ran, payload.marker.read_text(encoding="utf-8")
