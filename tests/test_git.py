@@ -7,6 +7,7 @@ payload script that leaves a marker file if it ever runs.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import os
 import shutil
@@ -447,3 +448,83 @@ def test_no_setting_makes_reading_git_run_a_program(
         ]
     assert GitRevision.default_branch_merge_base(cwd=root).commit
     assert not payload.ran, payload.marker.read_text(encoding="utf-8")
+
+
+# -- where the repository is --------------------------------------------------------------------------------
+
+
+def test_a_linked_worktree_is_found_through_its_gitfile(tmp_path: Path) -> None:
+    repo = card_repo(tmp_path / "repo")
+    linked = tmp_path / "linked"
+    git(repo.root, "worktree", "add", "-q", str(linked))
+    found = find_repository(str(linked / "cards" / "weather.json"))
+    assert found is not None
+    assert found.top == str(linked.resolve())
+    assert found.git_dir == str((repo.root / ".git" / "worktrees" / "linked").resolve())
+    assert found.common_dir == str((repo.root / ".git").resolve())
+    read = read_history(["cards"], base=str(linked))
+    assert read.history is not None, read.message
+    assert len(read.history.recent) == 3
+
+
+def test_a_dot_git_that_is_not_a_repository_ends_the_search(tmp_path: Path) -> None:
+    repo = card_repo(tmp_path / "repo")
+    inner = repo.root / "inner"
+    inner.mkdir()
+    (inner / ".git").write_text("gitdir: nowhere\n", encoding="utf-8")
+    assert find_repository(str(inner)) is None
+    (inner / ".git").unlink()
+    (inner / ".git").mkdir()
+    assert find_repository(str(inner)) is None
+    (inner / ".git").rmdir()
+    found = find_repository(str(inner / "not" / "there"))  # a path that does not exist yet
+    assert found is not None
+    assert found.top == str(repo.root.resolve())
+
+
+def test_the_search_stops_at_the_ceiling_directories(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    repo = card_repo(tmp_path / "repo")
+    assert find_repository(str(repo.cards)) is not None
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(repo.root))
+    assert find_repository(str(repo.cards)) is None
+    assert find_repository(str(repo.root)) is not None  # the start itself is always looked at
+
+
+def test_a_repository_another_user_owns_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """git refuses a repository it finds that another user owns unless ``safe.directory`` names it (global
+    configuration, which is not read here): the one that holds the cards is named, nothing of its configuration
+    can run a program."""
+    repo = card_repo(tmp_path / "repo")
+    from a2a_docgen import git as git_module
+
+    def as_another_user() -> dict[str, str]:
+        return {**environment(), "GIT_TEST_ASSUME_DIFFERENT_OWNER": "1"}
+
+    environment = git_module.git_environment
+    monkeypatch.setattr(git_module, "git_environment", as_another_user)
+    refused = subprocess.run(
+        ["git", "rev-parse", "HEAD"],
+        cwd=repo.root,
+        env=as_another_user(),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert "dubious ownership" in refused.stderr  # git's own discovery refuses it
+    read = read_history(["cards"], base=str(repo.root))
+    assert read.history is not None, read.message
+    assert [c.name for c in load_catalog_at_revision(["cards"], "HEAD~1", cwd=repo.root).cards] == [
+        "Weather Agent"
+    ]
+
+
+def test_git_is_started_by_one_module() -> None:
+    """No module but ``a2a_docgen/git.py`` names the ``git`` program or starts a process for it."""
+    offenders = []
+    for path in sorted((REPO / "a2a_docgen").rglob("*.py")):
+        if path == REPO / "a2a_docgen" / "git.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and node.value == "git":
+                offenders.append(f"{path.relative_to(REPO)}:{node.lineno}")
+    assert offenders == []
