@@ -643,9 +643,9 @@ def test_the_chains_follow_a_file_through_renames(tmp_path: Path) -> None:
     from a2a_docgen.history.walk import place
 
     repo, _ = story_repo(tmp_path / "repo")
-    found = find_repository(str(repo.root))
-    assert found is not None
-    log = read_log(found, ["cards"], head=repo.git("rev-parse", "HEAD").strip(), max_commits=100)
+    repository = find_repository(str(repo.root))
+    assert repository is not None
+    log = read_log(repository, ["cards"], head=repo.git("rev-parse", "HEAD").strip(), max_commits=100)
     found = chains(log.commits, place([("cards", "cards", False)]))
     paths = sorted([link[1][0] for link in chain] for chain in found)
     assert paths == [

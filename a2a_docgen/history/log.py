@@ -16,16 +16,17 @@ from datetime import date, datetime, timezone
 
 from a2a_docgen.errors import UsageError
 from a2a_docgen.git import Repository, run_git
+from a2a_docgen.history.entries import UNKNOWN_DATE
 
 __all__ = [
     "MIN_GIT",
-    "UNKNOWN_DATE",
     "Commit",
     "FileChange",
     "GitLog",
     "commit_day",
     "first_parent_of",
     "read_log",
+    "rfc3339",
     "shallow_boundary",
 ]
 
@@ -38,10 +39,6 @@ _FILE_MODES = frozenset({"100644", "100755"})
 _SEPARATOR = "\x1e"
 _FIELD = "\x1f"
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
-
-UNKNOWN_DATE = ""
-"""A commit's date that RFC 3339 cannot write: git printed no number (a malformed or negative stamp) or a time
-outside years 1 to 9999 (a commit dated in year 10000)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,11 +173,11 @@ def read_log(
     stamp = run_git(
         repository, ["show", "-s", "--format=%ct", head], what="read HEAD's date", needed_by=NEEDED_BY
     )
-    head_date = _date(stamp.decode("ascii", "replace").strip())
+    head_date = rfc3339(stamp.decode("ascii", "replace").strip())
     return GitLog(top, head, tuple(reversed(newest_first)), shallow, truncated, head_date)
 
 
-def _date(stamp: str) -> str:
+def rfc3339(stamp: str) -> str:
     """A commit's Unix time (``%ct`` as git printed it) as RFC 3339, UTC; ``UNKNOWN_DATE`` when it is not a whole
     number or falls outside years 1 to 9999."""
     try:
@@ -219,7 +216,7 @@ def _parse(out: bytes) -> list[Commit]:
             changes = []
             fields = token[1:].decode("utf-8", "replace").split(_FIELD, 2)
             commit, stamp, subject = ([*fields, "", "", ""])[:3]
-            header = (commit, _date(stamp), _CONTROL.sub(" ", subject).strip())
+            header = (commit, rfc3339(stamp), _CONTROL.sub(" ", subject).strip())
         elif token.startswith(b":"):
             old_mode, new_mode, old_oid, new_oid, status = token[1:].decode("ascii").split()
             first = os.fsdecode(tokens[position])

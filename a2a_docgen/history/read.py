@@ -26,7 +26,7 @@ from a2a_docgen.collector import collector_paused
 from a2a_docgen.errors import UsageError
 from a2a_docgen.git import Repository, find_repository, git_version, repository_path
 from a2a_docgen.history.blobs import BlobReader
-from a2a_docgen.history.entries import AgentHistory, CatalogHistory, RecentEntry
+from a2a_docgen.history.entries import UNKNOWN_DATE, AgentHistory, CatalogHistory, RecentEntry
 from a2a_docgen.history.log import (
     MIN_GIT,
     NEEDED_BY,
@@ -227,8 +227,9 @@ def _read(
     notices = []
     if boundary is not None:
         first = log.commits[0]
+        when = f" of {first.date[:10]}" if first.date != UNKNOWN_DATE else ""
         notices.append(
-            f"This history comes from a shallow clone: it starts at commit {first.id[:10]} of {first.date[:10]}, "
+            f"This history comes from a shallow clone: it starts at commit {first.id[:10]}{when}, "
             "and earlier changes are not shown (fetch the whole history, fetch-depth: 0, to show them)."
         )
     elif log.shallow and log.truncated:
