@@ -170,18 +170,10 @@ def test_a_planted_bare_repository_runs_nothing_in_build_or_diff(
 def test_a_planted_bare_repository_runs_nothing_in_the_plugin(
     planted: tuple[CardRepo, Path, Payload],
 ) -> None:
-    from tests.support.mkdocs_build import build_projects
+    from tests.support.mkdocs_build import build_cards_site
 
     _repo, site, payload = planted
-    (site / "docs").mkdir()
-    (site / "mkdocs.yml").write_text(
-        "site_name: Cards\ndocs_dir: docs\n"
-        "plugins:\n  - a2a-docgen:\n      cards: cards\n      search_index: off\n",
-        encoding="utf-8",
-    )
-    built = build_projects({"site": (site / "mkdocs.yml", site / "built")})["site"]
-    assert built.returncode == 0, built.output
-    assert (site / "built" / "whats-new.xml").is_file()
+    assert (build_cards_site(site) / "whats-new.xml").is_file()
     assert not payload.ran
 
 
@@ -465,6 +457,9 @@ def test_a_linked_worktree_is_found_through_its_gitfile(tmp_path: Path) -> None:
     read = read_history(["cards"], base=str(linked))
     assert read.history is not None, read.message
     assert len(read.history.recent) == 3
+    # a submodule's gitfile names its git directory relative to itself
+    (linked / ".git").write_text(f"gitdir: {os.path.relpath(found.git_dir, linked)}\n", encoding="utf-8")
+    assert find_repository(str(linked)) == found
 
 
 def test_a_dot_git_that_is_not_a_repository_ends_the_search(tmp_path: Path) -> None:
