@@ -637,13 +637,15 @@ def test_the_walk_starts_again_from_the_first_commit_where_it_cannot_go_on(
 
 
 def test_the_chains_follow_a_file_through_renames(tmp_path: Path) -> None:
+    from a2a_docgen.git import find_repository
     from a2a_docgen.history.log import read_log
     from a2a_docgen.history.prefill import chains
     from a2a_docgen.history.walk import place
 
     repo, _ = story_repo(tmp_path / "repo")
-    top = str(repo.root)
-    log = read_log(top, ["cards"], head=repo.git("rev-parse", "HEAD").strip(), max_commits=100)
+    repository = find_repository(str(repo.root))
+    assert repository is not None
+    log = read_log(repository, ["cards"], head=repo.git("rev-parse", "HEAD").strip(), max_commits=100)
     found = chains(log.commits, place([("cards", "cards", False)]))
     paths = sorted([link[1][0] for link in chain] for chain in found)
     assert paths == [

@@ -132,6 +132,17 @@ def test_the_bottom_layer_imports_only_the_bottom_layer(module: str) -> None:
             ("a2a_docgen.load", "a2a_docgen.catalog", "a2a_docgen.review", "a2a_docgen.render"),
         ),
         ("a2a_docgen.history.read", ("a2a_docgen.render", "a2a_docgen.site", "a2a_docgen.fetch")),
+        # The one module that runs git, just above the bottom: review and history both import it.
+        (
+            "a2a_docgen.git",
+            (
+                "a2a_docgen.load",
+                "a2a_docgen.catalog",
+                "a2a_docgen.review",
+                "a2a_docgen.history",
+                "a2a_docgen.render",
+            ),
+        ),
     ],
 )
 def test_layers_import_downward(module: str, never: tuple[str, ...]) -> None:

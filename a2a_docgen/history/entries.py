@@ -13,6 +13,7 @@ from typing import Literal
 
 __all__ = [
     "KIND_LABELS",
+    "UNKNOWN_DATE",
     "AgentHistory",
     "CatalogHistory",
     "EntryKind",
@@ -22,6 +23,11 @@ __all__ = [
     "commit_link",
     "entry_id",
 ]
+
+UNKNOWN_DATE = ""
+"""A commit's date that RFC 3339 cannot write: git printed no number (a malformed or negative stamp) or a time
+outside the years 0001 to 9999 (a commit dated in year 10000). Pages say "date unknown"; feeds, which need a
+date, give the Unix epoch."""
 
 EntryKind = Literal["added", "changed", "moved", "unreadable", "removed", "first-seen"]
 """``added``: the agent appeared; ``changed``: its card changed in a way the differ reports; ``moved``: only its
@@ -70,7 +76,8 @@ class HistoryEntry:
     commit: str
     """The full commit id (hex)."""
     date: str
-    """The commit's date, UTC, RFC 3339 (``2026-01-31T12:00:00Z``): from the commit, never the build's clock."""
+    """The commit's date, UTC, RFC 3339 (``2026-01-31T12:00:00Z``): from the commit, never the build's clock;
+    ``UNKNOWN_DATE`` when it cannot be written so."""
     subject: str
     """The commit message's first line (untrusted text)."""
     kind: EntryKind
@@ -96,7 +103,7 @@ class HistoryEntry:
 
     @property
     def day(self) -> str:
-        return self.date[:10]
+        return self.date[:10] if self.date != UNKNOWN_DATE else "date unknown"
 
     @property
     def id(self) -> str:
@@ -154,7 +161,7 @@ class CatalogHistory:
     head: str = ""
     """The commit the history was read up to."""
     head_date: str = "1970-01-01T00:00:00Z"
-    """That commit's date (RFC 3339, UTC): a feed without entries is as new as it."""
+    """That commit's date (RFC 3339, UTC; ``UNKNOWN_DATE``): a feed without entries is as new as it."""
 
     def of(self, path: str) -> AgentHistory | None:
         return self.agents.get(path)

@@ -12,20 +12,21 @@ import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
-from pathlib import Path
+from datetime import date, datetime, timezone
 
 from a2a_docgen.errors import UsageError
-from a2a_docgen.review.git import run_git
+from a2a_docgen.git import Repository, run_git
+from a2a_docgen.history.entries import UNKNOWN_DATE
 
 __all__ = [
     "MIN_GIT",
     "Commit",
     "FileChange",
     "GitLog",
+    "commit_day",
     "first_parent_of",
-    "git_version",
     "read_log",
+    "rfc3339",
     "shallow_boundary",
 ]
 
@@ -56,7 +57,7 @@ class FileChange:
 class Commit:
     id: str
     date: str
-    """Committer date, UTC, RFC 3339."""
+    """Committer date, UTC, RFC 3339; ``UNKNOWN_DATE`` when it cannot be written so."""
     subject: str
     changes: tuple[FileChange, ...]
 
@@ -73,37 +74,15 @@ class GitLog:
     truncated: bool
     """The bound on commits cut older ones off."""
     head_date: str = "1970-01-01T00:00:00Z"
-    """``HEAD``'s committer date (RFC 3339, UTC)."""
+    """``HEAD``'s committer date (RFC 3339, UTC; ``UNKNOWN_DATE`` when it cannot be written so)."""
 
 
-def git_version(cwd: str) -> tuple[int, ...]:
-    """git's version as numbers (``(2, 39, 5)``); ``UsageError`` when git is missing."""
-    out = run_git(["--version"], cwd=cwd, what="ask git its version", needed_by=NEEDED_BY, timeout=30)
-    found = re.search(rb"(\d+)\.(\d+)(?:\.(\d+))?", out)
-    if found is None:
-        raise UsageError(f"cannot read git's version from {out[:60]!r}")
-    return tuple(int(part) for part in found.groups() if part is not None)
-
-
-def repository_top(cwd: str) -> str | None:
-    """The top directory of the git work tree that contains ``cwd``, or ``None`` outside one."""
-    try:
-        out = run_git(
-            ["rev-parse", "--show-toplevel"], cwd=cwd, what="find the git repository", needed_by=NEEDED_BY
-        )
-    except UsageError as exc:
-        if "needs git" in str(exc):
-            raise
-        return None
-    return os.path.realpath(os.fsdecode(out.strip()))
-
-
-def head_commit(top: str) -> str:
+def head_commit(repository: Repository) -> str:
     """``HEAD``'s commit id, "" when the repository has no commit yet."""
     try:
         out = run_git(
+            repository,
             ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"],
-            cwd=top,
             what="read HEAD",
             needed_by=NEEDED_BY,
         )
@@ -112,19 +91,17 @@ def head_commit(top: str) -> str:
     return out.decode("ascii").strip()
 
 
-def shallow_boundary(top: str) -> str:
+def shallow_boundary(repository: Repository) -> str:
     """The commits a shallow clone starts at (git's ``shallow`` file), "" for a whole clone: a clone deepened
     under the same ``HEAD`` has another boundary, and more history."""
-    out = run_git(
-        ["rev-parse", "--git-path", "shallow"], cwd=top, what="ask git about the clone", needed_by=NEEDED_BY
-    )
     try:
-        return Path(top, os.fsdecode(out.strip())).read_text(encoding="ascii", errors="replace")
+        with open(os.path.join(repository.common_dir, "shallow"), encoding="ascii", errors="replace") as file:
+            return file.read()
     except OSError:
         return ""
 
 
-def first_parent_of(top: str, old: str, head: str) -> bool:
+def first_parent_of(repository: Repository, old: str, head: str) -> bool:
     """Whether ``old`` is on ``head``'s first-parent chain, before it: the log up to ``head`` is then the log up to
     ``old`` and the commits after it (``read_log(..., since=old)``). False after a force push or a merge that
     took ``old`` in as a second parent."""
@@ -132,8 +109,8 @@ def first_parent_of(top: str, old: str, head: str) -> bool:
         return False
     try:
         out = run_git(
+            repository,
             ["rev-list", "--first-parent", "--parents", f"{old}..{head}"],
-            cwd=top,
             what="compare the commits",
             needed_by=NEEDED_BY,
         )
@@ -145,7 +122,7 @@ def first_parent_of(top: str, old: str, head: str) -> bool:
 
 
 def read_log(
-    top: str,
+    repository: Repository,
     pathspecs: Sequence[str],
     *,
     head: str,
@@ -155,10 +132,11 @@ def read_log(
 ) -> GitLog:
     """The commits up to ``head`` that changed files under ``pathspecs`` (repository paths, "" for all); with
     ``since`` (on ``head``'s first-parent chain, ``first_parent_of``), only those after it."""
+    top = repository.top
     shallow = (
         run_git(
+            repository,
             ["rev-parse", "--is-shallow-repository"],
-            cwd=top,
             what="ask git about the clone",
             needed_by=NEEDED_BY,
         ).strip()
@@ -168,27 +146,23 @@ def read_log(
         return GitLog(top, head, (), shallow, truncated=False)
     specs = [spec for spec in pathspecs if spec]
     out = run_git(
+        repository,
         [
-            "-c",
-            "core.quotepath=off",
             "log",
             "--first-parent",
             "--raw",
             "--no-abbrev",
-            "-z",
+            "-z",  # paths as they are, whatever core.quotePath says
             "-M",
             "--root",  # the first commit (or a shallow clone's oldest) adds its files, whatever log.showRoot says
-            "--no-show-signature",
             "--no-relative",
             "--no-color",
-            "--no-ext-diff",
             f"--max-count={max_commits + 1}",
             f"--format={_SEPARATOR}%H{_FIELD}%ct{_FIELD}%s",
             f"{since}..{head}" if since else head,
             "--",
             *(specs if len(specs) == len(pathspecs) else []),
         ],
-        cwd=top,
         what="read the history of the cards",
         needed_by=NEEDED_BY,
         timeout=timeout,
@@ -197,14 +171,29 @@ def read_log(
     truncated = len(commits) > max_commits
     newest_first = commits[:max_commits]
     stamp = run_git(
-        ["show", "-s", "--format=%ct", head], cwd=top, what="read HEAD's date", needed_by=NEEDED_BY
+        repository, ["show", "-s", "--format=%ct", head], what="read HEAD's date", needed_by=NEEDED_BY
     )
-    return GitLog(top, head, tuple(reversed(newest_first)), shallow, truncated, _date(stamp.decode().strip()))
+    head_date = rfc3339(stamp.decode("ascii", "replace").strip())
+    return GitLog(top, head, tuple(reversed(newest_first)), shallow, truncated, head_date)
 
 
-def _date(stamp: str) -> str:
-    """A commit's Unix time as RFC 3339, UTC."""
-    return datetime.fromtimestamp(int(stamp or 0), tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+def rfc3339(stamp: str) -> str:
+    """A commit's Unix time (``%ct`` as git printed it) as RFC 3339, UTC; ``UNKNOWN_DATE`` when it is not a whole
+    number or falls outside years 1 to 9999."""
+    try:
+        moment = datetime.fromtimestamp(int(stamp), tz=timezone.utc)
+    except (ValueError, OverflowError, OSError):
+        return UNKNOWN_DATE
+    return (
+        f"{moment.year:04d}-{moment.month:02d}-{moment.day:02d}"
+        f"T{moment.hour:02d}:{moment.minute:02d}:{moment.second:02d}Z"
+    )
+
+
+def commit_day(commit_date: str) -> date:
+    """The day of a commit's date (``Commit.date``), as of which a step's acceptances are judged; an unknown date
+    is taken as the last day, so no acceptance that expires covers its change."""
+    return date.fromisoformat(commit_date[:10]) if commit_date != UNKNOWN_DATE else date.max
 
 
 def _parse(out: bytes) -> list[Commit]:
@@ -227,7 +216,7 @@ def _parse(out: bytes) -> list[Commit]:
             changes = []
             fields = token[1:].decode("utf-8", "replace").split(_FIELD, 2)
             commit, stamp, subject = ([*fields, "", "", ""])[:3]
-            header = (commit, _date(stamp), _CONTROL.sub(" ", subject).strip())
+            header = (commit, rfc3339(stamp), _CONTROL.sub(" ", subject).strip())
         elif token.startswith(b":"):
             old_mode, new_mode, old_oid, new_oid, status = token[1:].decode("ascii").split()
             first = os.fsdecode(tokens[position])

@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from datetime import date
 from typing import Any
 
 from a2a_docgen.collector import collector_paused
+from a2a_docgen.git import Repository
 from a2a_docgen.history import walk
 from a2a_docgen.history.blobs import BlobReader
 from a2a_docgen.history.entries import HistoryFinding
-from a2a_docgen.history.log import Commit
+from a2a_docgen.history.log import Commit, commit_day
 from a2a_docgen.history.store import FindingsKey, Store, VersionFacts
 from a2a_docgen.history.walk import Place
 from a2a_docgen.limits import Limits
@@ -78,7 +78,7 @@ def prefill(
     commits: Sequence[Commit],
     where: Callable[[str], Place | None],
     *,
-    top: str,
+    repository: Repository,
     limits: Limits,
     parallel: Parallel,
     deadline: float,
@@ -100,7 +100,7 @@ def prefill(
         findings: dict[FindingsKey, tuple[HistoryFinding, ...]] = {}
         group = groups[index]
         order = [chain[at][0] for chain, plan in group for at in plan]
-        with BlobReader(top, order, max_bytes=limits.max_file_bytes) as blobs, collector_paused():
+        with BlobReader(repository, order, max_bytes=limits.max_file_bytes) as blobs, collector_paused():
             for chain, plan in group:
                 if time.monotonic() > deadline:
                     break
@@ -144,7 +144,7 @@ def _fill(
         if last is not None and last[0] != oid and last[2] is not None and catalog is not None:
             key = (last[0], last[1][0], oid, place[0])
             if store.findings.get(key) is None and key not in findings:
-                findings[key] = walk.classify(last[2], catalog, date.fromisoformat(day[:10]))
+                findings[key] = walk.classify(last[2], catalog, commit_day(day))
         last = (oid, place, catalog)
 
 

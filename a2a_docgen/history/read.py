@@ -1,6 +1,7 @@
 """``read_history``: the change history of the cards under some paths, or why there is none.
 
-The history is off, quietly, for cards outside a git work tree; a missing or too old git is said once and the
+The history is off, quietly, for cards outside a git work tree (the repository is the one that holds the cards,
+found by ``a2a_docgen.git``, never by git); a missing or too old git is said once and the
 site is built without history. Results are kept for the life of the process, keyed by the repository, the
 ``HEAD`` commit id and the options: ``mkdocs serve`` rebuilding after a card edit (``HEAD`` unchanged) asks
 git one question (``rev-parse HEAD``) and reads nothing else again; after a new commit, what is known of the
@@ -23,16 +24,16 @@ from typing import Any
 
 from a2a_docgen.collector import collector_paused
 from a2a_docgen.errors import UsageError
+from a2a_docgen.git import Repository, find_repository, git_version, repository_path
 from a2a_docgen.history.blobs import BlobReader
-from a2a_docgen.history.entries import AgentHistory, CatalogHistory, RecentEntry
+from a2a_docgen.history.entries import UNKNOWN_DATE, AgentHistory, CatalogHistory, RecentEntry
 from a2a_docgen.history.log import (
     MIN_GIT,
+    NEEDED_BY,
     GitLog,
     first_parent_of,
-    git_version,
     head_commit,
     read_log,
-    repository_top,
     shallow_boundary,
 )
 from a2a_docgen.history.prefill import Parallel, prefill
@@ -41,7 +42,6 @@ from a2a_docgen.history.snapshot import KeptWalk, read_snapshot, write_snapshot
 from a2a_docgen.history.store import Store, cache_file, stamp_for
 from a2a_docgen.history.walk import HistoryTimeout, Walk, place, read_order
 from a2a_docgen.limits import DEFAULT_LIMITS, Limits
-from a2a_docgen.review.git import repository_path
 
 __all__ = [
     "DEFAULT_MAX_COMMITS",
@@ -99,10 +99,11 @@ def read_history(
     are written before this returns."""
     cwd = os.path.realpath(base if base is not None else os.getcwd())
     try:
-        top = repository_top(cwd)
-        if top is None:
+        repository = _repository(paths, cwd)
+        if repository is None:
             return HistoryRead(None)
-        version = git_version(top)
+        top = repository.top
+        version = git_version(NEEDED_BY)
         if version[:2] < MIN_GIT:
             shown = ".".join(str(part) for part in version)
             wanted = ".".join(str(part) for part in MIN_GIT)
@@ -112,7 +113,7 @@ def read_history(
         arguments = _arguments(paths, cwd, top)
         if not arguments:
             return HistoryRead(None)
-        head = head_commit(top)
+        head = head_commit(repository)
         key = (top, head, tuple(arguments), max_commits, limits, repo_url)
         kept = _RESULTS.get(key)
         if kept is not None:
@@ -121,7 +122,7 @@ def read_history(
         # no cycles: collections would walk them, and the catalogue, again and again.
         with collector_paused():
             history = _read(
-                top, head, arguments, limits, max_commits, seconds, repo_url, parallel, defer or _now
+                repository, head, arguments, limits, max_commits, seconds, repo_url, parallel, defer or _now
             )
     except (UsageError, HistoryTimeout) as exc:
         return HistoryRead(None, f"no change history: {exc}")
@@ -141,6 +142,16 @@ def _message(history: CatalogHistory) -> str | None:
     return " ".join(history.notices) or None
 
 
+def _repository(paths: Sequence[str], cwd: str) -> Repository | None:
+    """The repository that holds the first of the cards' paths (relative to ``cwd``) that is in one."""
+    for argument in paths:
+        path = os.path.join(cwd, argument)
+        found = find_repository(path if os.path.isdir(path) else os.path.dirname(path))
+        if found is not None:
+            return found
+    return None
+
+
 def _arguments(paths: Sequence[str], cwd: str, top: str) -> list[tuple[str, str, bool]]:
     """(argument, its path in the repository, whether it is a file) for each path inside the repository."""
     found = []
@@ -152,7 +163,7 @@ def _arguments(paths: Sequence[str], cwd: str, top: str) -> list[tuple[str, str,
 
 
 def _read(
-    top: str,
+    repository: Repository,
     head: str,
     arguments: list[tuple[str, str, bool]],
     limits: Limits,
@@ -162,15 +173,18 @@ def _read(
     parallel: Parallel | None,
     defer: Defer,
 ) -> CatalogHistory:
+    top = repository.top
     started = time.monotonic()
     deadline = started + seconds
-    snapshot = _snapshot(top, head, arguments, limits, max_commits)
+    snapshot = _snapshot(repository, head, arguments, limits, max_commits)
     kept = read_snapshot(*snapshot) if snapshot is not None else None
     if isinstance(kept, CatalogHistory):
         return dataclasses.replace(kept, commit_url=repo_url)
     prefixes = [prefix for _, prefix, _ in arguments]
     where = place(arguments)
-    continued = _continued(top, head, prefixes, max_commits, seconds, kept) if kept is not None else None
+    continued = (
+        _continued(repository, head, prefixes, max_commits, seconds, kept) if kept is not None else None
+    )
     if continued is not None:
         # A push: the walk goes on from the snapshot's HEAD over the new commits alone. The store's file is
         # left as the last whole read wrote it (its entries never go stale); what this walk learns is kept in
@@ -179,15 +193,23 @@ def _read(
         store, saved = _STORES.get((top, stamp_for(limits))) or Store(), None
         store.start_build()
     else:
-        log = read_log(top, prefixes, head=head, max_commits=max_commits, timeout=seconds)
+        log = read_log(repository, prefixes, head=head, max_commits=max_commits, timeout=seconds)
         commits, resumed = len(log.commits), None
         store, saved = _store(top, limits)
     if parallel is not None:
-        prefill(store, log.commits, where, top=top, limits=limits, parallel=parallel, deadline=deadline)
+        prefill(
+            store,
+            log.commits,
+            where,
+            repository=repository,
+            limits=limits,
+            parallel=parallel,
+            deadline=deadline,
+        )
     known = frozenset(store.versions)
     met = resumed.state if resumed is not None else {}
     order = [oid for oid in read_order(log.commits, where, met=met) if oid not in known]
-    with BlobReader(top, order, max_bytes=limits.max_file_bytes) as blobs:
+    with BlobReader(repository, order, max_bytes=limits.max_file_bytes) as blobs:
         walk = Walk(blobs, where, limits, store, deadline=deadline, known=known)
         if resumed is not None:
             walk.state, walk.timeline = resumed.state, resumed.timeline
@@ -205,8 +227,9 @@ def _read(
     notices = []
     if boundary is not None:
         first = log.commits[0]
+        when = f" of {first.date[:10]}" if first.date != UNKNOWN_DATE else ""
         notices.append(
-            f"This history comes from a shallow clone: it starts at commit {first.id[:10]} of {first.date[:10]}, "
+            f"This history comes from a shallow clone: it starts at commit {first.id[:10]}{when}, "
             "and earlier changes are not shown (fetch the whole history, fetch-depth: 0, to show them)."
         )
     elif log.shallow and log.truncated:
@@ -229,17 +252,17 @@ def _read(
 
 
 def _continued(
-    top: str, head: str, prefixes: list[str], max_commits: int, seconds: float, kept: KeptWalk
+    repository: Repository, head: str, prefixes: list[str], max_commits: int, seconds: float, kept: KeptWalk
 ) -> tuple[GitLog, int] | None:
     """The commits after the kept walk's ``HEAD`` and the number of commits of the whole log, when the walk can go
     on from there: its ``HEAD`` is on the first-parent chain of this one, and the whole log stays within the
     bound on commits and is not a shallow clone's (either would change where the walk starts)."""
-    if not first_parent_of(top, kept.head, head):
+    if not first_parent_of(repository, kept.head, head):
         return None
     left = max_commits - kept.commits
     if left < 0:
         return None
-    log = read_log(top, prefixes, head=head, max_commits=left, timeout=seconds, since=kept.head)
+    log = read_log(repository, prefixes, head=head, max_commits=left, timeout=seconds, since=kept.head)
     if log.shallow or log.truncated:
         return None
     return log, kept.commits + len(log.commits)
@@ -250,10 +273,14 @@ def _now(write: Callable[[], None]) -> None:
 
 
 def _snapshot(
-    top: str, head: str, arguments: list[tuple[str, str, bool]], limits: Limits, max_commits: int
+    repository: Repository,
+    head: str,
+    arguments: list[tuple[str, str, bool]],
+    limits: Limits,
+    max_commits: int,
 ) -> tuple[Path, dict[str, Any]] | None:
     """Where the history at ``head`` is kept, and the key it is kept under; ``None`` when the cache is off."""
-    saved = cache_file(top)
+    saved = cache_file(repository.top)
     if saved is None:
         return None
     key = {
@@ -261,7 +288,7 @@ def _snapshot(
         "head": head,
         "arguments": [list(argument) for argument in arguments],
         "max_commits": max_commits,
-        "shallow": shallow_boundary(top),
+        "shallow": shallow_boundary(repository),
     }
     return saved.with_name(SNAPSHOT_FILE), key
 

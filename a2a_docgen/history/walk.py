@@ -25,7 +25,7 @@ from datetime import date
 from a2a_docgen.errors import A2ADocgenError, UsageError
 from a2a_docgen.history.blobs import BlobReader
 from a2a_docgen.history.entries import EntryKind, HistoryEntry, HistoryFinding
-from a2a_docgen.history.log import Commit, FileChange
+from a2a_docgen.history.log import Commit, FileChange, commit_day
 from a2a_docgen.history.store import Store, VersionFacts
 from a2a_docgen.limits import Limits
 from a2a_docgen.load import SkillMemo, read_card_bytes
@@ -188,7 +188,7 @@ class Walk:
             [head.version for head in heads if head.version is not None],
             lambda version: version.identity,
         )
-        day = date.fromisoformat(commit.date[:10])
+        day = commit_day(commit.date)
         for old, new in pairs:
             lineage, head = by_card[id(old)], head_of[id(new)]
             findings = self._diff(old, new, day)

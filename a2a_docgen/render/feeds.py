@@ -14,7 +14,7 @@ import posixpath
 import uuid
 from collections.abc import Mapping, Sequence
 
-from a2a_docgen.history.entries import HistoryEntry
+from a2a_docgen.history.entries import UNKNOWN_DATE, HistoryEntry
 from a2a_docgen.render.changes import FEED_ENTRIES, ChangeView, entry_summary
 from a2a_docgen.render.pages import AgentPage, SiteViews
 from a2a_docgen.text.unicode import clean_text
@@ -32,6 +32,8 @@ __all__ = [
 
 ATOM_TYPE = "application/atom+xml"
 _FEED_NAMESPACE = uuid.UUID("0c2f8e8a-2d1e-4a8f-9a7e-a2a0d0c9e025")
+_EPOCH = "1970-01-01T00:00:00Z"
+"""An unknown commit date in a feed, which must give one: a reader sorts it last."""
 
 
 def xml_text(value: str) -> str:
@@ -102,13 +104,14 @@ def atom_feed(
         if site_url
         else f"urn:uuid:{uuid.uuid5(_FEED_NAMESPACE, f'{site_name}:{feed_path}')}"
     )
-    newest = changes[0].entry.date if changes else updated
+    known = (view.entry.date for view in changes if view.entry.date != UNKNOWN_DATE)
+    newest = next(known, updated)
     out = [
         '<?xml version="1.0" encoding="utf-8"?>\n',
         '<feed xmlns="http://www.w3.org/2005/Atom">\n',
         f"  <id>{xml_text(feed_id)}</id>\n",
         f'  <title type="text">{xml_text(title)}</title>\n',
-        f"  <updated>{xml_text(newest)}</updated>\n",
+        f"  <updated>{xml_text(newest if newest != UNKNOWN_DATE else _EPOCH)}</updated>\n",
         f"  <author><name>{xml_text(site_name)}</name></author>\n",
         f'  <link rel="self" type="{ATOM_TYPE}" href="{xml_text(_href(feed_path, feed_path, site_url))}"/>\n',
         f'  <link rel="alternate" type="text/html" '
@@ -127,7 +130,7 @@ def atom_feed(
             "  <entry>\n",
             f"    <id>{xml_text(entry.id)}</id>\n",
             f'    <title type="text">{xml_text(f"{entry.agent}: {entry_summary(entry)}{breaking}")}</title>\n',
-            f"    <updated>{xml_text(entry.date)}</updated>\n",
+            f"    <updated>{xml_text(entry.date if entry.date != UNKNOWN_DATE else _EPOCH)}</updated>\n",
             f'    <link rel="alternate" type="text/html" href="{href}"/>\n',
         ]
         if view.commit_link:

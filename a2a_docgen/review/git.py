@@ -5,21 +5,29 @@
 below a directory, minus sidecars and skipped directories; a file argument as it is), and get the same
 display paths, so a card is matched to itself and annotations name the path a reviewer knows.
 
-git runs with a fixed argument list (never a shell), literal pathspecs, and blobs are read by object id
-through one ``git cat-file --batch``, so no path or revision can be taken for an option or a pattern.
-Symbolic links at the revision are not followed (their target may not exist there).
+git runs through ``a2a_docgen.git`` (the repository found there, never a program of its configuration, never a
+fetch), with literal pathspecs, and blobs are read by object id through one ``git cat-file --batch``, so no path
+or revision can be taken for an option or a pattern. Symbolic links at the revision are not followed (their
+target may not exist there).
 """
 
 from __future__ import annotations
 
 import os
-import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import PurePosixPath
 
 from a2a_docgen.catalog import assemble_catalog, load_card_bytes
 from a2a_docgen.errors import UsageError
+from a2a_docgen.git import (
+    GitError,
+    Repository,
+    find_repository,
+    missing_object,
+    repository_path,
+    run_git,
+    try_git,
+)
 from a2a_docgen.limits import DEFAULT_LIMITS, Limits
 from a2a_docgen.load import SIDECAR_SUFFIX, SKIPPED_DIRS, file_too_large
 from a2a_docgen.model import AgentCard, Catalog, Diagnostic
@@ -31,8 +39,6 @@ __all__ = [
     "is_card_path",
     "load_catalog_at_revision",
     "read_blobs",
-    "repository_path",
-    "run_git",
 ]
 
 _SYMLINK_MODE = "120000"
@@ -59,19 +65,33 @@ class GitRevision:
         if not revision or revision.startswith("-"):
             raise UsageError(f"--base-ref: {revision!r} is not a revision")
         self.cwd = os.path.realpath(cwd if cwd is not None else os.getcwd())
-        top = self._git(["rev-parse", "--show-toplevel"], cwd=self.cwd, what="find the git repository")
-        self.top = os.path.realpath(top.decode("utf-8", "surrogateescape").strip())
-        commit = self._git(
-            ["rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}"],
-            what=f"resolve --base-ref {revision!r}",
-        )
+        repository = find_repository(self.cwd)
+        if repository is None:
+            raise UsageError(f"cannot find the git repository: no .git in {self.cwd} or a directory above it")
+        self.repository: Repository = repository
+        self.top = repository.top
         self.revision = revision
-        self.commit = commit.decode("ascii").strip()
+        self.commit = self._resolve(revision)
 
-    def _git(
-        self, argv: list[str], *, cwd: str | None = None, what: str, stdin: bytes | None = None
-    ) -> bytes:
-        return run_git(argv, cwd=cwd or self.top, what=what, stdin=stdin, needed_by="--base-ref")
+    def _git(self, argv: list[str], *, what: str) -> bytes:
+        return run_git(self.repository, argv, what=what, needed_by="--base-ref")
+
+    def _resolve(self, revision: str) -> str:
+        """``revision``'s commit id; ``UsageError`` with what to do when there is none."""
+        try:
+            commit = self._git(
+                ["rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}"],
+                what=f"resolve --base-ref {revision!r}",
+            )
+        except GitError as exc:
+            if not exc.reason:
+                reason = "no such revision (fetch it first, e.g. git fetch origin main)"
+            elif "no upstream configured" in exc.reason:
+                reason = f"{exc.reason} (name the base instead, e.g. --base-ref origin/main, or use --since-default-branch)"
+            else:
+                raise
+            raise UsageError(f"cannot {exc.what}: {reason}") from exc
+        return commit.decode("ascii").strip()
 
     @classmethod
     def default_branch_merge_base(cls, *, cwd: str | os.PathLike[str] | None = None) -> GitRevision:
@@ -84,14 +104,17 @@ class GitRevision:
         """
         probe = cls("HEAD", cwd=cwd)
         candidates = []
-        head_ref = probe._try(["symbolic-ref", "--quiet", "refs/remotes/origin/HEAD"])
+        head_ref = try_git(probe.repository, ["symbolic-ref", "--quiet", "refs/remotes/origin/HEAD"])
         if head_ref:
             candidates.append(head_ref.removeprefix("refs/remotes/"))
         candidates += ["origin/main", "origin/master", "main", "master"]
         for branch in candidates:
-            if probe._try(["rev-parse", "--verify", "--quiet", f"{branch}^{{commit}}"]) is None:
+            if (
+                try_git(probe.repository, ["rev-parse", "--verify", "--quiet", f"{branch}^{{commit}}"])
+                is None
+            ):
                 continue
-            base = probe._try(["merge-base", branch, "HEAD"])
+            base = try_git(probe.repository, ["merge-base", branch, "HEAD"])
             if base:
                 revision = cls(base, cwd=cwd)
                 revision.revision = f"the merge base of {branch} and HEAD"
@@ -100,16 +123,6 @@ class GitRevision:
             "--since-default-branch: no default branch found (origin/HEAD, origin/main, origin/master, main or "
             "master), or it shares no history with HEAD; name the base with --base-ref"
         )
-
-    def _try(self, argv: list[str]) -> str | None:
-        """The output of a git query, stripped, or ``None`` when git says no."""
-        try:
-            result = subprocess.run(
-                ["git", *argv], cwd=self.top, capture_output=True, check=False, timeout=60, text=True
-            )
-        except (OSError, subprocess.TimeoutExpired):
-            return None
-        return result.stdout.strip() if result.returncode == 0 else None
 
     def repo_path(self, path: str) -> str:
         """``path`` (relative to ``cwd``) as a path from the repository root, ``""`` for the root."""
@@ -142,10 +155,15 @@ class GitRevision:
                 if not record:
                     continue
                 meta, _, raw_path = record.partition(b"\t")
-                mode, kind, oid, size = meta.decode("ascii").split()
+                fields = meta.decode("ascii", "replace").split()
+                if len(fields) != 4:
+                    raise UsageError(f"cannot list {argument} at {self.revision}: git wrote {record[:80]!r}")
+                mode, kind, oid, size = fields
                 path = os.fsdecode(raw_path)
                 if kind != "blob" or mode == _SYMLINK_MODE or path in seen:
                     continue
+                if not size.isdigit():  # "BAD": git could not read the object
+                    raise UsageError(f"cannot list {argument} at {self.revision}: {missing_object(oid)}")
                 if path == prefix:
                     entries.append((path, os.path.basename(path), oid, size, True))
                 elif not prefix or path.startswith(prefix + "/"):
@@ -180,7 +198,7 @@ class GitRevision:
     def read(self, files: Sequence[RevisionFile], limits: Limits) -> dict[str, bytes]:
         """The contents of the files no larger than the limit, keyed by object id."""
         wanted = sorted({f.oid for f in files if f.size <= limits.max_file_bytes})
-        return read_blobs(self.top, wanted, what=f"read the cards at {self.revision}", needed_by="--base-ref")
+        return read_blobs(self.repository, wanted, what=f"read the cards at {self.revision}")
 
     def load(
         self, files: Sequence[RevisionFile], *, limits: Limits = DEFAULT_LIMITS, trust: Trust | None = None
@@ -204,72 +222,26 @@ class GitRevision:
         return assemble_catalog((load(file) for file in files), trust=trust)
 
 
-def repository_path(path: str, *, cwd: str, top: str) -> str | None:
-    """``path`` (relative to ``cwd``) as a ``/``-separated path from the repository's top directory ``top``
-    (``""`` for the top itself), or ``None`` when it lies outside."""
-    relative = os.path.relpath(os.path.realpath(os.path.join(cwd, path)), top)
-    if relative == os.pardir or relative.startswith(os.pardir + os.sep):
-        return None
-    return "" if relative == os.curdir else PurePosixPath(*relative.split(os.sep)).as_posix()
-
-
-def run_git(
-    argv: Sequence[str],
-    *,
-    cwd: str,
-    what: str,
-    stdin: bytes | None = None,
-    needed_by: str,
-    timeout: float = 300,
-) -> bytes:
-    """The output of ``git --literal-pathspecs ARGV`` run in ``cwd`` (never through a shell).
-
-    Raises ``UsageError`` naming ``what`` could not be done: git missing (``needed_by`` says who needs it), a
-    timeout, or git's own last line of error output."""
-    try:
-        result = subprocess.run(
-            ["git", "--literal-pathspecs", *argv],
-            cwd=cwd,
-            input=stdin,
-            capture_output=True,
-            check=False,
-            timeout=timeout,
-        )
-    except FileNotFoundError as exc:
-        raise UsageError(f"{needed_by} needs git, which is not installed or not on PATH") from exc
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise UsageError(f"cannot {what}: {exc}") from exc
-    if result.returncode != 0:
-        detail = result.stderr.decode("utf-8", "replace").strip().splitlines()
-        reason = detail[-1] if detail else f"git exited with {result.returncode}"
-        if "resolve" in what and not detail:
-            reason = "no such revision (fetch it first, e.g. git fetch origin main)"
-        elif "no upstream configured" in reason:
-            reason += " (name the base instead, e.g. --base-ref origin/main, or use --since-default-branch)"
-        raise UsageError(f"cannot {what}: {reason}")
-    return result.stdout
-
-
-def read_blobs(top: str, oids: Sequence[str], *, what: str, needed_by: str) -> dict[str, bytes]:
-    """The contents of the blobs ``oids`` of the repository at ``top``, read by one ``git cat-file --batch``."""
+def read_blobs(repository: Repository, oids: Sequence[str], *, what: str) -> dict[str, bytes]:
+    """The contents of the blobs ``oids`` of ``repository``, read by one ``git cat-file --batch``; ``UsageError``
+    when one is missing or not a blob."""
     wanted = sorted(set(oids))
     if not wanted:
         return {}
     output = run_git(
+        repository,
         ["cat-file", "--batch"],
-        cwd=top,
         what=what,
         stdin="".join(f"{oid}\n" for oid in wanted).encode("ascii"),
-        needed_by=needed_by,
+        needed_by="--base-ref",
     )
     blobs: dict[str, bytes] = {}
     position = 0
     for oid in wanted:
-        end = output.index(b"\n", position)
-        header = output[position:end].decode("ascii").split()
-        if len(header) < 3 or header[1] != "blob":  # "<oid> missing": not in this clone
-            position = end + 1
-            continue
+        end = output.find(b"\n", position)
+        header = output[position:end].decode("ascii", "replace").split() if end >= 0 else []
+        if len(header) != 3 or header[0] != oid or header[1] != "blob" or not header[2].isdigit():
+            raise UsageError(f"cannot {what}: {missing_object(oid)}")
         size = int(header[2])
         blobs[oid] = output[end + 1 : end + 1 + size]
         position = end + 1 + size + 1

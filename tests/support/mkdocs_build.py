@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
 
-__all__ = ["Build", "build_projects", "content_shapes", "page_text", "snapshot"]
+__all__ = ["Build", "build_cards_site", "build_projects", "content_shapes", "page_text", "snapshot"]
 
 MEMORY_LIMIT = 3 * 1024**3
 """Address-space limit of one build (bytes)."""
@@ -78,6 +78,20 @@ def build_projects(
             name, config.parent, site, process.returncode, output, time.monotonic() - started
         )
     return builds
+
+
+def build_cards_site(directory: Path, *, site_url: str = "") -> Path:
+    """``mkdocs build`` of a site in ``directory`` whose plugin reads ``directory/cards`` (no search index, the
+    default theme); asserts it succeeded and returns the built site."""
+    (directory / "docs").mkdir(exist_ok=True)
+    (directory / "mkdocs.yml").write_text(
+        f"site_name: Cards\n{f'site_url: {site_url}' if site_url else ''}\ndocs_dir: docs\n"
+        "plugins:\n  - a2a-docgen:\n      cards: cards\n      search_index: off\n",
+        encoding="utf-8",
+    )
+    built = build_projects({"site": (directory / "mkdocs.yml", directory / "built")})["site"]
+    assert built.returncode == 0, built.output
+    return built.site
 
 
 def snapshot(root: Path, *, exclude: Path | None = None) -> dict[str, bytes]:
