@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from a2a_docgen.errors import UsageError
+from a2a_docgen.git import repository_path
 from a2a_docgen.review.config import (
     CONFIG_NAME,
     ConfigError,
@@ -29,7 +30,7 @@ from a2a_docgen.review.config import (
     load_config,
     shown_path,
 )
-from a2a_docgen.review.git import GitRevision, repository_path
+from a2a_docgen.review.git import GitRevision
 from a2a_docgen.review.rules import HeadConfig
 
 __all__ = ["ReviewRules", "review_rules"]

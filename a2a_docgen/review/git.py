@@ -192,7 +192,7 @@ class GitRevision:
                 raise UsageError(f"{path}: a symbolic link at {self.revision}, which is not followed")
             if kind == "blob":
                 what = f"read {path} at {self.revision}"
-                return read_blobs(self.top, [oid], what=what, needed_by="--base-ref").get(oid)
+                return read_blobs(self.repository, [oid], what=what).get(oid)
         return None
 
     def read(self, files: Sequence[RevisionFile], limits: Limits) -> dict[str, bytes]:
