@@ -499,7 +499,7 @@ def test_mutual_tls_without_the_deprecated_cert_argument_and_over_grpc() -> None
     grpc = forms["gRPC v1.0 · Python"]
     assert "grpc.ssl_channel_credentials(private_key=key.read(), certificate_chain=crt.read())" in grpc
     assert 'grpc_channel_factory=lambda _: grpc.aio.secure_channel("g.example:8443", tls)' in grpc
-    assert grpc.startswith('# pip install "a2a-sdk[grpc]>=1.3"\n')
+    assert grpc.startswith('# -*- coding: utf-8 -*-\n# pip install "a2a-sdk[grpc]>=1.3"\n')
     assert "-cert client.crt -key client.key" in forms["gRPC v1.0 · grpcurl"]
     assert "--cert client.crt --key client.key" in forms["HTTP+JSON v1.0 · curl"]
 
