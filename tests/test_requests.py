@@ -549,3 +549,13 @@ def test_deferred_requests_are_the_tuple_they_stand_for_in_a_template() -> None:
         "{{ v | first == v[0] }} {{ v | list | length }} {{ v | string }}"
     )
     assert template.render(v=deferred, t=made) == template.render(v=made, t=made)
+
+
+def test_a_tenant_with_a_lone_surrogate_is_written_not_a_crash() -> None:
+    """The validator reports a lone surrogate; the HTTP+JSON path still gets the tenant, percent-encoded as
+    its bytes (a UTF-8 encoder refuses it), instead of the build stopping with a traceback."""
+    c = card([interface("HTTP+JSON", tenant="n\ud800")])
+    request = build_request(c, c.skills[0], 0)
+    assert request is not None
+    assert request.target == "https://ferry.example/a2a/n%ED%A0%80/message:send"
+    assert "'https://ferry.example/a2a/n%ED%A0%80/message:send'" in _forms(c)["HTTP+JSON v1.0 · curl"]
