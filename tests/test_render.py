@@ -314,7 +314,7 @@ def test_every_example_has_requests_for_every_interface() -> None:
     assert all("authorization: bearer <token>'" in c.lower() for c in commands)
     grpcurls = [c for c in commands if not c.startswith("curl ")]
     assert len(grpcurls) == count
-    assert all("grpc.routes.tidewater.example:443 lf.a2a.v1.A2AService/SendMessage" in c for c in grpcurls)
+    assert all("'grpc.routes.tidewater.example:443' lf.a2a.v1.A2AService/SendMessage" in c for c in grpcurls)
 
 
 def test_modes_say_where_they_come_from() -> None:

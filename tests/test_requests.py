@@ -499,7 +499,7 @@ def test_mutual_tls_without_the_deprecated_cert_argument_and_over_grpc() -> None
     grpc = forms["gRPC v1.0 · Python"]
     assert "grpc.ssl_channel_credentials(private_key=key.read(), certificate_chain=crt.read())" in grpc
     assert 'grpc_channel_factory=lambda _: grpc.aio.secure_channel("g.example:8443", tls)' in grpc
-    assert grpc.startswith('# pip install "a2a-sdk[grpc]>=1.3"\n')
+    assert grpc.startswith('# -*- coding: utf-8 -*-\n# pip install "a2a-sdk[grpc]>=1.3"\n')
     assert "-cert client.crt -key client.key" in forms["gRPC v1.0 · grpcurl"]
     assert "--cert client.crt --key client.key" in forms["HTTP+JSON v1.0 · curl"]
 
@@ -549,3 +549,13 @@ def test_deferred_requests_are_the_tuple_they_stand_for_in_a_template() -> None:
         "{{ v | first == v[0] }} {{ v | list | length }} {{ v | string }}"
     )
     assert template.render(v=deferred, t=made) == template.render(v=made, t=made)
+
+
+def test_a_tenant_with_a_lone_surrogate_is_written_not_a_crash() -> None:
+    """The validator reports a lone surrogate; the HTTP+JSON path still gets the tenant, percent-encoded as
+    its bytes (a UTF-8 encoder refuses it), instead of the build stopping with a traceback."""
+    c = card([interface("HTTP+JSON", tenant="n\ud800")])
+    request = build_request(c, c.skills[0], 0)
+    assert request is not None
+    assert request.target == "https://ferry.example/a2a/n%ED%A0%80/message:send"
+    assert "'https://ferry.example/a2a/n%ED%A0%80/message:send'" in _forms(c)["HTTP+JSON v1.0 · curl"]

@@ -292,7 +292,8 @@ def _rest_url(url: str, shape: Shape, tenant: str | None) -> str:
     base = url.rstrip("/")
     if shape == "0.3":
         return f"{base}/v1/message:send"
-    prefix = f"/{quote(tenant, safe='')}" if tenant else ""
+    # a lone surrogate (reported by the validator) is percent-encoded as message_id hashes it, not a crash
+    prefix = f"/{quote(tenant, safe='', errors='surrogatepass')}" if tenant else ""
     return f"{base}{prefix}/message:send"
 
 

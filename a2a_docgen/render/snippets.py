@@ -8,16 +8,29 @@ a client certificate (curl ``--cert``, grpcurl ``-cert``, an ``ssl.SSLContext`` 
 credentials); the extensions the card requires are declared (``A2A-Extensions``, ``X-A2A-Extensions``, gRPC
 metadata). grpcurl names the protocol definition it reads (``a2a.proto`` of the spec version) and where its
 imports come from; the Python program names the package it needs (``a2a-sdk`` 1.x, which speaks v1.0 and v0.3
-agents; the ``grpc`` extra for gRPC) and closes what it opens. Card text reaches the code only as data a shell or
-Python cannot read as code: the JSON body in a quoted here-document, URLs as ``safe_url`` made them (inside
-single quotes, which they never contain), names that passed ``credentials``' token check, and Python string
-literals written as JSON strings. The JSON and the literals escape a brace that opens template, critic or
-include syntax (``\\u007b``), so the blocks stay inert for every Markdown preprocessor too.
+agents; the ``grpc`` extra for gRPC) and closes what it opens.
+
+Card text reaches the code only as data a shell or Python cannot read as code, whatever it holds
+(``tests/test_snippets_parse.py`` parses every form of hostile cards):
+
+- in the shell, every word that holds card text is single-quoted (URLs as ``safe_url`` made them, header
+  values, the gRPC address), and the JSON body is a quoted here-document whose lines are never ``EOF``;
+- in Python, card text is only in string literals (``_py_text``: JSON strings, with ``\\U`` escapes for
+  characters beyond the BMP, which a JSON string writes as a surrogate pair that Python would read as two
+  characters), and the program's first line fixes its encoding (``CODING``), so no card text on its second
+  line, or anywhere, can declare another (PEP 263: a card naming a scheme ``x coding:utf-7`` made Python read
+  ``+ACI-`` as a quote);
+- in comments, card text is written by ``json.dumps``: printable ASCII, so it cannot end the comment;
+- names are those that passed ``credentials``' token check, never identifiers.
+
+The JSON and the literals escape a brace that opens template, critic or include syntax (``\\u007b``), so the
+blocks stay inert for every Markdown preprocessor too.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from urllib.parse import quote, urlsplit
 
 from a2a_docgen.model import JSONValue
@@ -27,6 +40,7 @@ from a2a_docgen.render.requests import RequestExample, Shape
 from a2a_docgen.text.urls import safe_url
 
 __all__ = [
+    "CODING",
     "GOOGLEAPIS_IMPORT_PATH",
     "PROTO_URLS",
     "PYTHON_INSTALL",
@@ -37,6 +51,10 @@ __all__ = [
 ]
 
 _HEREDOC = "EOF"
+
+CODING = "# -*- coding: utf-8 -*-"
+"""The Python program's first line: its encoding is ours, whatever a later line says (PEP 263 reads only the
+first two lines, and the second is the install line)."""
 
 PROTO_URLS: dict[Shape, str] = {
     "1.0": "https://raw.githubusercontent.com/a2aproject/A2A/v1.0.1/specification/a2a.proto",
@@ -69,6 +87,12 @@ def _with_query(url: str, extra: list[tuple[str, str]]) -> str:
     return base + ("&" if "?" in base else "?") + query
 
 
+def _named(text: str) -> str:
+    """Card text for a comment: a JSON string of printable ASCII (no line break of any kind, no byte another
+    encoding could read differently), so it cannot end the comment."""
+    return json.dumps(text, ensure_ascii=True)
+
+
 def _comments(lines: list[str]) -> str:
     """Comment lines before a command (each ends its line: a comment never continues the command)."""
     return "".join(f"{line}\n" for line in lines)
@@ -76,7 +100,7 @@ def _comments(lines: list[str]) -> str:
 
 def _unusable(credential: Credential, where: str = "this command") -> str:
     return (
-        f"# The card's security scheme {json.dumps(credential.scheme)} cannot be written into {where}; "
+        f"# The card's security scheme {_named(credential.scheme)} cannot be written into {where}; "
         "add its credential by hand."
     )
 
@@ -156,7 +180,7 @@ def _grpc_metadata(
                 _unusable(credential, where)
                 if kind != "query"
                 else (
-                    f"# The card's security scheme {json.dumps(credential.scheme)} puts its API key in the URL's "
+                    f"# The card's security scheme {_named(credential.scheme)} puts its API key in the URL's "
                     "query, which gRPC does not have; ask the provider how to send it."
                 )
             )
@@ -199,17 +223,37 @@ def grpcurl_command(request: RequestExample, credentials: tuple[Credential, ...]
         "`pip install googleapis-common-protos`",
     )
     lines = ["grpcurl -d @", *(f"  {option}" for option in options)]
-    lines.append(f"  {address} {request.method} <<'{_HEREDOC}'")
+    lines.append(f"  {_quoted(address)} {request.method} <<'{_HEREDOC}'")
     return _comments(notes) + " \\\n".join(lines) + "\n" + json_text(request.body) + "\n" + _HEREDOC
 
 
+_SURROGATE_PAIR = re.compile(r"\\\\|\\u(d[89ab][0-9a-f]{2})\\u(d[c-f][0-9a-f]{2})")
+"""In a JSON string: an escaped backslash (skipped, so the next backslash starts an escape), or a surrogate pair."""
+
+
+def _astral(match: re.Match[str]) -> str:
+    if match.group(1) is None:
+        return match.group(0)
+    high, low = int(match.group(1), 16), int(match.group(2), 16)
+    return f"\\U{0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00):08x}"
+
+
+def _py_text(text: str) -> str:
+    """``text`` as a Python string literal: its JSON string (``json_text``: hidden characters and preprocessor
+    braces escaped), which Python reads as the same text, except a character beyond the BMP, which JSON escapes
+    as a surrogate pair and Python needs as one ``\\U`` escape."""
+    literal = json_text(text)
+    return _SURROGATE_PAIR.sub(_astral, literal) if "\\ud" in literal else literal
+
+
 def _py(value: JSONValue, indent: str = "") -> str:
-    """A JSON value as a Python literal (strings as JSON strings, which are valid Python literals)."""
+    """A JSON value as a Python literal (strings by ``_py_text``; numbers as JSON writes them, which Python
+    reads as the same numbers)."""
     if isinstance(value, dict):
         if not value:
             return "{}"
         inner = indent + "    "
-        items = ",\n".join(f"{inner}{json_text(key)}: {_py(item, inner)}" for key, item in value.items())
+        items = ",\n".join(f"{inner}{_py_text(key)}: {_py(item, inner)}" for key, item in value.items())
         return "{\n" + items + ",\n" + indent + "}"
     if isinstance(value, list):
         if not value:
@@ -218,23 +262,25 @@ def _py(value: JSONValue, indent: str = "") -> str:
         return "[\n" + ",\n".join(f"{inner}{_py(item, inner)}" for item in value) + ",\n" + indent + "]"
     if value is True or value is False or value is None:
         return repr(value)
+    if isinstance(value, str):
+        return _py_text(value)
     return json_text(value)
 
 
 def _py_dict(items: list[tuple[str, str]]) -> str:
-    return "{" + ", ".join(f"{json_text(name)}: {json_text(value)}" for name, value in items) + "}"
+    return "{" + ", ".join(f"{_py_text(name)}: {_py_text(value)}" for name, value in items) + "}"
 
 
 def _message(request: RequestExample) -> tuple[str, str]:
     """The SDK helper that builds the message, and the call."""
     content = request.content
     if content.kind == "data" and content.media_type is not None:
-        call = f"new_data_message({_py(content.data, '        ')}, media_type={json_text(content.media_type)}, role=Role.ROLE_USER)"
+        call = f"new_data_message({_py(content.data, '        ')}, media_type={_py_text(content.media_type)}, role=Role.ROLE_USER)"
         return "new_data_message", call
     if content.kind == "file":
-        media = f", media_type={json_text(content.media_type)}" if content.media_type else ""
-        return "new_url_message", f"new_url_message({json_text(content.url)}{media}, role=Role.ROLE_USER)"
-    return "new_text_message", f"new_text_message({json_text(content.text)}, role=Role.ROLE_USER)"
+        media = f", media_type={_py_text(content.media_type)}" if content.media_type else ""
+        return "new_url_message", f"new_url_message({_py_text(content.url)}{media}, role=Role.ROLE_USER)"
+    return "new_text_message", f"new_text_message({_py_text(content.text)}, role=Role.ROLE_USER)"
 
 
 def python_snippet(
@@ -291,22 +337,23 @@ def python_snippet(
         f"from a2a.helpers.proto_helpers import {helper}",
         "from a2a.types import AgentCard, AgentInterface, Role, SendMessageConfiguration, SendMessageRequest",
     ]
-    parameters = [f"{json_text(name)}: {json_text(value)}" for name, value in service]
+    parameters = [f"{_py_text(name)}: {_py_text(value)}" for name, value in service]
     if basic:
         parameters.append(
-            f'{json_text(basic_key)}: "Basic " + base64.b64encode(b"<user>:<password>").decode()'
+            f'{_py_text(basic_key)}: "Basic " + base64.b64encode(b"<user>:<password>").decode()'
         )
     if request.extensions:
-        parameters.append(f'"A2A-Extensions": {json_text(",".join(request.extensions))}')
-    interface = [f"url={json_text(url)}", f"protocol_binding={json_text(request.binding)}"]
-    interface.append(f"protocol_version={json_text(version)}")
+        parameters.append(f'"A2A-Extensions": {_py_text(",".join(request.extensions))}')
+    interface = [f"url={_py_text(url)}", f"protocol_binding={_py_text(request.binding)}"]
+    interface.append(f"protocol_version={_py_text(version)}")
     if tenant:
-        interface.append(f"tenant={json_text(tenant)}")
-    modes = ", ".join(json_text(mode) for mode in output_modes)
-    bindings = f"supported_protocol_bindings=[{json_text(request.binding)}]"
+        interface.append(f"tenant={_py_text(tenant)}")
+    modes = ", ".join(_py_text(mode) for mode in output_modes)
+    bindings = f"supported_protocol_bindings=[{_py_text(request.binding)}]"
     lines = [
+        CODING,
         f"# {PYTHON_INSTALL[grpc]}",
-        *notes,
+        *notes,  # card text from the third line on, in comments it cannot end
         *imports,
         "",
         "",
@@ -320,7 +367,7 @@ def python_snippet(
     ]
     if grpc:
         if plaintext:
-            channel = f"grpc.aio.insecure_channel({json_text(address)})"
+            channel = f"grpc.aio.insecure_channel({_py_text(address)})"
         else:
             if certificate:
                 lines += [
@@ -329,7 +376,7 @@ def python_snippet(
                 ]
             else:
                 lines.append("    tls = grpc.ssl_channel_credentials()")
-            channel = f"grpc.aio.secure_channel({json_text(address)}, tls)"
+            channel = f"grpc.aio.secure_channel({_py_text(address)}, tls)"
         lines += [
             f"    config = ClientConfig(streaming=False, {bindings}, grpc_channel_factory=lambda _: {channel})",
             "    async with await create_client(card, client_config=config) as client:",
