@@ -186,6 +186,9 @@ def run(args: argparse.Namespace) -> int:
     cards: list[str] = list(args.cards) or [
         DEFAULT_CARDS if os.path.isdir(DEFAULT_CARDS) else str(default_catalogue())
     ]
+    if not args.cards and not os.path.isdir(DEFAULT_CARDS):
+        # The embedded example is package data: whatever repository an install sits in is not its history.
+        args.history = False
     templates = _templates_dir(args.templates)
     site_url = _site_url(args.site_url)
     if not args.watch:
