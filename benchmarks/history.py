@@ -42,7 +42,7 @@ sys.path.insert(0, str(HERE))
 from builds import _config  # noqa: E402
 from synthetic import card  # noqa: E402
 
-from a2a_docgen.history.store import CACHE_ENV  # noqa: E402
+from a2a_docgen.history.cache_files import CACHE_ENV  # noqa: E402
 
 TARGET = 0.30
 """The most the history may add to a plugin build."""

@@ -587,7 +587,7 @@ def test_the_plugin_builds_the_history_and_links_the_feeds(story: tuple[CardRepo
     assert "whats-new/" in home  # in the navigation
     for feed in [site / "whats-new.xml", *site.glob("agents/*/changes.xml")]:
         assert atom_problems(feed.read_bytes()) == [], feed
-    cached = repo.root / ".cache" / "a2a-docgen"  # written by the build (while its pages converted)
+    cached = repo.root / ".git" / "a2a-docgen"  # written by the build (while its pages converted)
     assert {path.name for path in cached.iterdir()} >= {"history.cache", "history-head.cache"}
     bare = repo.root / "site-without"
     assert not (bare / "whats-new.xml").exists()

@@ -25,7 +25,8 @@ from a2a_docgen.history import walk as history_walk
 from a2a_docgen.history.entries import CatalogHistory
 from a2a_docgen.history.read import read_history
 from a2a_docgen.history.snapshot import FILE_NAME as SNAPSHOT_FILE
-from a2a_docgen.history.store import CACHE_ENV, FILE_NAME
+from a2a_docgen.history.cache_files import CACHE_ENV
+from a2a_docgen.history.store import FILE_NAME
 from a2a_docgen.load import read_card_bytes
 from a2a_docgen.model import Catalog, Diagnostic
 from a2a_docgen.review import diff_catalogs
@@ -319,18 +320,25 @@ def test_the_cache_file_holds_what_the_latest_build_used(tmp_path: Path, cache: 
     assert (repo.root / ".cache").exists() is False  # the cache went where it was told
 
 
-def test_without_a_setting_the_cache_is_in_the_repository_and_off_means_none(
+def test_without_a_setting_the_cache_is_in_git_s_directory_its_worktrees_share_and_off_means_none(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     repo, _ = story_repo(tmp_path / "repo")
     monkeypatch.delenv(CACHE_ENV, raising=False)
-    fresh(repo.root)
-    assert (repo.root / ".cache" / "a2a-docgen" / FILE_NAME).is_file()
+    full = fresh(repo.root)
+    kept = repo.root / ".git" / "a2a-docgen"
+    assert {path.name for path in kept.iterdir()} == {FILE_NAME, SNAPSHOT_FILE}
+    assert not (repo.root / ".cache").exists()  # never in the work tree, where a commit can put a file
+    worktree = tmp_path / "worktree"
+    repo.git("worktree", "add", "-q", "--detach", str(worktree))
+    monkeypatch.setattr(history_read, "read_log", lambda *a, **k: pytest.fail("the snapshot was not taken"))
+    assert fresh(worktree, snapshot=True) == full  # the worktree at the same HEAD takes the repository's snapshot
+    monkeypatch.undo()
     other, _ = story_repo(tmp_path / "other")
     monkeypatch.setenv(CACHE_ENV, "off")
     fresh(other.root)
+    assert not (other.root / ".git" / "a2a-docgen").exists()
     assert not (other.root / ".cache").exists()
-    assert "history.cache" not in {p.name for p in load_catalog([str(repo.root)]).excluded}
 
 
 # The differ without positions: the same findings, only every change at line 1, column 1.

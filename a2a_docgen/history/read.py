@@ -6,9 +6,9 @@ site is built without history. Results are kept for the life of the process, key
 ``HEAD`` commit id and the options: ``mkdocs serve`` rebuilding after a card edit (``HEAD`` unchanged) asks
 git one question (``rev-parse HEAD``) and reads nothing else again; after a new commit, what is known of the
 versions and steps already classified is kept too (keyed by blob ids, ``history.store``), and written to
-``.cache/a2a-docgen/history.cache`` in the repository for the next process (``A2A_DOCGEN_HISTORY_CACHE``: another
-directory, or ``off``), with the history itself beside it (``history.snapshot``): a new process at the same
-``HEAD`` takes it without reading git's log.
+``a2a-docgen/history.cache`` in the repository's git directory for the next process (``history.cache_files``;
+``A2A_DOCGEN_HISTORY_CACHE``: another directory, or ``off``), with the history itself beside it
+(``history.snapshot``): a new process at the same ``HEAD`` takes it without reading git's log.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from a2a_docgen.collector import collector_paused
 from a2a_docgen.errors import UsageError
 from a2a_docgen.git import Repository, find_repository, git_version, repository_path
 from a2a_docgen.history.blobs import BlobReader
+from a2a_docgen.history.cache_files import cache_directory
 from a2a_docgen.history.entries import UNKNOWN_DATE, AgentHistory, CatalogHistory, RecentEntry
 from a2a_docgen.history.log import (
     MIN_GIT,
@@ -39,7 +40,8 @@ from a2a_docgen.history.log import (
 from a2a_docgen.history.prefill import Parallel, prefill
 from a2a_docgen.history.snapshot import FILE_NAME as SNAPSHOT_FILE
 from a2a_docgen.history.snapshot import KeptWalk, read_snapshot, write_snapshot
-from a2a_docgen.history.store import Store, cache_file, stamp_for
+from a2a_docgen.history.store import FILE_NAME as STORE_FILE
+from a2a_docgen.history.store import Store, stamp_for
 from a2a_docgen.history.walk import HistoryTimeout, Walk, place, read_order
 from a2a_docgen.limits import DEFAULT_LIMITS, Limits
 
@@ -176,8 +178,9 @@ def _read(
     top = repository.top
     started = time.monotonic()
     deadline = started + seconds
-    snapshot = _snapshot(repository, head, arguments, limits, max_commits)
-    kept = read_snapshot(*snapshot) if snapshot is not None else None
+    directory = cache_directory(repository)
+    snapshot = _snapshot(directory, repository, head, arguments, limits, max_commits)
+    kept = read_snapshot(*snapshot, repository=repository) if snapshot is not None else None
     if isinstance(kept, CatalogHistory):
         return dataclasses.replace(kept, commit_url=repo_url)
     prefixes = [prefix for _, prefix, _ in arguments]
@@ -195,7 +198,7 @@ def _read(
     else:
         log = read_log(repository, prefixes, head=head, max_commits=max_commits, timeout=seconds)
         commits, resumed = len(log.commits), None
-        store, saved = _store(top, limits)
+        store, saved = _store(directory, top, limits)
     if parallel is not None:
         prefill(
             store,
@@ -273,15 +276,16 @@ def _now(write: Callable[[], None]) -> None:
 
 
 def _snapshot(
+    directory: Path | None,
     repository: Repository,
     head: str,
     arguments: list[tuple[str, str, bool]],
     limits: Limits,
     max_commits: int,
 ) -> tuple[Path, dict[str, Any]] | None:
-    """Where the history at ``head`` is kept, and the key it is kept under; ``None`` when the cache is off."""
-    saved = cache_file(repository.top)
-    if saved is None:
+    """Where the history at ``head`` is kept in the cache ``directory``, and the key it is kept under; ``None``
+    when the cache is off."""
+    if directory is None:
         return None
     key = {
         "stamp": stamp_for(limits),
@@ -290,13 +294,13 @@ def _snapshot(
         "max_commits": max_commits,
         "shallow": shallow_boundary(repository),
     }
-    return saved.with_name(SNAPSHOT_FILE), key
+    return directory / SNAPSHOT_FILE, key
 
 
-def _store(top: str, limits: Limits) -> tuple[Store, Path | None]:
-    """The store for the repository at ``top``, read from its cache file on first use, ready for a build; and
-    that file (``None`` when the cache is off)."""
-    saved = cache_file(top)
+def _store(directory: Path | None, top: str, limits: Limits) -> tuple[Store, Path | None]:
+    """The store for the repository at ``top``, read from its file in the cache ``directory`` on first use, ready
+    for a build; and that file (``None`` when the cache is off)."""
+    saved = directory / STORE_FILE if directory is not None else None
     stamp = stamp_for(limits)
     key = (top, stamp)
     store = _STORES.get(key)

@@ -7,11 +7,13 @@ Two tables, both keyed by git blob ids (a blob id names its bytes, so an entry n
   the blob again;
 - ``findings``: (old blob, old display path, new blob, new display path) -> the differ's findings.
 
-A ``Store`` lives for the process (``mkdocs serve`` rebuilds) and, when given a file, on disk: a JSON document
-stamped with a fingerprint of this package's code and the limits, so an upgrade or a changed limit starts it
-afresh. The file holds what the latest build used (it does not grow with old history), is written atomically,
-and is safe to delete; a file that cannot be read or written is ignored. A cached entry is what the walk would
-compute again, so the cache never changes a page.
+A ``Store`` lives for the process (``mkdocs serve`` rebuilds) and, when given a file, on disk
+(``history.cache_files``: where, and never through a link): a JSON document stamped with a fingerprint of this
+package's code and the limits, so an upgrade or a changed limit starts it afresh. The file holds what the latest
+build used (it does not grow with old history), is written atomically, and is safe to delete. Every value read
+is checked (blob ids are 40 or 64 lowercase hex digits, texts are bounded strings, a finding's severity and code
+are the differ's); a file with anything else is no cache at all. A cached entry is what the walk would compute
+again, so the cache never changes a page.
 """
 
 from __future__ import annotations
@@ -19,40 +21,44 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import os
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from a2a_docgen.files import write_atomic
+from a2a_docgen.history.cache_files import read_cache_file, write_cache_file
 from a2a_docgen.history.entries import HistoryFinding
 from a2a_docgen.limits import Limits
 from a2a_docgen.model import AgentCard
+from a2a_docgen.review.codes import CODES, SEVERITIES
 from a2a_docgen.review.match import identity
 
 __all__ = [
-    "CACHE_ENV",
     "FORMAT",
+    "MAX_TEXT",
     "FindingsKey",
     "Store",
     "VersionFacts",
-    "cache_file",
     "code_fingerprint",
     "facts_from_json",
     "facts_json",
     "finding_from_json",
     "finding_json",
-    "write_cache_file",
+    "object_id",
+    "optional_text",
+    "text",
 ]
 
 FORMAT = 2
-CACHE_ENV = "A2A_DOCGEN_HISTORY_CACHE"
-"""A directory for the cache file, or ``off`` for none (default: ``.cache/a2a-docgen/`` in the repository)."""
 FILE_NAME = "history.cache"
 """Not ``.json``: a catalogue read from the repository's top never takes it for a card."""
 
+MAX_TEXT = 1 << 20
+"""Characters a text read from a cache file may have (a card file is at most ``max_file_bytes``, 1 MiB)."""
+
 FindingsKey = tuple[str, str, str, str]
+_OBJECT_ID = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,17 +126,21 @@ class Store:
             self.findings = {k: self.findings[k] for k in self.used_findings if k in self.findings}
 
     def read(self, path: Path, stamp: str) -> None:
-        """Add the entries of the file at ``path`` when it has ``stamp``; anything else leaves the store as it is."""
+        """Add the entries of the file at ``path`` when it has ``stamp`` and every value is one a build writes;
+        anything else leaves the store as it is."""
+        data = read_cache_file(path)
+        if data is None:
+            return
         try:
-            document = json.loads(path.read_bytes())
+            document = json.loads(data)
             if not isinstance(document, dict) or document.get("stamp") != stamp:
                 return
-            versions = {oid: facts_from_json(value) for oid, value in document["versions"].items()}
+            versions = {object_id(oid): facts_from_json(value) for oid, value in document["versions"].items()}
             findings = {
                 _key(key): tuple(finding_from_json(row) for row in rows)
                 for key, rows in document["findings"].items()
             }
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
             return
         for oid, facts in versions.items():
             self.versions.setdefault(oid, facts)
@@ -156,15 +166,6 @@ class Store:
         self.dirty = False
 
 
-def write_cache_file(path: Path, document: dict[str, Any]) -> None:
-    """A cache file (this store's, or the snapshot's beside it) written atomically as compact JSON, its directory
-    made; quietly nothing when it cannot be."""
-    data = json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
-    with contextlib.suppress(OSError):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(path, data)
-
-
 def facts_from_json(value: object) -> VersionFacts | None:
     """``facts_json`` read back; ``ValueError`` for anything else."""
     if value is None:
@@ -172,7 +173,7 @@ def facts_from_json(value: object) -> VersionFacts | None:
     if not isinstance(value, list) or len(value) != 3:
         raise ValueError("a version's facts are three values")
     name, url, version = value
-    return VersionFacts(_text(name), _text(url), _text(version))
+    return VersionFacts(optional_text(name), optional_text(url), optional_text(version))
 
 
 def finding_json(finding: HistoryFinding) -> list[str | None]:
@@ -185,14 +186,28 @@ def finding_from_json(row: object) -> HistoryFinding:
     if not isinstance(row, list) or len(row) != 4:
         raise ValueError("a finding is four values")
     severity, code, skill, message = row
-    if not isinstance(severity, str) or not isinstance(code, str) or not isinstance(message, str):
-        raise ValueError("a finding's severity, code and message are strings")
-    return HistoryFinding(severity, code, _text(skill), message)
+    if severity not in SEVERITIES or code not in CODES:
+        raise ValueError("a finding's severity and code are the differ's")
+    return HistoryFinding(severity, code, optional_text(skill), text(message))
 
 
-def _text(value: object) -> str | None:
-    if value is not None and not isinstance(value, str):
+def text(value: object) -> str:
+    """A text read from a cache file: a string of at most ``MAX_TEXT`` characters; ``ValueError`` for anything
+    else."""
+    if not isinstance(value, str) or len(value) > MAX_TEXT:
         raise ValueError("expected a string")
+    return value
+
+
+def optional_text(value: object) -> str | None:
+    """``text``, or ``None``."""
+    return None if value is None else text(value)
+
+
+def object_id(value: object) -> str:
+    """A git object id read from a cache file: 40 or 64 lowercase hex digits; ``ValueError`` for anything else."""
+    if not isinstance(value, str) or _OBJECT_ID.fullmatch(value) is None:
+        raise ValueError("not an object id")
     return value
 
 
@@ -203,20 +218,11 @@ def facts_json(facts: VersionFacts | None) -> list[str | None] | None:
     return [facts.name, facts.url, facts.version]
 
 
-def _key(text: str) -> FindingsKey:
-    parts = text.split("\x1f")
+def _key(key: str) -> FindingsKey:
+    parts = text(key).split("\x1f")
     if len(parts) != 4:
         raise ValueError("a findings key has four parts")
-    return parts[0], parts[1], parts[2], parts[3]
-
-
-def cache_file(top: str) -> Path | None:
-    """The cache file for the repository at ``top``, ``None`` when the cache is off."""
-    setting = os.environ.get(CACHE_ENV, "")
-    if setting.strip().lower() == "off":
-        return None
-    directory = Path(setting) if setting.strip() else Path(top, ".cache", "a2a-docgen")
-    return directory / FILE_NAME
+    return object_id(parts[0]), parts[1], object_id(parts[2]), parts[3]
 
 
 @lru_cache(maxsize=1)
