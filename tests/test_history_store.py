@@ -19,13 +19,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from a2a_docgen.catalog import load_catalog
 from a2a_docgen.history import read as history_read
 from a2a_docgen.history import walk as history_walk
+from a2a_docgen.history.cache_files import CACHE_ENV
 from a2a_docgen.history.entries import CatalogHistory
 from a2a_docgen.history.read import read_history
 from a2a_docgen.history.snapshot import FILE_NAME as SNAPSHOT_FILE
-from a2a_docgen.history.cache_files import CACHE_ENV
 from a2a_docgen.history.store import FILE_NAME
 from a2a_docgen.load import read_card_bytes
 from a2a_docgen.model import Catalog, Diagnostic
@@ -332,7 +331,8 @@ def test_without_a_setting_the_cache_is_in_git_s_directory_its_worktrees_share_a
     worktree = tmp_path / "worktree"
     repo.git("worktree", "add", "-q", "--detach", str(worktree))
     monkeypatch.setattr(history_read, "read_log", lambda *a, **k: pytest.fail("the snapshot was not taken"))
-    assert fresh(worktree, snapshot=True) == full  # the worktree at the same HEAD takes the repository's snapshot
+    # A worktree at the same HEAD takes the repository's snapshot.
+    assert fresh(worktree, snapshot=True) == full
     monkeypatch.undo()
     other, _ = story_repo(tmp_path / "other")
     monkeypatch.setenv(CACHE_ENV, "off")
