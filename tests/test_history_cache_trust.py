@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 from a2a_docgen.catalog import load_catalog
 from a2a_docgen.history import read as history_read
 from a2a_docgen.history.cache_files import CACHE_ENV
-from a2a_docgen.history.entries import CatalogHistory, EntryKind
+from a2a_docgen.history.entries import UNKNOWN_DATE, CatalogHistory, EntryKind
 from a2a_docgen.history.read import read_history
 from a2a_docgen.history.snapshot import FILE_NAME as SNAPSHOT_FILE
 from a2a_docgen.history.store import FILE_NAME as STORE_FILE
@@ -459,3 +459,21 @@ def test_random_bytes_and_forged_caches_give_the_site_a_build_without_a_cache_gi
         history = read(genuine.root)
     assert history == genuine.history
     assert digests(site(genuine.root, history)) == genuine.site
+
+
+def test_every_value_a_build_writes_is_taken_unknown_dates_too(
+    story: CardRepo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The checks refuse nothing a build writes: a snapshot whose commits' dates RFC 3339 cannot write
+    (``UNKNOWN_DATE``, as the log gives them) is taken without reading git's log."""
+    document = genuine_cache(story.root, tmp_path / "genuine", monkeypatch)
+    for row in document["entries"]:
+        row[1] = UNKNOWN_DATE
+    document["head_date"] = UNKNOWN_DATE
+    place = story.root / ".git" / "a2a-docgen"
+    place.mkdir()
+    (place / SNAPSHOT_FILE).write_text(json.dumps(document), encoding="utf-8")
+    monkeypatch.setattr(history_read, "read_log", lambda *a, **k: pytest.fail("the snapshot was not taken"))
+    history = read(story.root)
+    assert {item.entry.date for item in history.recent} == {UNKNOWN_DATE}
+    assert history.head_date == UNKNOWN_DATE
