@@ -428,11 +428,11 @@ def test_every_plugin_option_is_documented() -> None:
 
 
 def test_no_published_file_names_the_build_machines_directories(tmp_path: Path) -> None:
-    """Card files are named relative to mkdocs.yml, even for one that is excluded, in pages and search."""
+    """Card files are named relative to the cards directory, even one that is excluded, in pages and search."""
     project = Project(tmp_path)
     (project.root / "cards" / "broken.json").write_text('{"name": ')
     project.build(strict=False, plugins=["search", {"a2a-docgen": {"cards": "cards"}}])
     root = str(project.root).encode()
     leaks = [p for p in project.site.rglob("*") if p.is_file() and root in p.read_bytes()]
     assert leaks == []
-    assert "cards/broken.json" in project.html("excluded/index.html")
+    assert "broken.json" in project.html("excluded/index.html")

@@ -254,7 +254,8 @@ def test_true_and_1_are_different_versions_in_the_history() -> None:
     new = load_version(json.dumps(changed).encode(), PLACE, DEFAULT_LIMITS)
     assert old is not None
     assert new is not None
-    assert "capability-disabled" in {finding.code for finding in classify(old, new, date(2026, 1, 1))}
+    # 1 is no boolean: the step is the error it makes, never the two taken for one and the step lost
+    assert "card-error-added" in {finding.code for finding in classify(old, new, date(2026, 1, 1))}
     reordered = dict(reversed(list(card.items())))
     same = load_version(json.dumps(reordered).encode(), PLACE, DEFAULT_LIMITS)
     assert same is not None
