@@ -23,7 +23,7 @@ THEMES = (
     Theme(flavour="material", permalink="\u00b6"),
     Theme(permalink="#", permalink_title="Link"),
 )
-_REFERENCE = html_module._parser(lists=False, memo=False)
+_REFERENCE = html_module._parser(memo=False)
 
 
 @contextlib.contextmanager

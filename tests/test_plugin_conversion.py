@@ -350,18 +350,9 @@ def test_a_serve_rebuild_keeps_the_index_copies_of_unchanged_pages_and_pagefind_
     read: list[dict[str, bytes]] = []
     written: list[str] = []
 
-    class Reading:
-        """Pagefind as started (early, or at the end of the build): what it reads, read when it starts."""
-
-        def __init__(self, source: Path, **options: Any) -> None:
-            read.append(_tree(source))
-            self.index = pagefind.SearchIndex(source, len(read[-1]), "")
-
-        def wait(self) -> pagefind.SearchIndex:
-            return self.index
-
-        def cancel(self) -> None:
-            raise AssertionError("every build's copies were complete when Pagefind started")
+    def reading(source: Path, **options: Any) -> pagefind.SearchIndex:
+        read.append(_tree(source))
+        return pagefind.SearchIndex(source, len(read[-1]), "")
 
     real_add = IndexCopies.add
 
@@ -369,7 +360,7 @@ def test_a_serve_rebuild_keeps_the_index_copies_of_unchanged_pages_and_pagefind_
         written.append(path)
         real_add(self, path, output, content)
 
-    monkeypatch.setattr(pagefind, "start_search_index", Reading)
+    monkeypatch.setattr(pagefind, "build_search_index", reading)
     monkeypatch.setattr(IndexCopies, "add", counted)
     config_file = _project(tmp_path, own_home=True, jobs=1)
     _material(config_file, search_index="pagefind")

@@ -40,7 +40,6 @@ from markdown_it.token import Token
 from a2a_docgen.html.code_highlight import highlight_code
 from a2a_docgen.html.inline_memo import remembered_inline
 from a2a_docgen.html.json_highlight import highlight_json
-from a2a_docgen.html.simple_blocks import simple_block
 from a2a_docgen.render.escape import clobbers_theme, toc_id
 
 __all__ = ["Flavour", "Heading", "HtmlPage", "Theme", "front_matter", "to_html"]
@@ -139,17 +138,14 @@ def _validate_link(url: str) -> bool:
     return scheme is None or scheme.group(1).lower() in _ALLOWED_SCHEMES
 
 
-def _parser(*, lists: bool = True, memo: bool = True) -> MarkdownIt:
-    """The profile's parser, with the shortcuts that make the tokens markdown-it-py's own rules make, sooner:
-    ``lists``, the block rule for our lists and one-line paragraphs (``simple_blocks``); ``memo``, the inline
-    memo (``inline_memo``)."""
+def _parser(*, memo: bool = True) -> MarkdownIt:
+    """The profile's parser; ``memo``: with the inline memo (``inline_memo``), which makes the tokens
+    markdown-it-py's own inline step makes, sooner."""
     md = MarkdownIt("commonmark", {"html": True, "linkify": False, "typographer": False})
     md.enable("table")
     md.disable("image")
     md.validateLink = _validate_link  # type: ignore[method-assign]
     md.core.ruler.after("block", "a2a_explicit_ids", _explicit_ids)
-    if lists:
-        md.block.ruler.before("table", "a2a_simple_blocks", simple_block)
     if memo:
         md.core.ruler.at("inline", remembered_inline)
     return md

@@ -22,7 +22,6 @@ from __future__ import annotations
 import bisect
 import ctypes
 import functools
-import gc
 import multiprocessing
 import os
 import signal
@@ -98,12 +97,9 @@ def _end_with_parent(parent: int) -> None:
 
 
 def _start_worker(parent: int, nice: int) -> None:
-    """A forked worker's first step: it ends with ``parent`` (``_end_with_parent``). What it inherited (the
-    site views, and all this process allocated while the collector was paused) lives until the worker ends:
-    frozen, the collections its own pages trigger do not walk it, which would touch, and so copy, every
-    inherited page of memory."""
+    """A forked worker's first step: it ends with ``parent`` (``_end_with_parent``), at a lower priority
+    (``nice``) when it works beside the caller's own work."""
     _end_with_parent(parent)
-    gc.freeze()
     if nice:
         os.nice(nice)
 

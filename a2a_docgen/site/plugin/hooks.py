@@ -53,7 +53,6 @@ from a2a_docgen.site.plugin.options import (
     prefix_option,
 )
 from a2a_docgen.site.plugin.search import (
-    EarlyIndex,
     IndexCopies,
     pagefind_for,
     take_over_search,
@@ -84,8 +83,6 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         """The Pagefind program that indexes the catalogue after the build, when it is indexed."""
         self.index_copies = IndexCopies()
         """What Pagefind reads of this build's agent pages."""
-        self.early_index = EarlyIndex()
-        """Pagefind started once every agent page's copy is there."""
         self.cache = HtmlCache()
         """Each page's HTML by final path, kept across ``mkdocs serve`` rebuilds: a rebuild converts only the
         pages whose Markdown changed."""
@@ -157,9 +154,6 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
             jobs=jobs,
         )
         self.pagefind = pagefind_for(self.config.search_index, self.site)
-        self.early_index.begin(
-            {path for path in self.site.facets if self.site.searched(path)} if self.pagefind else set()
-        )
         _add_assets(config, prefix)
         if self.config.nav and config.nav is None and not _site_pages(config.docs_dir, prefix):
             config.nav = [{nav_title(entry.title): entry.path} for entry in self.site.nav]
@@ -414,15 +408,10 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         copy = page.file.dest_uri[len(self.prefix) :]
         # A kept page is written back as the last build made it, feed link included.
         kept = page.file.src_uri in self.kept.used
-        copied = kept and self.index_copies.keep(copy)
-        if not copied:
+        if not (kept and self.index_copies.keep(copy)):
             indexed = self._indexed(page, made)
             if indexed is not None:
                 self.index_copies.add(copy, output, indexed)
-                copied = True
-        if copied and self.pagefind is not None:
-            catalogue_dir = Path(config.site_dir) / self.prefix
-            self.early_index.copied(page.file.src_uri, self.pagefind, catalogue_dir, self.index_copies)
         if kept:
             return output
         feed = self.site.feeds.get(page.file.src_uri) if self.site is not None else None
@@ -469,19 +458,16 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
                 site_dir / self.prefix,
                 self.index_copies,
                 serving=self.serving,
-                early=self.early_index,
             )
         self.made.clear()
         self.late.close()
 
     def on_shutdown(self) -> None:
         """``mkdocs serve`` has ended: the index copies kept between its builds go."""
-        self.early_index.cancel()
         self.index_copies.clear()
 
     def on_build_error(self, *, error: Exception) -> None:
-        """A failed build leaves no index copies behind, no Pagefind running, and holds no page."""
-        self.early_index.cancel()
+        """A failed build leaves no index copies behind and holds no page."""
         self.html.clear()
         self.late.close()
         self.made.clear()
