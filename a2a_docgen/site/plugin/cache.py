@@ -16,7 +16,7 @@ import jinja2
 import jinja2.bccache
 
 from a2a_docgen.collector import collector_paused
-from a2a_docgen.html import HtmlPage, Theme, to_html
+from a2a_docgen.html import HtmlPage, InlineMemo, Theme, to_html
 from a2a_docgen.render.parallel import PageWorkers, worker_count
 
 __all__ = ["HtmlCache", "LatePages", "TemplateCodeCache"]
@@ -65,9 +65,10 @@ class HtmlCache:
                 html[path] = None
                 stale.append(path)
         sources = [pages[path] for path in stale]
+        memo = InlineMemo()  # this pass's (each worker fills its own copy), gone with it
 
         def convert_one(index: int) -> HtmlPage:
-            return to_html(sources[index], theme=theme)
+            return to_html(sources[index], theme=theme, memo=memo)
 
         with collector_paused(), PageWorkers(convert_one, len(sources), jobs) as workers:
             for work in meanwhile:
@@ -106,9 +107,10 @@ class LatePages:
         """Start converting ``pages`` (final path -> Markdown, in the order MkDocs writes them)."""
         self.close()
         sources = list(pages.values())
+        memo = InlineMemo()  # these pages' (each worker fills its own copy), gone with the workers
 
         def convert_one(index: int) -> HtmlPage:
-            return to_html(sources[index], theme=theme)
+            return to_html(sources[index], theme=theme, memo=memo)
 
         self._index = {path: n for n, path in enumerate(pages)}
         if sources:
