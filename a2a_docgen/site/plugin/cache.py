@@ -1,8 +1,8 @@
 """The plugin's one conversion pass and its HTML cache, keyed by a page's final path.
 
 The renderer only makes Markdown; the plugin converts the pages as the site has them (after the ``prefix``), once
-each, here. The cache lives as long as the plugin instance: under ``mkdocs serve`` a rebuild converts only the
-pages whose Markdown (or the theme's settings) changed, and forgets the pages the catalogue no longer has. The
+each, here. Under ``mkdocs serve`` the cache is one of the serve caches: a rebuild converts only the pages whose Markdown
+(or the theme's settings) changed, and forgets the pages the catalogue no longer has. The
 pages left to convert are converted by forked workers when there are enough of them and forking is safe
 (``render.parallel``; never under ``serve``, whose server runs a thread); the HTML is the same either way.
 """
@@ -46,14 +46,13 @@ class HtmlCache:
         theme: Theme,
         *,
         jobs: int,
-        keep: bool = True,
         meanwhile: Sequence[Callable[[], None]] = (),
     ) -> dict[str, HtmlPage]:
         """Every page of ``pages`` (final path -> Markdown) as HTML, in the same order: the kept HTML where the
         Markdown and the theme are the same as last time, converted now otherwise. Afterwards the cache holds
-        exactly these pages, or, without ``keep`` (a build that has no next one), none: each page's HTML is then
-        the caller's alone, to let go of once the page is written. ``meanwhile``: work of this process, done
-        while the workers convert (where it would wait for them), or first when there are none."""
+        exactly these pages (a build that has no next one uses a cache of its own, let go of on return, so
+        each page's HTML is the caller's alone). ``meanwhile``: work of this process, done while the workers
+        convert (where it would wait for them), or first when there are none."""
         kept = self._kept
         html: dict[str, HtmlPage | None] = {}
         stale: list[str] = []
@@ -76,7 +75,7 @@ class HtmlCache:
             converted = workers.results()
         html.update(zip(stale, converted, strict=True))
         done = {path: page for path, page in html.items() if page is not None}
-        self._kept = {path: _Kept(pages[path], theme, page) for path, page in done.items()} if keep else {}
+        self._kept = {path: _Kept(pages[path], theme, page) for path, page in done.items()}
         return done
 
 
@@ -119,6 +118,11 @@ class LatePages:
 
     def __contains__(self, path: object) -> bool:
         return path in self._index
+
+    @property
+    def running(self) -> bool:
+        """Whether workers convert the pages (until ``close``)."""
+        return self._workers is not None and self._workers.parallel
 
     def take(self, path: str) -> HtmlPage:
         """The page's HTML (waiting for its worker if need be)."""

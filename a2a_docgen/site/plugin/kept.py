@@ -65,26 +65,30 @@ class Kept:
 
 
 class KeptPages:
+    """The pages of the last build, for the next (one of the serve caches): the build that starts takes those
+    of the last one that ended, and makes its own for the next."""
+
     def __init__(self) -> None:
         self._last: dict[str, Kept] = {}
         self._now: dict[str, Kept] = {}
         self._site = ""
         self._enabled = False
-        self.only_known = False
-        """Every plugin of the site is one whose page hooks are known (``_KNOWN_PLUGINS``) or has none."""
         self.used: dict[str, Kept] = {}
-        """This build's kept pages, by source path."""
+        """The kept pages of the build under way, by source path."""
 
-    def begin(self, config: MkDocsConfig, files: Files, nav: Navigation, *, serving: bool) -> None:
-        """A build starts (``serving``: under ``mkdocs serve``; a build makes every page): what it keeps is what
-        the last one made, if the site around the pages is the same."""
-        self.only_known = page_hooks_known(config)
-        self._enabled = serving and self.only_known
+    def begin(self, config: MkDocsConfig, files: Files, nav: Navigation) -> None:
+        """A build starts: what it keeps is what the last one made, if the site around the pages is the same and
+        every plugin's page hooks are known."""
+        self._enabled = page_hooks_known(config)
         site = _site_key(config, files, nav) if self._enabled else ""
         self._last = self._now if self._enabled and site == self._site else {}
         self._site = site
         self._now = {}
         self.used = {}
+
+    def forget(self) -> None:
+        """A build failed: the next one keeps nothing (what this one made may be half made)."""
+        self._last, self._now, self._site, self.used = {}, {}, "", {}
 
     def serve(self, env: jinja2.Environment) -> None:
         """Let ``env`` write a kept page back."""
