@@ -247,3 +247,50 @@ def test_the_module_state_check_finds_what_it_looks_for() -> None:
         "def f():\n    global G\n    A['x'] = 1\n    B.append(1)\n    C |= {1}\n    return D.get(1)\n"
     )
     assert _module_state(ast.parse(source)) == {"A", "B", "C", "global G"}
+
+
+_PRIVATE_HOME = "a2a_docgen/site/plugin/mkdocs_private.py"
+_INTERNALS_SET = frozenset({"render", "loader", "bytecode_cache", "add_entry_from_context"})
+"""Attributes of MkDocs' and Jinja's objects that only ``mkdocs_private`` replaces."""
+
+
+def _private_touches(tree: ast.Module) -> set[str]:
+    """What a module touches of MkDocs' and Material's private names and internals: names imported from them
+    that start with ``_``, attributes starting with ``_`` of anything but ``self`` and ``cls``, the attributes
+    of ``_INTERNALS_SET`` assigned, and ``vars()``."""
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in ("mkdocs", "material"):
+            found |= {alias.name for alias in node.names if alias.name.startswith("_")}
+        elif isinstance(node, ast.Attribute):
+            owner = node.value.id if isinstance(node.value, ast.Name) else ""
+            if node.attr.startswith("_") and not node.attr.startswith("__") and owner not in ("self", "cls"):
+                found.add(f"{owner}.{node.attr}")
+            if isinstance(node.ctx, ast.Store) and node.attr in _INTERNALS_SET:
+                found.add(f"{owner}.{node.attr} =")
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "vars":
+            found.add("vars()")
+    return found
+
+
+def test_only_one_module_touches_mkdocs_private_names() -> None:
+    touched = {
+        str(path.relative_to(REPO)): touches
+        for path in sorted((REPO / "a2a_docgen" / "site").rglob("*.py"))
+        if (touches := _private_touches(ast.parse(path.read_text(encoding="utf-8"))))
+    }
+    assert set(touched) == {_PRIVATE_HOME}
+    assert touched[_PRIVATE_HOME] >= {
+        "_RelativePathTreeprocessor",
+        "index._add_entry",
+        "page.render =",
+        "env.loader =",
+        "env.bytecode_cache =",
+        "index.add_entry_from_context =",
+        "vars()",
+    }
+    for path in sorted((REPO / "a2a_docgen").rglob("*.py")):
+        if "mkdocs_private" not in path.name:
+            source = path.read_text(encoding="utf-8")
+            assert "_RelativePathTreeprocessor" not in source
+            assert "_TocToken" not in source

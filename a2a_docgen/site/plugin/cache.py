@@ -151,8 +151,8 @@ class TemplateCodeCache(jinja2.BytecodeCache):
         self._settings = ""
 
     def serve(self, env: jinja2.Environment) -> None:
-        """Serve ``env`` from now on: code compiled under other settings (extensions, delimiters, whitespace
-        control, finalize) is never given to it."""
+        """Serve ``env`` from now on (``mkdocs_private.cache_theme_code``): code compiled under other settings
+        (extensions, delimiters, whitespace control, finalize) is never given to it."""
         self._settings = repr(
             (
                 sorted(env.extensions),
@@ -173,7 +173,6 @@ class TemplateCodeCache(jinja2.BytecodeCache):
                 getattr(env.autoescape, "__qualname__", repr(env.autoescape)),
             )
         )
-        env.bytecode_cache = self
 
     def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         code = self._code.get((self._settings, bucket.key))

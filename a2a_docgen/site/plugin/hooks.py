@@ -26,7 +26,6 @@ from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
-from mkdocs.structure.toc import get_toc
 
 from a2a_docgen.catalog import load_catalog
 from a2a_docgen.errors import A2ADocgenError
@@ -41,10 +40,10 @@ from a2a_docgen.site.plugin.handover import (
     nav_title,
     resolved_links,
     theme_for,
-    toc_token,
     wrapped,
 )
 from a2a_docgen.site.plugin.kept import Kept, page_hooks_known
+from a2a_docgen.site.plugin.mkdocs_private import cache_theme_code, seal, title_set, toc
 from a2a_docgen.site.plugin.options import (
     AUTO_PREFIX,
     A2ADocgenPluginConfig,
@@ -275,7 +274,7 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
             return page
         if page.file.src_uri in build.late:
             # Decided here, as for the other pages: what a plugin sets between now and the writing is overridden.
-            if "title" not in vars(page):
+            if not title_set(page):
                 build.late_titled.add(page.file.src_uri)
 
             def late(config: MkDocsConfig, files: Files) -> None:
@@ -283,16 +282,14 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
                 # (``_take_late``); until then other plugins see it without content, as they see our pages.
                 page.content = ""
 
-            page.render = late  # type: ignore[method-assign]
+            seal(page, late)
             return page
         converted = build.html.get(page.file.src_uri)
         if converted is None:
             return page
         # A title from the nav is kept. Ours is set in ``render``, as MkDocs sets a title found in the Markdown:
         # after ``on_page_markdown``, where a plugin such as mkdocs-macros evaluates the title it finds.
-        title = (
-            html_title(converted.title) if converted.title is not None and "title" not in vars(page) else None
-        )
+        title = html_title(converted.title) if converted.title is not None and not title_set(page) else None
 
         def render(config: MkDocsConfig, files: Files) -> None:
             # The HTML is looked up, not held by this function, which MkDocs keeps with the page to the end.
@@ -308,7 +305,7 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
             # now, for the other plugins' hooks, as MkDocs would.
             page.content = "" if build.only_known else _content(build, page, made)
 
-        page.render = render  # type: ignore[method-assign]
+        seal(page, render)
         return page
 
     def _take_late(self, build: Build, page: Page, config: MkDocsConfig) -> None:
@@ -397,7 +394,7 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         back."""
         caches = self.serve_caches
         if caches is not None:
-            if env.bytecode_cache is None:
+            if cache_theme_code(env, caches.template_code):
                 caches.template_code.serve(env)
             caches.kept.serve(env)
         return env
@@ -501,7 +498,7 @@ def _hand_over(build: Build, page: Page, converted: HtmlPage, made: Kept) -> Non
     """What MkDocs takes of one of our pages besides its content: its table of contents and anchors; and the
     page as read, until written."""
     build.made[page.file.src_uri] = made
-    page.toc = get_toc([toc_token(h) for h in converted.toc])
+    page.toc = toc(converted.toc)
     page.present_anchor_ids = set(converted.ids)
     page.links_to_anchors = made.links_to_anchors
 

@@ -27,6 +27,7 @@ from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
 from a2a_docgen.html import HtmlPage
+from a2a_docgen.site.plugin.mkdocs_private import add_template
 
 __all__ = ["KEPT_TEMPLATE", "Kept", "KeptPages", "page_hooks_known"]
 
@@ -92,11 +93,7 @@ class KeptPages:
 
     def serve(self, env: jinja2.Environment) -> None:
         """Let ``env`` write a kept page back."""
-        loader = env.loader
-        kept = jinja2.DictLoader({KEPT_TEMPLATE: "{{ a2a_docgen_kept(page) }}"})
-        if loader is not None and not getattr(loader, "a2a_docgen_kept", False):
-            env.loader = jinja2.ChoiceLoader([kept, loader])
-            env.loader.a2a_docgen_kept = True  # type: ignore[attr-defined]
+        add_template(env, KEPT_TEMPLATE, "{{ a2a_docgen_kept(page) }}")
         env.globals["a2a_docgen_kept"] = self._output
 
     def lookup(self, page: Page, html: HtmlPage) -> Kept | None:

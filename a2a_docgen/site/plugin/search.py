@@ -3,13 +3,11 @@ Pagefind index."""
 
 from __future__ import annotations
 
-import html
 import re
 import shutil
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import get_plugin_logger
@@ -18,6 +16,7 @@ from mkdocs.structure.pages import Page
 from a2a_docgen.errors import A2ADocgenError
 from a2a_docgen.render.search import SearchEntry
 from a2a_docgen.render.site import RenderedSite
+from a2a_docgen.site.plugin.mkdocs_private import SearchRecord, take_over_index
 
 __all__ = [
     "IndexCopies",
@@ -33,41 +32,19 @@ SearchEntries = Callable[[Page], "tuple[SearchEntry, ...] | None"]
 
 
 def take_over_search(plugin: object, entries_for: SearchEntries) -> None:
-    """Give a search plugin our entries for our pages instead of letting it parse their HTML.
+    """Give a search plugin (MkDocs' or mkdocs-material's) our entries for our pages instead of letting it parse
+    their HTML (``mkdocs_private.take_over_index``)."""
 
-    Both MkDocs' ``search`` and mkdocs-material's index a page through ``search_index.add_entry_from_context``
-    (a new index each build); for our pages this adds our entries instead: plain text for MkDocs' index,
-    escaped text for Material's (it reads titles, text and tags as HTML). Other search plugins are left alone.
-    """
-    index = getattr(plugin, "search_index", None)
-    original = getattr(index, "add_entry_from_context", None)
-    if index is None or original is None or getattr(original, "a2a_docgen", False):
-        return
-    material = isinstance(getattr(index, "entries", None), list)
-    if not material and not callable(getattr(index, "_add_entry", None)):
-        return
-
-    def add_entry_from_context(page: Page) -> None:
+    def records_for(page: Page) -> list[SearchRecord] | None:
         entries = entries_for(page)
         if entries is None:
-            original(page)
-            return
-        for entry in entries:
-            location = page.url + (f"#{entry.anchor}" if entry.anchor else "")
-            if material:
-                record: dict[str, Any] = {
-                    "location": location,
-                    "title": html.escape(entry.title, quote=False),
-                    "text": html.escape(entry.text, quote=False),
-                }
-                if entry.tags:  # Material appends every string of a result with innerHTML, tags included
-                    record["tags"] = [html.escape(tag, quote=False) for tag in entry.tags]
-                index.entries.append(record)
-            else:
-                index._add_entry(title=entry.title, text=entry.text, loc=location)
+            return None
+        return [
+            (page.url + (f"#{entry.anchor}" if entry.anchor else ""), entry.title, entry.text, entry.tags)
+            for entry in entries
+        ]
 
-    add_entry_from_context.a2a_docgen = True  # type: ignore[attr-defined]
-    index.add_entry_from_context = add_entry_from_context
+    take_over_index(plugin, records_for)
 
 
 def pagefind_for(option: str | None, site: RenderedSite) -> Path | None:
