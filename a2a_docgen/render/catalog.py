@@ -14,7 +14,7 @@ from a2a_docgen.collector import collector_paused
 from a2a_docgen.errors import UsageError
 from a2a_docgen.model import Catalog, Example, JSONValue
 from a2a_docgen.render.assets import asset_files
-from a2a_docgen.render.env import DIALECTS, Dialect, UnescapedOutputError, shared_env
+from a2a_docgen.render.env import DIALECTS, Dialect, TemplateEnvs, UnescapedOutputError, template_env
 from a2a_docgen.render.exports import DEFAULT_SITE_NAME, export_files
 from a2a_docgen.render.feeds import agent_feed, agent_feed_paths, catalogue_feed, feed_links
 from a2a_docgen.render.filter_index import FILTER_INDEX, agent_facets, filter_index
@@ -44,6 +44,7 @@ def render_catalog(
     reuse: RenderReuse | None = None,
     history: CatalogHistory | None = None,
     dialect: Dialect = "github",
+    envs: TemplateEnvs | None = None,
 ) -> RenderedSite:
     """Every page and file of the site for ``catalog``.
 
@@ -60,7 +61,8 @@ def render_catalog(
     ``a2a_docgen.history.read``) adds a "Changes" section to each agent page, history pages, the "What's new"
     pages and Atom feeds (``render.feeds``). ``dialect`` is the Markdown syntax of the pages' admonitions and
     request tabs (``render.env.Dialect``): ``github`` for review and the plugin, ``material`` for an engine that
-    reads the pages itself (Zensical).
+    reads the pages itself (Zensical). ``envs``, kept by a caller that renders again (``mkdocs serve``, ``build
+    --watch``), compiles each template once for all its renders; without it, a render makes its own.
     Raises ``UsageError`` for a bad ``site_url``, a broken template or a template that prints card text
     without an encoding filter (``UnescapedOutputError``).
     """
@@ -71,7 +73,7 @@ def render_catalog(
     if reuse is not None and dialect != "github":
         raise ValueError("kept pages are github-dialect pages: reuse them only for that dialect")
     with collector_paused():
-        env = shared_env(templates_dir)
+        env = envs.env(templates_dir) if envs is not None else template_env(templates_dir)
         if reuse is not None:
             reuse.start(env, overrides=templates_dir is not None)
         return _render_site(
