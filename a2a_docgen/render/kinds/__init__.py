@@ -15,7 +15,16 @@ from typing import TYPE_CHECKING, Any
 
 from a2a_docgen.model import Catalog, Diagnostic, card_order
 from a2a_docgen.render.changes import history_views
-from a2a_docgen.render.kinds import bindings, excluded, home, media_types, security, tags, whats_new
+from a2a_docgen.render.kinds import (
+    bindings,
+    excluded,
+    extensions,
+    home,
+    media_types,
+    security,
+    tags,
+    whats_new,
+)
 from a2a_docgen.render.kinds.agents import ViewReuse, agent_views
 from a2a_docgen.render.kinds.kind import PageKind, ViewSources
 from a2a_docgen.render.layout import PER_PAGE, PageJob
@@ -34,6 +43,7 @@ KINDS: tuple[PageKind[Any], ...] = (
     media_types.KIND,
     security.KIND,
     bindings.KIND,
+    extensions.KIND,
     excluded.KIND,
 )
 """Every page kind but the agent pages, in the navigation's order."""
