@@ -62,8 +62,9 @@ def agent_badge_path(agent_slug: str) -> str:
     return f"{agent_dir(agent_slug)}badge.json"
 
 
-def slugged_paths(directory: str, keys: Sequence[str], kind: str) -> list[str]:
-    """``<directory>/<slug>.md`` for each of ``keys`` (identity keys of one ``kind``: ``tag``, ``media-type``),
-    all distinct (``unique_slugs``: a clash widens every member, so no key takes another's page)."""
+def slugged_paths(directory: str, keys: Sequence[str], kind: str) -> dict[str, str]:
+    """``<directory>/<slug>.md`` by key for ``keys`` (distinct identity keys of one ``kind``: ``tag``,
+    ``media-type``), all distinct (``unique_slugs``: a clash widens every member, so no key takes another's
+    page)."""
     slugs, _ = unique_slugs([(key, kind) for key in keys])
-    return [f"{directory}/{value}.md" for value in slugs]
+    return {key: f"{directory}/{value}.md" for key, value in zip(keys, slugs, strict=True)}

@@ -34,7 +34,8 @@ BINDINGS = "bindings.md"
 def binding_page_paths(groups: Sequence[tuple[str, str | None]]) -> list[str]:
     """``bindings/<slug>.md`` for each ``(binding, protocol version)``: the interfaces of one binding and version,
     all distinct (``unique_slugs``)."""
-    return slugged_paths("bindings", [f"{binding}|{version or ''}" for binding, version in groups], "binding")
+    keys = [f"{binding}|{version or ''}" for binding, version in groups]
+    return list(slugged_paths("bindings", keys, "binding").values())
 
 
 @dataclass(frozen=True, slots=True)

@@ -69,8 +69,7 @@ def extension_views(sources: ViewSources) -> ExtensionViews:
             spelling.setdefault(key, extension.uri)
             use = ExtensionUse(agent, extension.required, extension.description, extension.params)
             uses.setdefault(key, []).append(use)
-    keys = sorted(spelling)
-    page_paths = dict(zip(keys, slugged_paths("extensions", keys, "extension"), strict=True))
+    page_paths = slugged_paths("extensions", sorted(spelling), "extension")
     return ExtensionViews(
         tuple(
             ExtensionView(

@@ -82,8 +82,7 @@ def media_type_views(sources: ViewSources) -> MediaTypeViews:
                 if key not in seen:
                     seen.add(key)
                     uses.setdefault(key, []).append((ref, modes.origin))
-    keys = sorted(spelling)
-    page_paths = dict(zip(keys, slugged_paths("media-types", keys, "media-type"), strict=True))
+    page_paths = slugged_paths("media-types", sorted(spelling), "media-type")
     return MediaTypeViews(
         tuple(
             MediaTypeView(

@@ -30,8 +30,7 @@ def tag_page_paths(cards: Sequence[AgentCard]) -> dict[str, str]:
     """``tags/<slug>.md`` by ``tag_key`` for every tag of ``cards`` that has a page (``slugs.paged_tags``), all
     distinct (``unique_slugs``)."""
     paged, _ = paged_tags(cards)
-    keys = sorted(paged)
-    return dict(zip(keys, slugged_paths("tags", keys, "tag"), strict=True))
+    return slugged_paths("tags", sorted(paged), "tag")
 
 
 @dataclass(frozen=True, slots=True)
