@@ -7,6 +7,7 @@ with the parsers the engines use (TOML, YAML) and checked for what the issue ask
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -228,13 +229,19 @@ def test_site_names_round_trip_through_toml_and_yaml(
     assert json.loads(quoted(name)) == name
 
 
+def without_nav(text: str) -> str:
+    """``text`` with the entries of a Zensical ``nav`` left out: docs/engines.md shows the first few
+    (tests/test_docs.py checks them against ``NAV``), so a new page kind does not make the docs a copy to edit."""
+    return re.sub(r"^nav = \[\n.*?^\]\n", "nav = [...]\n", text, flags=re.MULTILINE | re.DOTALL)
+
+
 def test_engines_md_shows_the_files_init_writes() -> None:
     """docs/engines.md quotes each configuration exactly as ``init`` writes it (default cards and name)."""
     from a2a_docgen.site.scaffold import project_files
 
-    text = (REPO / "docs" / "engines.md").read_text(encoding="utf-8")
+    text = without_nav((REPO / "docs" / "engines.md").read_text(encoding="utf-8"))
     for name, engine in ENGINES.items():
         written = project_files(engine, cards="cards")
         language = "toml" if name == "zensical" else "yaml"
-        assert f"```{language}\n{written[engine.config]}```\n" in text, engine.config
+        assert f"```{language}\n{without_nav(written[engine.config])}```\n" in text, engine.config
     assert f"```gitignore\n{project_files(ENGINES['zensical'], cards='cards')['.gitignore']}```\n" in text

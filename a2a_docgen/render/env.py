@@ -23,7 +23,6 @@ from typing import Any, Literal
 import jinja2
 
 from a2a_docgen.errors import UsageError
-from a2a_docgen.render import paths
 from a2a_docgen.render.escape import FILTERS, md_link_text
 
 __all__ = [
@@ -261,6 +260,8 @@ def _new_env(search: tuple[str, ...]) -> jinja2.Environment:
     env.filters["tab_title"] = _tab_title
     env.filters["md_page_link"] = _page_link
     env.globals["rel"] = _relative
-    env.globals["paths"] = paths  # the URL scheme: rel(paths.TAGS)
+    from a2a_docgen.render.kinds import template_paths  # here: the kinds' views import this module
+
+    env.globals["paths"] = template_paths()  # every kind's fixed pages: rel(paths.TAGS)
     env.globals["heading_id"] = _heading_id
     return env
