@@ -34,10 +34,9 @@ def test_every_card_loads_without_a_diagnostic_in_both_eras(tmp_path: Path) -> N
 def test_the_history_benchmark_changes_every_agent_and_each_change_is_classified(tmp_path: Path) -> None:
     from history import make_repository
 
-    from a2a_docgen.history.read import clear_cache, read_history
+    from a2a_docgen.history.read import read_history
 
     make_repository(tmp_path, 8, 2, 5)
-    clear_cache()
     read = read_history(["cards"], base=str(tmp_path))
     assert read.history is not None
     assert len(read.history.agents) == 8

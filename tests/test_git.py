@@ -21,7 +21,6 @@ import pytest
 from a2a_docgen.cli import main
 from a2a_docgen.errors import UsageError
 from a2a_docgen.git import find_repository
-from a2a_docgen.history import read as history_read
 from a2a_docgen.history.read import read_history
 from a2a_docgen.review.git import GitRevision, load_catalog_at_revision
 from tests.support.history_repo import CardRepo, maps_card, weather_card
@@ -33,7 +32,6 @@ REPO = Path(__file__).resolve().parents[1]
 
 @pytest.fixture(autouse=True)
 def _fresh_cache(monkeypatch: pytest.MonkeyPatch) -> None:
-    history_read.clear_cache()
     monkeypatch.setenv("A2A_DOCGEN_HISTORY_CACHE", "off")
 
 

@@ -19,6 +19,7 @@ from a2a_docgen.catalog import load_catalog
 from a2a_docgen.cli import main
 from a2a_docgen.history import read as history_read
 from a2a_docgen.history import walk as history_walk
+from a2a_docgen.history.cache import HistoryCache
 from a2a_docgen.history.entries import CatalogHistory, HistoryEntry
 from a2a_docgen.history.read import read_history
 from a2a_docgen.render import render_catalog
@@ -33,11 +34,6 @@ pytestmark = pytest.mark.skipif(
     subprocess.run(["git", "--version"], capture_output=True, check=False).returncode != 0,
     reason="git is not installed",
 )
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache() -> None:
-    history_read.clear_cache()
 
 
 def history_of(repo: CardRepo, **options: object) -> CatalogHistory:
@@ -210,7 +206,6 @@ def test_feeds_are_valid_atom_with_stable_ids(story: tuple[CardRepo, list[str]],
     card["version"] = "3.0.0"
     repo.write("forecast.json", card)
     repo.commit("Weather: version 3")
-    history_read.clear_cache()
     again = render(repo, history_of(repo), site_url="https://agents.example.com/")
     newer = entries(again.files["whats-new.xml"])
     assert len(newer) == 9
@@ -235,7 +230,6 @@ def test_the_same_repository_state_gives_the_same_bytes(
     first = render(repo, history_of(repo)).all_files()
     clone = tmp_path / "clone"
     subprocess.run(["git", "clone", "-q", str(repo.root), str(clone)], check=True)
-    history_read.clear_cache()
     cloned = CardRepo.__new__(CardRepo)
     cloned.root = clone
     second = render(cloned, history_of(cloned)).all_files()
@@ -445,23 +439,30 @@ def test_a_rebuild_with_the_same_head_reads_no_history_again(
     story: tuple[CardRepo, list[str]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     repo, _ = story
-    first = read_history(["cards"], base=str(repo.root))
+    kept = HistoryCache()  # what mkdocs serve and build --watch keep from one build to the next
+    first = read_history(["cards"], base=str(repo.root), cache=kept)
     (repo.cards / "maps.json").write_text("{}", encoding="utf-8")  # an edit in the work tree, not committed
 
     def no_log(*args: object, **kwargs: object) -> None:
         raise AssertionError("the history was read again")
 
     monkeypatch.setattr(history_read, "read_log", no_log)
-    again = read_history(["cards"], base=str(repo.root))
+    again = read_history(["cards"], base=str(repo.root), cache=kept)
     assert again.cached
     assert again.history is first.history
+    plain = read_history(["cards"], base=str(repo.root))  # a plain build keeps nothing: a fresh read
+    assert not plain.cached
+    assert plain.history is not first.history
+    assert plain.history == first.history
 
 
 def test_the_findings_of_earlier_steps_are_kept_after_a_new_commit(
     story: tuple[CardRepo, list[str]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     repo, _ = story
-    first = history_of(repo)
+    monkeypatch.setenv("A2A_DOCGEN_HISTORY_CACHE", "off")  # kept in this process only, by the caller's cache
+    kept = HistoryCache()
+    first = history_of(repo, cache=kept)
     card = weather_card()
     card["version"] = "9.0.0"
     repo.write("forecast.json", card)
@@ -474,10 +475,13 @@ def test_the_findings_of_earlier_steps_are_kept_after_a_new_commit(
         return original(old, new, day)  # type: ignore[arg-type]
 
     monkeypatch.setattr(history_walk, "classify", counting)
-    second = history_of(repo)
+    second = history_of(repo, cache=kept)
     assert second is not first
     assert len(second.recent) == len(first.recent) + 1
     assert len(classified) == 1  # the earlier steps' findings are kept, keyed by blob ids: only the new step
+    classified.clear()
+    assert history_of(repo) == second  # a plain build keeps nothing: every step classified again
+    assert len(classified) > 1
 
 
 def test_build_writes_the_history_and_no_history_leaves_it_out(
@@ -489,7 +493,6 @@ def test_build_writes_the_history_and_no_history_leaves_it_out(
     assert (repo.root / "with" / "whats-new.md").is_file()
     assert (repo.root / "with" / "whats-new.xml").is_file()
     assert "/commit/" in (repo.root / "with" / "whats-new.md").read_text(encoding="utf-8")
-    history_read.clear_cache()
     assert main(["build", "cards", "-o", "without", "--no-history"]) == 0
     assert not (repo.root / "without" / "whats-new.md").exists()
     page = next((repo.root / "without" / "agents").glob("weather-agent-*/index.md")).read_text(
@@ -650,7 +653,6 @@ def test_the_repository_s_own_git_settings_do_not_change_the_history(
     plain = history_of(repo)
     for key, value in (("log.showRoot", "false"), ("log.showSignature", "true"), ("diff.renames", "false")):
         repo.git("config", key, value)
-    history_read.clear_cache()
     assert history_of(repo) == plain
 
 

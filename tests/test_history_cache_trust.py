@@ -16,7 +16,6 @@ import json
 import os
 import shutil
 import subprocess
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, get_args
@@ -49,7 +48,6 @@ KINDS = frozenset(get_args(EntryKind))
 
 def read(root: Path) -> CatalogHistory:
     """The history a new process reads (nothing kept in memory), with commit links."""
-    history_read.clear_cache()
     found = read_history(["cards"], base=str(root), repo_url=REPO_URL)
     assert found.history is not None, found.message
     return found.history
@@ -122,13 +120,12 @@ def forge(document: dict[str, Any], commit: str = PHISH) -> dict[str, Any]:
 
 
 @pytest.fixture
-def story(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[CardRepo]:
+def story(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> CardRepo:
     monkeypatch.delenv(CACHE_ENV, raising=False)
     repo, _ = story_repo(tmp_path / "repo")
     (repo.root / ".gitignore").write_text(".cache/\n", encoding="utf-8")
     repo.commit("Ignore caches")
-    yield repo
-    history_read.clear_cache()
+    return repo
 
 
 @pytest.mark.parametrize("how", ["forced file", "symbolic link"])
@@ -264,7 +261,7 @@ def digests(files: dict[str, bytes]) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def genuine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Genuine]:
+def genuine(tmp_path_factory: pytest.TempPathFactory) -> Genuine:
     tmp = tmp_path_factory.mktemp("forgeries")
     repo, _ = story_repo(tmp / "repo")
     card = maps_card()
@@ -278,7 +275,7 @@ def genuine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Genuine]:
             read(repo.root)
         repo.git("checkout", "-q", "main")
         history, pages = without_cache(repo.root)
-    yield Genuine(
+    return Genuine(
         root=repo.root,
         named=tmp / "named",
         head=repo.git("rev-parse", "HEAD").strip(),
@@ -289,7 +286,6 @@ def genuine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Genuine]:
         history=history,
         site=digests(pages),
     )
-    history_read.clear_cache()
 
 
 SOMETHING_ELSE = st.one_of(

@@ -17,7 +17,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from a2a_docgen.cli import main
-from a2a_docgen.history import read as history_read
 from a2a_docgen.history.entries import UNKNOWN_DATE
 from a2a_docgen.history.log import rfc3339
 from a2a_docgen.history.read import read_history
@@ -32,7 +31,6 @@ RFC3339 = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z\Z")
 
 @pytest.fixture(autouse=True)
 def _fresh_cache(monkeypatch: pytest.MonkeyPatch) -> None:
-    history_read.clear_cache()
     monkeypatch.setenv("A2A_DOCGEN_HISTORY_CACHE", "off")
 
 

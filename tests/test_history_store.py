@@ -43,7 +43,6 @@ pytestmark = pytest.mark.skipif(
 def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     directory = tmp_path / "cache"
     monkeypatch.setenv(CACHE_ENV, str(directory))
-    history_read.clear_cache()
     return directory / FILE_NAME
 
 
@@ -89,7 +88,6 @@ def workers(monkeypatch: pytest.MonkeyPatch) -> InProcessWorkers:
 def fresh(root: Path, *, snapshot: bool = False, **options: Any) -> CatalogHistory:
     """The history read in a new process, as far as this process can tell: nothing kept in memory; without
     ``snapshot``, none kept on disk either (the store alone, what a new ``HEAD`` reads with)."""
-    history_read.clear_cache()
     directory = os.environ.get(CACHE_ENV, "off")
     if not snapshot and directory != "off":
         Path(directory, SNAPSHOT_FILE).unlink(missing_ok=True)
@@ -180,12 +178,10 @@ def test_a_cache_that_knows_the_versions_but_not_the_steps_gives_the_steps_to_th
     """The cards read under other display paths (``./cards``): every version is known, no step is, and the
     steps are classified by the workers, not left to the walk alone."""
     full = fresh(repository)
-    history_read.clear_cache()
     assert read_history(["./cards"], base=str(repository)).history is not None
     document = json.loads(cache.read_bytes())
     assert document["versions"]
     assert all(key.split("\x1f")[1].startswith("./cards/") for key in document["findings"])
-    history_read.clear_cache()
     assert read_history(["cards"], base=str(repository), parallel=workers).history == full
     assert workers.calls  # the workers ran (they did not while the versions alone were counted)
 
@@ -215,7 +211,6 @@ def test_deferred_cache_writes_wait_for_the_caller_and_write_what_a_read_writes(
     assert set(written) == {FILE_NAME, SNAPSHOT_FILE}
     for path in cache.parent.iterdir():
         path.unlink()
-    history_read.clear_cache()
     later: list[Any] = []
     read = read_history(["cards"], base=str(repository), defer=later.append)
     assert read.history == full
@@ -463,7 +458,6 @@ def test_workers_filling_the_store_give_the_history_the_walk_gives(
             return in_workers(work, count, jobs=2)
         return [work(index) for index in range(count)]
 
-    history_read.clear_cache()
     counted.update(loaded=0, classified=0)
     read = read_history(["cards"], base=str(repository), parallel=parallel)
     assert read.history == full
@@ -639,7 +633,6 @@ def test_the_walk_starts_again_from_the_first_commit_where_it_cannot_go_on(
     bounded = fresh(repo.root, snapshot=True, max_commits=cards - 1)
     assert since == [before, None]  # one commit more than the bound: the window moves, the walk starts again
     assert bounded.notices
-    history_read.clear_cache()
     monkeypatch.setenv(CACHE_ENV, "off")
     assert read_history(["cards"], base=str(repo.root), max_commits=cards - 1).history == bounded
 
@@ -694,7 +687,6 @@ def test_workers_stop_at_the_time_budget_and_the_site_has_no_history(
 
     repo, _ = story_repo(tmp_path / "repo")
     monkeypatch.setattr(prefill, "MIN_VERSIONS", 1)
-    history_read.clear_cache()
 
     def late(work: Any, count: int) -> list[Any]:
         time.sleep(1.2)  # the workers start after the budget of one second is spent

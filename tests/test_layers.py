@@ -177,12 +177,13 @@ _STATEFUL = ("render", "html", "history", "site")
 """The packages where no module holds state of a build: what a build or ``mkdocs serve`` keeps is an object its
 owner passes where it is used (``site/plugin/state.py``)."""
 _KNOWN_STATE = {
-    # Being reworked: the history read per HEAD and the stores, to be passed by the caller (the plugin's
-    # ServeCaches, build --watch) as render's TemplateEnvs are.
-    "a2a_docgen/history/read.py": {"_RESULTS", "_STORES"},
-    # Set by a forked worker's first step, in the worker process only: its page function.
+    # Set by a forked worker's first step, in the worker process only (the process that builds never sets it):
+    # its page function. A pool's task reaches the worker's state by a module name only; passing the function
+    # with each share would pickle a closure over the views, which cannot be done and would copy them if it could.
     "a2a_docgen/render/parallel.py": {"global _worker_render"},
-    # Each model class's fields, by class: fixed by the code, nothing of a build.
+    # Each dataclass's fields and whether they hold card text, by class: facts of the code, the same for every
+    # build and bounded by the classes; a dict looked up on taint's hot path (one lookup per object copied), where
+    # an object passed down every call would cost more than it keeps apart.
     "a2a_docgen/render/pages.py": {"_TAINTED_FIELDS"},
 }
 _MUTATORS = frozenset(

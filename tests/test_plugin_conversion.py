@@ -25,10 +25,12 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.plugins import BasePlugin
 from mkdocs.structure.pages import Page
 
+from a2a_docgen.history import read as history_read
 from a2a_docgen.html import HtmlPage, Theme
 from a2a_docgen.site.plugin import A2ADocgenPlugin, cache
 from a2a_docgen.site.plugin.kept import KEPT_TEMPLATE
 from a2a_docgen.site.plugin.state import Build, ServeCaches
+from tests.support.history_repo import story_repo
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 from synthetic import write_catalogue
@@ -243,6 +245,35 @@ def test_a_serve_rebuild_writes_unchanged_pages_back_and_equals_a_fresh_build(
     assert isinstance(fresh_plugin, A2ADocgenPlugin)
     assert fresh_plugin.serve_caches is None, "a plain build keeps nothing for a next one"
     assert _tree(site) == _tree(tmp_path / "fresh")
+
+
+def test_a_serve_rebuild_after_a_card_edit_reads_no_history_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under serve, the history read at ``HEAD`` is kept in the serve caches: a rebuild after a card edit
+    (``HEAD`` unchanged) takes it and reads no git log."""
+    repo, _ = story_repo(tmp_path / "repo")
+    monkeypatch.setenv("A2A_DOCGEN_HISTORY_CACHE", "off")  # no snapshot file stands in for what is kept
+    (repo.root / "docs").mkdir()
+    config_file = repo.root / "mkdocs.yml"
+    config_file.write_text(
+        yaml.safe_dump(
+            {
+                "site_name": "T",
+                "docs_dir": "docs",
+                "plugins": [{"a2a-docgen": {"cards": "cards", "search_index": "off", "jobs": 1}}],
+            }
+        ),
+        encoding="utf-8",
+    )
+    site = tmp_path / "site"
+    plugin = _serve_build(config_file, site)
+    assert len(_caches(plugin).history.histories) == 1
+    _edit_one_card(repo.cards)
+    monkeypatch.setattr(history_read, "read_log", lambda *a, **k: pytest.fail("the history was read again"))
+    _serve_build(config_file, site)
+    assert any(b"Edited while serving." in p.read_bytes() for p in site.rglob("agents/*/index.html"))
+    assert list(site.glob("agents/*/history/index.html"))
 
 
 class _PagePlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]

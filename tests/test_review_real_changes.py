@@ -15,7 +15,6 @@ from typing import Any
 import pytest
 
 from a2a_docgen.cli import main
-from a2a_docgen.history import read as history_read
 from a2a_docgen.history.read import read_history
 from tests.support.history_repo import CardRepo
 
@@ -153,7 +152,6 @@ def test_a_real_change_of_a_capability_is_still_reported(
     reason="git is not installed",
 )
 def test_the_history_says_card_error_fixed(tmp_path: Path) -> None:
-    history_read.clear_cache()
     repo = CardRepo(tmp_path / "repo")
     card = booking_card()
     card["capabilities"]["streaming"] = "True"

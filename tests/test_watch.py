@@ -13,12 +13,16 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from a2a_docgen.cli import main
+from a2a_docgen.history import read as history_read
+from a2a_docgen.site import watch as site_watch
 from a2a_docgen.site.watch import snapshot, wait_for_change, watched_paths
 from tests.conftest import REPO
+from tests.support.history_repo import story_repo
 
 EXAMPLES = REPO / "examples" / "cards"
 
@@ -222,3 +226,49 @@ def test_a_broken_card_or_template_is_reported_and_the_watch_goes_on(
     running.wait_for(3, BUILT)
     assert (running.out / "excluded.md").read_text(encoding="utf-8") == "# Nothing excluded here\n"
     assert running.stop() == 0
+
+
+@pytest.mark.parametrize("watching", [True, False], ids=["watch", "plain"])
+def test_a_watch_reads_the_history_of_a_head_once_and_a_plain_build_keeps_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], watching: bool
+) -> None:
+    """A card edited while watching (``HEAD`` unchanged): the rebuild takes the history the watch kept and
+    reads no git log; two plain builds each read it."""
+    repo, _ = story_repo(tmp_path / "repo")
+    monkeypatch.setenv("A2A_DOCGEN_HISTORY_CACHE", "off")  # no snapshot file stands in for what is kept
+    monkeypatch.chdir(repo.root)
+    logs: list[object] = []
+    real_log = history_read.read_log
+
+    def counted_log(*args: object, **options: object) -> object:
+        logs.append(args)
+        return real_log(*args, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(history_read, "read_log", counted_log)
+
+    def edit() -> None:
+        card = json.loads((repo.cards / "maps.json").read_text(encoding="utf-8"))
+        card["description"] = "Edited while watching."
+        repo.write("maps.json", card)
+
+    if watching:
+        changes: list[str] = []
+
+        def one_change(paths: list[str], state: object, **options: Any) -> object:
+            if changes:
+                raise KeyboardInterrupt
+            changes.append("maps.json")
+            edit()
+            return site_watch.snapshot(paths, exclude=options["exclude"])
+
+        monkeypatch.setattr(site_watch, "wait_for_change", one_change)
+        assert main(["build", "cards", "-o", "out", "--watch"]) == 0
+    else:
+        assert main(["build", "cards", "-o", "out"]) == 0
+        edit()
+        assert main(["build", "cards", "-o", "out"]) == 0
+    assert "error" not in capsys.readouterr().err
+    page = next((repo.root / "out" / "agents").glob("maps-agent-*/index.md")).read_text(encoding="utf-8")
+    assert "Edited while watching." in page
+    assert "## Changes" in page
+    assert len(logs) == (1 if watching else 2)

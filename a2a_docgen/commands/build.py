@@ -39,9 +39,10 @@ from a2a_docgen.text.plural import plural
 from a2a_docgen.text.urls import safe_url
 
 if TYPE_CHECKING:
+    from a2a_docgen.history.cache import HistoryCache
     from a2a_docgen.history.entries import CatalogHistory
     from a2a_docgen.limits import Limits
-    from a2a_docgen.render.env import TemplateEnvs
+    from a2a_docgen.site.watch import WatchCaches
 
 DEFAULT_CARDS = "examples/cards"
 DEFAULT_OUT_DIR = "site_src"
@@ -203,10 +204,10 @@ def build_once(
     cards: list[str],
     templates: str | None,
     site_url: str | None,
-    envs: TemplateEnvs | None = None,
+    kept: WatchCaches | None = None,
 ) -> None:
-    """Load, render and write the catalogue once; the summary line on stderr. ``envs``: the template
-    environments a watch keeps from one build to the next."""
+    """Load, render and write the catalogue once; the summary line on stderr. ``kept``: what a watch keeps from
+    one build to the next."""
     from a2a_docgen.catalog import load_catalog
     from a2a_docgen.render import render_catalog
     from a2a_docgen.render.parallel import default_jobs
@@ -229,7 +230,7 @@ def build_once(
         raise BuildFailed(f"{unverified}; nothing written")
 
     jobs = args.jobs or default_jobs()
-    history = _history(args, cards, limits, jobs)
+    history = _history(args, cards, limits, jobs, kept.history if kept is not None else None)
     # The pages are built by an engine, which publishes HTML only: llms.txt links to the HTML pages.
     site = render_catalog(
         catalog,
@@ -239,7 +240,7 @@ def build_once(
         markdown_sources=False,
         history=history,
         dialect=args.dialect,
-        envs=envs,
+        envs=kept.templates if kept is not None else None,
     )
     # Watching: files replaced in place, so the engine's own watcher (zensical serve) keeps seeing the directory.
     result = write_site(site, args.out_dir, in_place=args.watch)
@@ -258,29 +259,31 @@ def build_once(
 def _watch(args: argparse.Namespace, cards: list[str], templates: str | None, site_url: str | None) -> int:
     """Build, then build again whenever the cards or templates change, until Ctrl-C (exit 0). A build that
     fails is reported and the pages stay as the last good build wrote them."""
-    from a2a_docgen.render.env import TemplateEnvs, builtin_templates_dir
-    from a2a_docgen.site.watch import snapshot, wait_for_change, watched_paths
+    from a2a_docgen.render.env import builtin_templates_dir
+    from a2a_docgen.site.watch import WatchCaches, snapshot, wait_for_change, watched_paths
 
     paths = watched_paths(cards, templates, builtin_templates_dir())
     exclude = [args.out_dir]
     shown = ", ".join([*cards, *([templates] if templates else [])])
-    envs = TemplateEnvs()  # each template compiled once for the whole watch
+    kept = WatchCaches()
     try:
         state = snapshot(paths, exclude=exclude)
-        _build_reporting_errors(args, cards, templates, site_url, envs)
+        _build_reporting_errors(args, cards, templates, site_url, kept)
         print(f"a2a-docgen build: watching {shown} for changes (Ctrl-C to stop)", file=sys.stderr, flush=True)
         while True:
             state = wait_for_change(paths, state, interval=args.interval, exclude=exclude)
             print(f"a2a-docgen build: {time.strftime('%H:%M:%S')} change seen, building", file=sys.stderr)
-            _build_reporting_errors(args, cards, templates, site_url, envs)
+            _build_reporting_errors(args, cards, templates, site_url, kept)
     except KeyboardInterrupt:
         print("a2a-docgen build: stopped watching", file=sys.stderr)
         return 0
 
 
-def _history(args: argparse.Namespace, cards: list[str], limits: Limits, jobs: int) -> CatalogHistory | None:
+def _history(
+    args: argparse.Namespace, cards: list[str], limits: Limits, jobs: int, cache: HistoryCache | None
+) -> CatalogHistory | None:
     """The change history of ``cards`` (``--no-history``: none); what there is to say about it on stderr.
-    ``jobs``: the worker processes a long history may be read with."""
+    ``jobs``: the worker processes a long history may be read with; ``cache``: what a watch keeps of it."""
     from a2a_docgen.history.read import DEFAULT_MAX_COMMITS, history_for_build
     from a2a_docgen.render.parallel import in_workers
 
@@ -295,6 +298,7 @@ def _history(args: argparse.Namespace, cards: list[str], limits: Limits, jobs: i
         repo_url=repo_url,
         say=lambda message: print(f"a2a-docgen build: {message}", file=sys.stderr, flush=True),
         parallel=functools.partial(in_workers, jobs=jobs),
+        cache=cache,
     )
 
 
@@ -303,13 +307,13 @@ def _build_reporting_errors(
     cards: list[str],
     templates: str | None,
     site_url: str | None,
-    envs: TemplateEnvs,
+    kept: WatchCaches,
 ) -> None:
     """``build_once``; an error is printed (as ``cli.main`` words it) instead of ending the watch."""
     from a2a_docgen.errors import A2ADocgenError
 
     try:
-        build_once(args, cards, templates, site_url, envs)
+        build_once(args, cards, templates, site_url, kept)
     except BuildFailed as exc:
         print(f"a2a-docgen build: {exc}", file=sys.stderr, flush=True)
     except A2ADocgenError as exc:

@@ -2,13 +2,14 @@
 
 The history is off, quietly, for cards outside a git work tree (the repository is the one that holds the cards,
 found by ``a2a_docgen.git``, never by git); a missing or too old git is said once and the
-site is built without history. Results are kept for the life of the process, keyed by the repository, the
-``HEAD`` commit id and the options: ``mkdocs serve`` rebuilding after a card edit (``HEAD`` unchanged) asks
-git one question (``rev-parse HEAD``) and reads nothing else again; after a new commit, what is known of the
-versions and steps already classified is kept too (keyed by blob ids, ``history.store``), and written to
-``a2a-docgen/history.cache`` in the repository's git directory for the next process (``history.cache_files``;
-``A2A_DOCGEN_HISTORY_CACHE``: another directory, or ``off``), with the history itself beside it
-(``history.snapshot``): a new process at the same ``HEAD`` takes it without reading git's log.
+site is built without history. A caller that builds again passes a ``HistoryCache`` (``history.cache``), which
+keeps the results keyed by the repository, the ``HEAD`` commit id and the options: ``mkdocs serve`` rebuilding
+after a card edit (``HEAD`` unchanged) asks git one question (``rev-parse HEAD``) and reads nothing else again;
+after a new commit, what is known of the versions and steps already classified is kept too (keyed by blob ids,
+``history.store``). Both are also written to ``a2a-docgen/history.cache`` in the repository's git directory for
+the next process (``history.cache_files``; ``A2A_DOCGEN_HISTORY_CACHE``: another directory, or ``off``), with
+the history itself beside it (``history.snapshot``): a new process at the same ``HEAD`` takes it without reading
+git's log.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from a2a_docgen.collector import collector_paused
 from a2a_docgen.errors import UsageError
 from a2a_docgen.git import Repository, find_repository, git_version, repository_path
 from a2a_docgen.history.blobs import BlobReader
+from a2a_docgen.history.cache import HistoryCache
 from a2a_docgen.history.cache_files import cache_directory
 from a2a_docgen.history.entries import UNKNOWN_DATE, AgentHistory, CatalogHistory, RecentEntry
 from a2a_docgen.history.log import (
@@ -51,7 +53,6 @@ __all__ = [
     "RECENT_MAX",
     "Defer",
     "HistoryRead",
-    "clear_cache",
     "history_for_build",
     "read_history",
 ]
@@ -66,11 +67,8 @@ RECENT_MAX = 1000
 Defer = Callable[[Callable[[], None]], None]
 """Takes a write of the cache files to run later (``read_history``'s ``defer``)."""
 
-_RESULTS: dict[tuple[object, ...], CatalogHistory] = {}
-_STORES: dict[tuple[str, str], Store] = {}
-"""(repository, stamp) -> what is known of its versions and steps."""
-_KEPT_RESULTS = 4
 _KEPT_ENTRIES = 400_000
+"""Entries of a kept store beyond which it keeps only what its latest build used."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +78,7 @@ class HistoryRead:
     message: str | None = None
     """Why there is no history, or what is missing from it, for the build log (``None``: nothing to say)."""
     cached: bool = False
-    """The history was kept from an earlier build of this process (``HEAD`` did not move)."""
+    """The history was kept by the caller's ``HistoryCache`` from an earlier build (``HEAD`` did not move)."""
 
 
 def read_history(
@@ -93,12 +91,14 @@ def read_history(
     repo_url: str | None = None,
     parallel: Parallel | None = None,
     defer: Defer | None = None,
+    cache: HistoryCache | None = None,
 ) -> HistoryRead:
     """The history of the cards ``load_catalog(paths, base=base)`` reads, keyed by their display paths.
     ``parallel``: the caller's worker processes, for a history with many versions to read (``history.prefill``);
     the history is the same without. ``defer``: where the writes of the cache files go when the caller has a
     better moment for them (the plugin: while its pages convert in workers, where it would wait); without it they
-    are written before this returns."""
+    are written before this returns. ``cache``: what the caller keeps from one build to the next (``mkdocs
+    serve``, ``build --watch``); without it nothing of this read is kept."""
     cwd = os.path.realpath(base if base is not None else os.getcwd())
     try:
         repository = _repository(paths, cwd)
@@ -117,27 +117,29 @@ def read_history(
             return HistoryRead(None)
         head = head_commit(repository)
         key = (top, head, tuple(arguments), max_commits, limits, repo_url)
-        kept = _RESULTS.get(key)
+        kept = cache.history(key) if cache is not None else None
         if kept is not None:
             return HistoryRead(kept, _message(kept), cached=True)
         # A history is tens of thousands of entries and findings (from git, the store or the snapshot), and
         # no cycles: collections would walk them, and the catalogue, again and again.
         with collector_paused():
             history = _read(
-                repository, head, arguments, limits, max_commits, seconds, repo_url, parallel, defer or _now
+                repository,
+                head,
+                arguments,
+                limits,
+                max_commits,
+                seconds,
+                repo_url,
+                parallel,
+                defer or _now,
+                cache,
             )
     except (UsageError, HistoryTimeout) as exc:
         return HistoryRead(None, f"no change history: {exc}")
-    if len(_RESULTS) >= _KEPT_RESULTS:
-        _RESULTS.clear()
-    _RESULTS[key] = history
+    if cache is not None:
+        cache.keep_history(key, history)
     return HistoryRead(history, _message(history))
-
-
-def clear_cache() -> None:
-    """Forget the histories and findings kept by earlier builds of this process."""
-    _RESULTS.clear()
-    _STORES.clear()
 
 
 def _message(history: CatalogHistory) -> str | None:
@@ -174,6 +176,7 @@ def _read(
     repo_url: str | None,
     parallel: Parallel | None,
     defer: Defer,
+    cache: HistoryCache | None,
 ) -> CatalogHistory:
     top = repository.top
     started = time.monotonic()
@@ -193,12 +196,12 @@ def _read(
         # left as the last whole read wrote it (its entries never go stale); what this walk learns is kept in
         # the snapshot it writes.
         (log, commits), resumed = continued, kept
-        store, saved = _STORES.get((top, stamp_for(limits))) or Store(), None
+        store, saved = (cache.store(top, stamp_for(limits)) if cache is not None else None) or Store(), None
         store.start_build()
     else:
         log = read_log(repository, prefixes, head=head, max_commits=max_commits, timeout=seconds)
         commits, resumed = len(log.commits), None
-        store, saved = _store(directory, top, limits)
+        store, saved = _store(directory, top, limits, cache)
     if parallel is not None:
         prefill(
             store,
@@ -297,17 +300,20 @@ def _snapshot(
     return directory / SNAPSHOT_FILE, key
 
 
-def _store(directory: Path | None, top: str, limits: Limits) -> tuple[Store, Path | None]:
-    """The store for the repository at ``top``, read from its file in the cache ``directory`` on first use, ready
-    for a build; and that file (``None`` when the cache is off)."""
+def _store(
+    directory: Path | None, top: str, limits: Limits, cache: HistoryCache | None
+) -> tuple[Store, Path | None]:
+    """The store for the repository at ``top``: the one ``cache`` keeps, else read from its file in the cache
+    ``directory`` (and kept in ``cache``), ready for a build; and that file (``None`` when the cache is off)."""
     saved = directory / STORE_FILE if directory is not None else None
     stamp = stamp_for(limits)
-    key = (top, stamp)
-    store = _STORES.get(key)
+    store = cache.store(top, stamp) if cache is not None else None
     if store is None:
-        store = _STORES[key] = Store()
+        store = Store()
         if saved is not None:
             store.read(saved, stamp)
+        if cache is not None:
+            cache.keep_store(top, stamp, store)
     store.trim(_KEPT_ENTRIES)
     store.start_build()
     return store, saved
@@ -324,6 +330,7 @@ def history_for_build(
     say: Callable[[str], None],
     parallel: Parallel | None = None,
     defer: Defer | None = None,
+    cache: HistoryCache | None = None,
 ) -> CatalogHistory | None:
     """What ``build`` and the plugin call: the history (``None`` when off or unavailable), with what there is to
     say about it passed to ``say`` (a missing git, a shallow clone)."""
@@ -337,6 +344,7 @@ def history_for_build(
         repo_url=repo_url,
         parallel=parallel,
         defer=defer,
+        cache=cache,
     )
     if read.message and not read.cached:
         say(read.message)

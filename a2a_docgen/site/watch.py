@@ -1,4 +1,5 @@
-"""Waiting for files to change, by polling (standard library only): ``a2a-docgen build --watch``.
+"""Waiting for files to change, by polling (standard library only), and what is kept from one build to the next
+(``WatchCaches``): ``a2a-docgen build --watch``.
 
 A *snapshot* of some paths is the size and modification time of every file below them (a missing path is
 recorded as missing), so any change to a card, any card added or removed, and any edited template gives a
@@ -11,13 +12,29 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["Snapshot", "snapshot", "wait_for_change", "watched_paths"]
+from a2a_docgen.history.cache import HistoryCache
+from a2a_docgen.render.env import TemplateEnvs
+
+__all__ = ["Snapshot", "WatchCaches", "snapshot", "wait_for_change", "watched_paths"]
 
 Snapshot = frozenset[tuple[str, int, int]]
 """(path, modification time in nanoseconds, size) of every file below the watched paths; (path, -1, -1) for a
 watched path that does not exist."""
+
+
+@dataclass(eq=False, slots=True)
+class WatchCaches:
+    """What a watch keeps from one build to the next, for the whole watch (a plain build keeps nothing)."""
+
+    templates: TemplateEnvs = field(default_factory=TemplateEnvs)
+    """Our page templates' environments: each template compiled once."""
+    history: HistoryCache = field(default_factory=HistoryCache)
+    """The history read at each ``HEAD`` and what is known of its steps: a rebuild after a card edit reads no
+    history again."""
+
 
 _SKIPPED = frozenset({".git", ".hg", ".svn", "__pycache__", "node_modules", ".venv", ".cache"})
 

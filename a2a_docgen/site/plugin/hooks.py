@@ -177,6 +177,7 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
                 say=log.info,
                 parallel=functools.partial(in_workers, jobs=jobs),
                 defer=later.append,
+                cache=caches.history if caches is not None else None,
             )
             site = render_catalog(
                 catalog,

@@ -11,6 +11,7 @@ from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 
 from a2a_docgen.catalog import CardCache
+from a2a_docgen.history.cache import HistoryCache
 from a2a_docgen.html import HtmlPage, Theme
 from a2a_docgen.render.env import TemplateEnvs
 from a2a_docgen.render.reuse import RenderReuse
@@ -34,6 +35,9 @@ class ServeCaches:
     """The last render's agent views and pages: a rebuild renders only the agents whose cards changed."""
     templates: TemplateEnvs = field(default_factory=TemplateEnvs)
     """Our page templates' environments: each template compiled once."""
+    history: HistoryCache = field(default_factory=HistoryCache)
+    """The history read at each ``HEAD`` and what is known of its steps: a rebuild after a card edit reads no
+    history again, one after a new commit classifies the new steps only."""
     html: HtmlCache = field(default_factory=HtmlCache)
     """Each page's HTML by final path: a rebuild converts only the pages whose Markdown changed."""
     template_code: TemplateCodeCache = field(default_factory=TemplateCodeCache)
