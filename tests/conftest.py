@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from a2a_docgen.render.env import TemplateEnvs
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
@@ -34,3 +38,13 @@ def shared_dir() -> Path:
 
 
 pytest_plugins = ["tests.support.browser_fixtures"]
+
+
+@pytest.fixture(scope="module")
+def template_envs() -> TemplateEnvs:
+    """Our templates' environments for the renders of one test module, each template compiled once (as
+    ``mkdocs serve`` keeps them across rebuilds) rather than for every render: for the tests that render many
+    times. A test of what a render does alone renders without them."""
+    from a2a_docgen.render.env import TemplateEnvs
+
+    return TemplateEnvs()
