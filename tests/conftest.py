@@ -6,9 +6,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from hypothesis import settings
 
 if TYPE_CHECKING:
     from a2a_docgen.render.env import TemplateEnvs
+
+settings.register_profile("slow", max_examples=1000)
+"""``pytest --hypothesis-profile=slow``: ten times the default run's examples for every property test that does
+not set its own count (those that do are the ones whose every example builds a site). CI runs it with the slow
+tests."""
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"

@@ -150,7 +150,7 @@ def _card_text(values: list[str], ascii_only: bool, modes: tuple[list[str], ...]
     return json.dumps(card, indent=2, ensure_ascii=ascii_only or surrogates)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(values=st.lists(texts, min_size=1, max_size=6), ascii_only=st.booleans())
 def test_rules_find_the_same_with_and_without_shortcuts(values: list[str], ascii_only: bool) -> None:
     text = _card_text(values, ascii_only)
@@ -160,7 +160,7 @@ def test_rules_find_the_same_with_and_without_shortcuts(values: list[str], ascii
     assert fast == exact
 
 
-@settings(max_examples=200, deadline=None)
+@settings(deadline=None)
 @given(modes=st.tuples(*[st.lists(st.sampled_from(MEDIA_TYPES), max_size=4)] * 2))
 def test_media_type_rule_finds_the_same_with_and_without_shortcuts(modes: tuple[list[str], ...]) -> None:
     text = _card_text(["x"], ascii_only=True, modes=modes)
@@ -170,7 +170,7 @@ def test_media_type_rule_finds_the_same_with_and_without_shortcuts(modes: tuple[
     assert fast == exact
 
 
-@settings(max_examples=500, deadline=None)
+@settings(deadline=None)
 @given(values=st.lists(texts, max_size=6))
 def test_plain_ascii_only_vouches_for_texts_without_findings(values: list[str]) -> None:
     if plain_ascii(values):
@@ -218,7 +218,7 @@ def _count(value: Any) -> int:
     return 1 + sum(map(_count, children))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(deadline=None)
 @given(value=json_values, max_depth=st.integers(0, 6))
 def test_depth_and_count_walk_agrees_with_recursion(value: Any, max_depth: int) -> None:
     too_deep, count = _shape(value, max_depth)
@@ -249,7 +249,6 @@ def _is_ip_exactly(host: str) -> bool:
     return True
 
 
-@settings(max_examples=500)
 @given(
     host=st.lists(st.sampled_from([*"0123456789.:abcdefgx%", "\u0661", "\uff11", "::1", "127.0.0.1"])).map(
         "".join

@@ -160,7 +160,7 @@ JSON_VALUES = st.recursive(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(deadline=None)
 @given(JSON_VALUES)
 def test_highlighting_never_changes_what_the_block_says(value: object) -> None:
     text = json.dumps(value, indent=2, ensure_ascii=False)
@@ -188,7 +188,7 @@ def test_highlighting_matches_pygments() -> None:
     assert {t: c for c, t in ours if c != "p"} == {t: c for c, t in theirs_marked if c != "p"}
 
 
-@settings(max_examples=300, deadline=None)
+@settings(deadline=None)
 @given(st.text(), st.sampled_from(["sh", "python"]))
 def test_code_highlighting_never_changes_what_the_block_says(text: str, language: str) -> None:
     """Any text, not only the code we generate: every character kept, escaped, inside known classes."""

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 import a2a_docgen.html as html_module
 from a2a_docgen.html import InlineMemo, Theme, inline_memo, to_html
+from a2a_docgen.render.env import TemplateEnvs
 from tests.support.page_corpora import CORPORA, HOSTILE_TEXTS, corpus_pages, hostile_text_pages
 
 THEMES = (
@@ -75,10 +76,11 @@ def test_a_page_with_reference_definitions_neither_reads_nor_fills_the_memo() ->
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(texts=HOSTILE_TEXTS)
 def test_pages_of_cards_with_hostile_text(
-    tmp_path_factory: pytest.TempPathFactory, texts: dict[str, str]
+    tmp_path_factory: pytest.TempPathFactory, template_envs: TemplateEnvs, texts: dict[str, str]
 ) -> None:
     memo = InlineMemo()
-    for text in hostile_text_pages(tmp_path_factory.mktemp("cards"), **texts).values():
+    pages = hostile_text_pages(tmp_path_factory.mktemp("cards"), envs=template_envs, **texts)
+    for text in pages.values():
         assert_same(text, memo)
 
 
@@ -123,7 +125,7 @@ _LINE = st.one_of(
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(deadline=None)
 @given(lines=st.lists(_LINE, max_size=14))
 def test_fuzzed_markdown(lines: list[str]) -> None:
     """Any Markdown, with or without link reference definitions."""

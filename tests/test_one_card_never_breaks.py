@@ -12,12 +12,14 @@ import copy
 import json
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from a2a_docgen.catalog import assemble_catalog, load_card_bytes
 from a2a_docgen.html import to_html
 from a2a_docgen.render import render_catalog
+from a2a_docgen.render.env import TemplateEnvs
 
 HOSTILE = [
     "{{ config.extra.canary }}",
@@ -154,7 +156,7 @@ def _inject(card: dict[str, Any], path: tuple[Any, ...], is_key: bool, text: str
         owner.update({(text if k == last else k): v for k, v in items})
 
 
-def build(cards: list[dict[str, Any]]) -> Any:
+def build(cards: list[dict[str, Any]], envs: TemplateEnvs) -> Any:
     loaded = []
     for index, data in enumerate(cards):
         display = f"cards/{LABELS[index - len(cards) + len(OTHERS)] if index >= len(cards) - len(OTHERS) else 'hostile'}.json"
@@ -162,7 +164,7 @@ def build(cards: list[dict[str, Any]]) -> Any:
         found, diagnostics = load_card_bytes(text, display=display)
         loaded.append((found, diagnostics, display))
     catalog = assemble_catalog(loaded)
-    return catalog, render_catalog(catalog)
+    return catalog, render_catalog(catalog, envs=envs)
 
 
 def _agent_output(site: Any, name: str) -> tuple[str, str]:
@@ -172,8 +174,11 @@ def _agent_output(site: Any, name: str) -> tuple[str, str]:
     raise AssertionError(f"no page for {name}")
 
 
-_, CLEAN = build(OTHERS)
-CLEAN_OUTPUT = {name: _agent_output(CLEAN, name) for name in ("Alpha", "Beta")}
+@pytest.fixture(scope="module")
+def clean_output(template_envs: TemplateEnvs) -> dict[str, tuple[str, str]]:
+    """The other agents' pages, Markdown and HTML, in a catalogue without the hostile card."""
+    _, clean = build(OTHERS, template_envs)
+    return {name: _agent_output(clean, name) for name in ("Alpha", "Beta")}
 
 
 @settings(
@@ -197,6 +202,8 @@ CLEAN_OUTPUT = {name: _agent_output(CLEAN, name) for name in ("Alpha", "Beta")}
     ]
 )
 def test_a_hostile_card_never_breaks_the_build_nor_changes_other_pages(
+    template_envs: TemplateEnvs,
+    clean_output: dict[str, tuple[str, str]],
     injections: list[tuple[tuple[tuple[Any, ...], bool], str]],
 ) -> None:
     card = copy.deepcopy(TARGET)
@@ -205,7 +212,7 @@ def test_a_hostile_card_never_breaks_the_build_nor_changes_other_pages(
             _inject(card, path, is_key, text)
         except (KeyError, IndexError, TypeError):
             continue  # an earlier injection renamed a member on this path
-    catalog, site = build([card, *OTHERS])
+    catalog, site = build([card, *OTHERS], template_envs)
     for name in ("Alpha", "Beta"):
-        assert _agent_output(site, name) == CLEAN_OUTPUT[name]
+        assert _agent_output(site, name) == clean_output[name]
     assert len([p for p in site.pages if p.startswith("agents/")]) == len(catalog.cards)

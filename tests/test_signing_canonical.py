@@ -202,13 +202,13 @@ def cards(draw: st.DrawFn) -> dict[str, Any]:
     return card
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cards())
 def test_the_sdk_form_of_any_card_is_a2a_sdk_s(card: dict[str, Any]) -> None:
     assert ours(card) == sdk_bytes(card)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(deadline=None)
 @given(_json)
 def test_rfc8785_package_and_a2a_sdk_jcs_agree(value: Any) -> None:
     import rfc8785

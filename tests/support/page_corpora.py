@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from a2a_docgen.catalog import load_catalog
 from a2a_docgen.render import render_catalog
+from a2a_docgen.render.env import TemplateEnvs
 from tests.conftest import REPO
 from tests.support.payloads import ALL_PAYLOADS
 from tests.test_one_card_never_breaks import base_card
@@ -32,7 +33,15 @@ HOSTILE_TEXTS = st.fixed_dictionaries(
 
 
 def hostile_text_pages(
-    directory: Path, *, name: str, description: str, skill: str, tag: str, example: str, url: str
+    directory: Path,
+    *,
+    name: str,
+    description: str,
+    skill: str,
+    tag: str,
+    example: str,
+    url: str,
+    envs: TemplateEnvs | None = None,
 ) -> dict[str, str]:
     """The pages of one card, written to ``directory``, whose text is the given (hostile) strings: its name,
     description, documentation URL, and its first skill's name, description, tag and example."""
@@ -42,7 +51,7 @@ def hostile_text_pages(
     card["documentationUrl"] = url
     card["skills"][0].update(name=skill, description=description, tags=[tag, "ok"], examples=[example])
     (directory / "card.json").write_text(json.dumps(card), encoding="utf-8")
-    return pages_of([directory])
+    return pages_of([directory], envs=envs)
 
 
 def example_pages() -> dict[str, str]:
