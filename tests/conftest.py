@@ -13,8 +13,7 @@ if TYPE_CHECKING:
 
 settings.register_profile("slow", max_examples=1000)
 """``pytest --hypothesis-profile=slow``: ten times the default run's examples for every property test that does
-not set its own count (those that do are the ones whose every example builds a site). CI runs it with the slow
-tests."""
+not set a count of its own (those that do have costly examples). CI runs it after the slow tests."""
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
