@@ -211,7 +211,7 @@ def test_layout_and_nav() -> None:
     assert tag_page in site.unindexed
 
 
-def test_long_lists_are_split_over_pages() -> None:
+def test_long_lists_are_split_over_pages(template_envs: TemplateEnvs) -> None:
     from a2a_docgen.render.kinds import build_views, page_jobs
 
     views = build_views(catalog_of("mixed"))
@@ -225,7 +225,7 @@ def test_long_lists_are_split_over_pages() -> None:
         ["Harbour Desk <beta>"],
         ["Lighthouse Weather"],
     ]
-    site = render_catalog(catalog_of("mixed"))
+    site = render_catalog(catalog_of("mixed"), envs=template_envs)
     assert "index-2.md" not in site.pages  # 100 agents a page by default
 
 
@@ -445,14 +445,14 @@ def test_media_types_and_security_and_bindings_pages() -> None:
     ]
 
 
-def test_skills_without_authentication_are_listed() -> None:
+def test_skills_without_authentication_are_listed(template_envs: TemplateEnvs) -> None:
     security = site_of("v03-twin").pages["security.md"]
     assert "Every skill declares a security requirement." in security
     raw = json.loads((GOLDEN / "v03-twin/input/route-planner.json").read_text())
     del raw["security"]
     card, _ = load_card_bytes(json.dumps(raw).encode(), display="open.json")
     assert card is not None
-    site = render_catalog(Catalog(cards=(card,), diagnostics=(), excluded=()))
+    site = render_catalog(Catalog(cards=(card,), diagnostics=(), excluded=()), envs=template_envs)
     assert "security/no-authentication.md" in links(site.pages["security.md"])
     lines = list_items(site.pages["security/no-authentication.md"])
     assert lines == ["Coastal Route Planner: Coastal Journey Planner, Tide Window"]
@@ -461,13 +461,13 @@ def test_skills_without_authentication_are_listed() -> None:
 # -- determinism ------------------------------------------------------------------------------------------------
 
 
-def test_rendering_is_deterministic_and_independent_of_input_order() -> None:
+def test_rendering_is_deterministic_and_independent_of_input_order(template_envs: TemplateEnvs) -> None:
     files = sorted(str(p) for case in CASES for p in (GOLDEN / case / "input").glob("*.json"))
     files = [f for f in files if "v03-twin" not in f]  # one agent name per catalogue
-    first = render_catalog(load_catalog(files))
-    assert render_catalog(load_catalog(files)) == first
-    assert render_catalog(load_catalog(list(reversed(files)))) == first
-    assert render_catalog(load_catalog(files[1:] + files[:1])) == first
+    first = render_catalog(load_catalog(files))  # fresh templates; those kept for the module give the same
+    assert render_catalog(load_catalog(files), envs=template_envs) == first
+    assert render_catalog(load_catalog(list(reversed(files))), envs=template_envs) == first
+    assert render_catalog(load_catalog(files[1:] + files[:1]), envs=template_envs) == first
     catalog = load_catalog(files)
     shuffled = Catalog(
         cards=tuple(reversed(catalog.cards)),
@@ -475,12 +475,12 @@ def test_rendering_is_deterministic_and_independent_of_input_order() -> None:
         excluded=catalog.excluded,
         verifications=catalog.verifications,
     )
-    assert render_catalog(shuffled) == first
+    assert render_catalog(shuffled, envs=template_envs) == first
 
 
-def test_same_agent_name_gets_distinct_pages() -> None:
+def test_same_agent_name_gets_distinct_pages(template_envs: TemplateEnvs) -> None:
     files = [GOLDEN / "route-planner/input/route-planner.json", GOLDEN / "v03-twin/input/route-planner.json"]
-    site = render_catalog(load_catalog(files))
+    site = render_catalog(load_catalog(files), envs=template_envs)
     agents = [p for p in site.pages if p.startswith("agents/")]
     assert len(agents) == 2
     for path, text in site.pages.items():
@@ -605,12 +605,12 @@ def sentinel_card(m: Markers) -> dict[str, Any]:
     }
 
 
-def test_sentinel_card_text_only_reaches_pages_through_encoders() -> None:
+def test_sentinel_card_text_only_reaches_pages_through_encoders(template_envs: TemplateEnvs) -> None:
     m = Markers()
     raw = sentinel_card(m)
     card, _ = load_card_bytes(json.dumps(raw).encode(), display="sentinel.json")
     assert card is not None
-    site = render_catalog(Catalog(cards=(card,), diagnostics=(), excluded=()))
+    site = render_catalog(Catalog(cards=(card,), diagnostics=(), excluded=()), envs=template_envs)
     (agent,) = [p for p in site.pages if p.startswith("agents/")]
     for path, text in site.pages.items():
         check_page(path, text, site)
@@ -753,15 +753,17 @@ def test_template_envs_without_a_working_directory(tmp_path: Path, monkeypatch: 
     assert render_catalog(catalog_of("route-planner"), envs=TemplateEnvs()) == site_of("route-planner")
 
 
-def test_site_url_adds_the_card_url_as_text() -> None:
-    site = render_catalog(catalog_of("route-planner"), site_url="https://docs.example/agents/")
+def test_site_url_adds_the_card_url_as_text(template_envs: TemplateEnvs) -> None:
+    site = render_catalog(
+        catalog_of("route-planner"), site_url="https://docs.example/agents/", envs=template_envs
+    )
     text = site.pages[agent_path(site, "Coastal")]
     slug_ = slug("Coastal Route Planner", "agent")
     (card_fact,) = facts(text)["Card"]
     assert card_fact.endswith(f"published at https://docs.example/agents/agents/{slug_}/card.json")
     assert not [h for h in links(text) if h.startswith("https://docs.example")]
     with pytest.raises(UsageError, match="site URL"):
-        render_catalog(catalog_of("route-planner"), site_url="javascript:alert(1)")
+        render_catalog(catalog_of("route-planner"), site_url="javascript:alert(1)", envs=template_envs)
 
 
 def test_taint_marks_every_card_string() -> None:
@@ -816,7 +818,7 @@ def test_card_text_is_refused_as_a_link_target(call: str, target: str) -> None:
         template.render(page_path="index.md", target=CardText(target))
 
 
-def test_lone_surrogates_in_names_and_ids_do_not_stop_the_render() -> None:
+def test_lone_surrogates_in_names_and_ids_do_not_stop_the_render(template_envs: TemplateEnvs) -> None:
     text = (REPO / "tests/data/cards/minimal-v1.json").read_text(encoding="utf-8")
     text = text.replace('"Test Agent"', '"Test \\ud800 Agent"').replace(
         '"id": "answer"', '"id": "answer\\udfff"'
@@ -826,7 +828,9 @@ def test_lone_surrogates_in_names_and_ids_do_not_stop_the_render() -> None:
     assert card is not None
     assert "\ud800" in (card.name or "")
     assert [d.code for d in diagnostics if d.severity == "error"] == ["invalid-unicode"] * 3
-    site = render_catalog(Catalog(cards=(card,), diagnostics=tuple(diagnostics), excluded=()))
+    site = render_catalog(
+        Catalog(cards=(card,), diagnostics=tuple(diagnostics), excluded=()), envs=template_envs
+    )
     site.all_files()  # every page encodes as UTF-8
     for text in site.pages.values():
         assert not re.search("[\ud800-\udfff]", text)
@@ -859,10 +863,10 @@ def test_relative_path_matches_posixpath() -> None:
             assert relative_path(target, page) == expected, (target, page)
 
 
-def test_real_cards_render_to_well_formed_pages(shared_dir: Path) -> None:
+def test_real_cards_render_to_well_formed_pages(shared_dir: Path, template_envs: TemplateEnvs) -> None:
     catalog = load_catalog([shared_dir / "cards" / "real", shared_dir / "cards" / "spec"])
     assert len(catalog.cards) > 40
-    site = render_catalog(catalog)
+    site = render_catalog(catalog, envs=template_envs)
     assert len([p for p in site.pages if p.startswith("agents/")]) == len(catalog.cards)
     for path, text in site.pages.items():
         check_page(path, text, site)
@@ -937,13 +941,13 @@ def test_every_heading_with_card_text_goes_through_md_heading() -> None:
             assert plain or with_id, f"{template.name}: {text}"
 
 
-def test_agent_and_media_type_headings_avoid_theme_ids() -> None:
+def test_agent_and_media_type_headings_avoid_theme_ids(template_envs: TemplateEnvs) -> None:
     raw = json.loads((GOLDEN / "v03-twin/input/route-planner.json").read_text())
     raw["name"] = "__config"
     raw["defaultInputModes"] = ["__drawer", "mkdocs-search-results"]
     card, _ = load_card_bytes(json.dumps(raw).encode(), display="hostile.json")
     assert card is not None
-    site = render_catalog(Catalog(cards=(card,), diagnostics=(), excluded=()))
+    site = render_catalog(Catalog(cards=(card,), diagnostics=(), excluded=()), envs=template_envs)
     agent = next(text for path, text in site.pages.items() if path.startswith("agents/"))
     assert headings(agent)[0] == (1, "Agent: __config")
     titles = [headings(text)[0][1] for path, text in site.pages.items() if path.startswith("media-types/")]
@@ -969,7 +973,9 @@ def test_the_grade_and_how_to_improve_it() -> None:
     assert re.search(r" · grade [A-F]( ·|$)", home, re.M)
 
 
-def test_a_skill_taking_bare_text_gets_no_contradictory_note_and_every_skill_a_request() -> None:
+def test_a_skill_taking_bare_text_gets_no_contradictory_note_and_every_skill_a_request(
+    template_envs: TemplateEnvs,
+) -> None:
     raw = {
         "name": "Plain",
         "description": "d",
@@ -994,7 +1000,7 @@ def test_a_skill_taking_bare_text_gets_no_contradictory_note_and_every_skill_a_r
     }
     card, _ = load_card_bytes(json.dumps(raw).encode(), display="plain.json")
     assert card is not None
-    site = render_catalog(Catalog(cards=(card,), diagnostics=(), excluded=()))
+    site = render_catalog(Catalog(cards=(card,), diagnostics=(), excluded=()), envs=template_envs)
     (page,) = [text for path, text in site.pages.items() if path.startswith("agents/")]
     assert "no text" not in page
     # the skill without examples gets a placeholder request, a file part since it takes images only
@@ -1004,7 +1010,7 @@ def test_a_skill_taking_bare_text_gets_no_contradictory_note_and_every_skill_a_r
     assert '"url": "https://example.com/<your-file>"' in section
 
 
-def test_a_card_whose_interfaces_take_no_request_says_why_once() -> None:
+def test_a_card_whose_interfaces_take_no_request_says_why_once(template_envs: TemplateEnvs) -> None:
     raw = {
         "name": "Unreachable",
         "description": "d",
@@ -1024,7 +1030,7 @@ def test_a_card_whose_interfaces_take_no_request_says_why_once() -> None:
     }
     card, _ = load_card_bytes(json.dumps(raw).encode(), display="u.json")
     assert card is not None
-    site = render_catalog(Catalog(cards=(card,), diagnostics=(), excluded=()))
+    site = render_catalog(Catalog(cards=(card,), diagnostics=(), excluded=()), envs=template_envs)
     (page,) = [text for path, text in site.pages.items() if path.startswith("agents/")]
     assert page.count("No request is shown.") == 1
     assert "Interface 1 gets none: its URL cannot go into a command as it is" in page
