@@ -21,7 +21,7 @@ from a2a_docgen.errors import UsageError
 if TYPE_CHECKING:
     from a2a_docgen.site.scaffold import Engine
 
-HELP = "write a new site project for Zensical, MkDocs or ProperDocs"
+HELP = "write a new site project for MkDocs, ProperDocs or Zensical"
 
 DEFAULT_ENGINE = "mkdocs"
 
