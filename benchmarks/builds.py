@@ -44,14 +44,9 @@ sys.path.insert(0, str(HERE))
 
 from synthetic import write_catalogue  # noqa: E402
 
-NAV = """nav:
-  - Home: index.md
-  - Tags: tags/index.md
-  - Media types: media-types.md
-  - Security: security.md
-  - Protocol bindings: bindings.md
-  - Excluded cards: excluded.md
-"""
+from a2a_docgen.render import NAV as CATALOGUE_NAV  # noqa: E402
+
+NAV = "nav:\n" + "".join(f"  - {entry.title}: {entry.path}\n" for entry in CATALOGUE_NAV)
 
 _SERVE = r"""
 import json, resource, sys, threading, time

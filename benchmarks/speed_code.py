@@ -1,4 +1,4 @@
-"""What each piece of speed code saves on a whole plugin build (issue: keep only what saves 3% or more).
+"""What each piece of speed code saves on a whole plugin build (issue: keep only what saves 5% or more).
 
     python benchmarks/speed_code.py [--agents 1000] [--skills 10] [--repeat 3] [--json]
 
@@ -15,10 +15,8 @@ module before MkDocs starts), so the product carries no switch for the benchmark
 - ``taint-bypass``: ``_taint_fields`` making copies without the dataclass ``__init__``;
 - ``ascii-paths``: the ASCII fast paths of ``clean_text`` and of the deceptive-text rule;
 - ``inline-memo``: markdown-it-py's inline step remembering short texts (``html/inline_memo.py``);
-- ``simple-blocks``: the block rule for our lists and one-line paragraphs (``html/simple_blocks.py``);
 - ``late-pages``: the pages no other page needs (``site/plugin/cache.LatePages``) converted during MkDocs' page
-  loop, on the cores it leaves idle, instead of in the one pass before it;
-- ``worker-freeze``: forked workers freezing what they inherit (``gc.freeze`` in ``render/parallel.py``).
+  loop, on the cores it leaves idle, instead of in the one pass before it.
 
 ``--variants a,b`` measures the shipped build and those variants only.
 """
@@ -47,9 +45,7 @@ DESCRIPTIONS = {
     "taint-bypass": "`_taint_fields` copying model objects without their dataclass `__init__` (`render/pages.py`)",
     "ascii-paths": "the ASCII fast paths of `clean_text` and of the deceptive-text rule",
     "inline-memo": "markdown-it-py's inline step remembering short texts (`html/inline_memo.py`)",
-    "simple-blocks": "the block rule for our lists and one-line paragraphs (`html/simple_blocks.py`)",
     "late-pages": "pages no other page needs converted during MkDocs' page loop (`site/plugin/cache.LatePages`)",
-    "worker-freeze": "forked workers freezing what they inherit (`gc.freeze` in `render/parallel.py`)",
 }
 """What each variant turns off."""
 VARIANTS = ("shipped", *DESCRIPTIONS)
@@ -83,15 +79,9 @@ elif variant == "ascii-paths":
 elif variant == "inline-memo":
     import a2a_docgen.html as html
     html._MD = html._parser(memo=False)
-elif variant == "simple-blocks":
-    import a2a_docgen.html as html
-    html._MD = html._parser(lists=False)
 elif variant == "late-pages":
     import a2a_docgen.site.plugin.hooks as hooks
     hooks.A2ADocgenPlugin._late = lambda self, config, site, *, jobs: frozenset()
-elif variant == "worker-freeze":
-    import os, a2a_docgen.render.parallel as parallel
-    parallel._start_worker = lambda nice: os.nice(nice) if nice else None
 
 from mkdocs.commands.build import build
 from mkdocs.config import load_config

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from a2a_docgen.cli import COMMANDS, main
+from a2a_docgen.render import NAV
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -107,3 +108,22 @@ def test_every_module_has_a_row_in_the_architecture_page() -> None:
         if path.stat().st_size > 0  # an empty package marker has no job of its own
     ]
     assert [module for module in modules if not any(_named_in(row, module) for row in rows)] == []
+
+
+def test_the_navigation_the_docs_show_is_the_registry_s() -> None:
+    """docs/engines.md shows the start of the Zensical navigation ``init`` writes (``render.NAV``, derived
+    from the registry of page kinds), and docs/cli.md lists every page of it."""
+    engines = (REPO / "docs" / "engines.md").read_text(encoding="utf-8")
+    shown = re.search(r"\nnav = \[\n(.*?)\n\]\n", engines, re.DOTALL)
+    assert shown is not None, "docs/engines.md shows no Zensical nav"
+    entries = re.findall(r'^  \{ "([^"]+)" = "([^"]+)" \},$', shown.group(1), re.MULTILINE)
+    assert entries
+    assert entries == [(entry.title, entry.path) for entry in NAV][: len(entries)]
+    cli = (REPO / "docs" / "cli.md").read_text(encoding="utf-8")
+    listed = {
+        path
+        for row in cli.splitlines()
+        if row.startswith("| `")
+        for path in re.findall(r"`([^`]+)`", row.split(" | ")[0])
+    }
+    assert [entry.path for entry in NAV if entry.path not in listed] == []

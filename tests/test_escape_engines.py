@@ -300,7 +300,7 @@ _DIALECT_PAGE = (
 
 
 def _dialect_page(payload: str, dialect: str) -> str:
-    from a2a_docgen.render.env import CardText, shared_env
+    from a2a_docgen.render.env import CardText, template_env
     from a2a_docgen.render.escape import json_text
 
     body = json_text({"text": payload})
@@ -308,7 +308,7 @@ def _dialect_page(payload: str, dialect: str) -> str:
         {"label": "Request body", "language": "json", "code": body},
         {"label": "curl", "language": "sh", "code": f"curl -d @- <<'EOF'\n{body}\nEOF"},
     ]
-    template = shared_env().from_string(_DIALECT_PAGE)
+    template = template_env().from_string(_DIALECT_PAGE)
     return template.render(text=CardText(payload), variants=variants, dialect=dialect, page_path="index.md")
 
 

@@ -19,7 +19,7 @@ from a2a_docgen.quality.grade import BANDS, DEFAULT_WEIGHTS, WEIGHTS, Weight, le
 from a2a_docgen.quality.rules import local_host, reserved_host
 from a2a_docgen.render import render_catalog
 from a2a_docgen.render.escape import md_inline
-from a2a_docgen.render.pages import build_views
+from a2a_docgen.render.kinds import build_views
 from tests.support.markdown_tokens import inline_text, parse, walk
 from tests.test_validate import OAUTH_V1, interface, v03_card, v1_card
 

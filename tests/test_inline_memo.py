@@ -1,7 +1,8 @@
-"""The inline memo (``html.inline_memo``) changes nothing: every page converted with it, twice (the second time
+"""The inline memo (``html.inline_memo``) changes nothing: every page converted with one, twice (the second time
 from the memo), equals the page converted by markdown-it-py's own inline step, for every theme flavour: the
 example catalogue, the hostile corpus, the real cards, the synthetic catalogue, pages of cards with hostile
-text, and fuzzed Markdown (reference definitions included, which make a page's ``[text]`` a link).
+text, and fuzzed Markdown (reference definitions included, which make a page's ``[text]`` a link). And it is
+the caller's: a page converted without one leaves nothing remembered anywhere.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import a2a_docgen.html as html_module
-from a2a_docgen.html import Theme, inline_memo, to_html
+from a2a_docgen.html import InlineMemo, Theme, inline_memo, to_html
 from tests.support.page_corpora import CORPORA, HOSTILE_TEXTS, corpus_pages, hostile_text_pages
 
 THEMES = (
@@ -23,7 +24,7 @@ THEMES = (
     Theme(flavour="material", permalink="\u00b6"),
     Theme(permalink="#", permalink_title="Link"),
 )
-_REFERENCE = html_module._parser(lists=False, memo=False)
+_REFERENCE = html_module._parser(memo=False)
 
 
 @contextlib.contextmanager
@@ -36,29 +37,39 @@ def _reference_parser() -> Iterator[None]:
         html_module._MD = remembering
 
 
-def assert_same(markdown: str, themes: tuple[Theme, ...] = THEMES[1:2]) -> None:
+def assert_same(markdown: str, memo: InlineMemo, themes: tuple[Theme, ...] = THEMES[1:2]) -> None:
     """The memo changes tokens only, and a theme renders tokens, so one theme shows it on whole pages."""
     for theme in themes:
         with _reference_parser():
             expected = to_html(markdown, theme=theme)
-        assert to_html(markdown, theme=theme) == expected
-        assert to_html(markdown, theme=theme) == expected  # from the memo this time
+        assert to_html(markdown, theme=theme, memo=memo) == expected
+        assert to_html(markdown, theme=theme, memo=memo) == expected  # from the memo this time
+        assert to_html(markdown, theme=theme) == expected  # the profile's parser without a memo
 
 
 @pytest.mark.parametrize("corpus", CORPORA)
 def test_the_corpora(corpus: str, request: pytest.FixtureRequest, tmp_path: Path) -> None:
-    inline_memo.clear()
+    memo = InlineMemo()
     for text in corpus_pages(corpus, request, tmp_path).values():
-        assert_same(text)
-    assert inline_memo._MEMO  # our pages' lines were remembered
+        assert_same(text, memo)
+    assert len(memo) > 0  # our pages' lines were remembered
 
 
 def test_the_memo_stays_bounded() -> None:
-    inline_memo.clear()
-    to_html("\n\n".join(f"line {n}" for n in range(inline_memo.MAX_TEXTS + 10)))
-    assert 0 < len(inline_memo._MEMO) <= inline_memo.MAX_TEXTS
-    to_html("x" * (inline_memo.MAX_TEXT + 1))
-    assert "x" * (inline_memo.MAX_TEXT + 1) not in inline_memo._MEMO
+    memo = InlineMemo()
+    to_html("\n\n".join(f"line {n}" for n in range(inline_memo.MAX_TEXTS + 10)), memo=memo)
+    assert 0 < len(memo) <= inline_memo.MAX_TEXTS
+    to_html("x" * (inline_memo.MAX_TEXT + 1), memo=memo)
+    assert "x" * (inline_memo.MAX_TEXT + 1) not in memo
+
+
+def test_a_page_with_reference_definitions_neither_reads_nor_fills_the_memo() -> None:
+    memo = InlineMemo()
+    to_html("[ref] and more\n", memo=memo)
+    assert "[ref] and more" in memo
+    page = to_html("[ref] and more\n\n[ref]: https://ref.example\n", memo=memo)
+    assert 'href="https://ref.example"' in page.html
+    assert len(memo) == 1
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -66,8 +77,9 @@ def test_the_memo_stays_bounded() -> None:
 def test_pages_of_cards_with_hostile_text(
     tmp_path_factory: pytest.TempPathFactory, texts: dict[str, str]
 ) -> None:
+    memo = InlineMemo()
     for text in hostile_text_pages(tmp_path_factory.mktemp("cards"), **texts).values():
-        assert_same(text)
+        assert_same(text, memo)
 
 
 _LINE = st.one_of(
@@ -115,4 +127,4 @@ _LINE = st.one_of(
 @given(lines=st.lists(_LINE, max_size=14))
 def test_fuzzed_markdown(lines: list[str]) -> None:
     """Any Markdown, with or without link reference definitions."""
-    assert_same("\n".join(lines) + "\n", THEMES)
+    assert_same("\n".join(lines) + "\n", InlineMemo(), THEMES)

@@ -171,3 +171,137 @@ def test_no_module_imports_the_package_root() -> None:
             if from_root or root:
                 offenders.append(f"{path.relative_to(REPO)}:{getattr(node, 'lineno', 0)}")
     assert offenders == []
+
+
+_STATEFUL = ("render", "html", "history", "site")
+"""The packages where no module holds state of a build: what a build or ``mkdocs serve`` keeps is an object its
+owner passes where it is used (``site/plugin/state.py``)."""
+_KNOWN_STATE = {
+    # Being reworked: the history read per HEAD and the stores, to be passed by the caller (the plugin's
+    # ServeCaches, build --watch) as render's TemplateEnvs are.
+    "a2a_docgen/history/read.py": {"_RESULTS", "_STORES"},
+    # Set by a forked worker's first step, in the worker process only: its page function.
+    "a2a_docgen/render/parallel.py": {"global _worker_render"},
+    # Each model class's fields, by class: fixed by the code, nothing of a build.
+    "a2a_docgen/render/pages.py": {"_TAINTED_FIELDS"},
+}
+_MUTATORS = frozenset(
+    {
+        "append",
+        "extend",
+        "add",
+        "update",
+        "clear",
+        "pop",
+        "popitem",
+        "setdefault",
+        "remove",
+        "discard",
+        "insert",
+    }
+)
+_CONTAINERS = frozenset({"dict", "list", "set", "defaultdict", "OrderedDict", "deque", "Counter"})
+
+
+def _module_state(tree: ast.Module) -> set[str]:
+    """The module-level containers a module changes, and the names it rebinds with ``global``."""
+    containers: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.Assign):
+            value, targets = node.value, node.targets
+        elif isinstance(node, ast.AnnAssign) and node.value is not None:
+            value, targets = node.value, [node.target]
+        else:
+            continue
+        if isinstance(value, (ast.Dict, ast.List, ast.Set, ast.DictComp, ast.ListComp, ast.SetComp)) or (
+            isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in _CONTAINERS
+        ):
+            containers |= {target.id for target in targets if isinstance(target, ast.Name)}
+    found: set[str] = set()
+    for walked in ast.walk(tree):
+        if isinstance(walked, ast.Global):
+            found |= {f"global {name}" for name in walked.names}
+        elif isinstance(walked, (ast.Assign, ast.AugAssign, ast.Delete)):
+            for target in walked.targets if isinstance(walked, (ast.Assign, ast.Delete)) else [walked.target]:
+                if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+                    name = target.value.id
+                elif isinstance(walked, ast.AugAssign) and isinstance(target, ast.Name):
+                    name = target.id
+                else:
+                    continue
+                if name in containers:
+                    found.add(name)
+        elif (
+            isinstance(walked, ast.Call)
+            and isinstance(walked.func, ast.Attribute)
+            and walked.func.attr in _MUTATORS
+            and isinstance(walked.func.value, ast.Name)
+            and walked.func.value.id in containers
+        ):
+            found.add(walked.func.value.id)
+    return found
+
+
+def test_no_module_holds_state_that_outlives_a_build() -> None:
+    found = {
+        str(path.relative_to(REPO)): state
+        for package in _STATEFUL
+        for path in sorted((REPO / "a2a_docgen" / package).rglob("*.py"))
+        if (state := _module_state(ast.parse(path.read_text(encoding="utf-8"))))
+    }
+    assert found == _KNOWN_STATE
+
+
+def test_the_module_state_check_finds_what_it_looks_for() -> None:
+    source = (
+        "A: dict[str, int] = {}\nB = []\nC = set()\nD = {}\nE = (1,)\n"
+        "def f():\n    global G\n    A['x'] = 1\n    B.append(1)\n    C |= {1}\n    return D.get(1)\n"
+    )
+    assert _module_state(ast.parse(source)) == {"A", "B", "C", "global G"}
+
+
+_PRIVATE_HOME = "a2a_docgen/site/plugin/mkdocs_private.py"
+_INTERNALS_SET = frozenset({"render", "loader", "bytecode_cache", "add_entry_from_context"})
+"""Attributes of MkDocs' and Jinja's objects that only ``mkdocs_private`` replaces."""
+
+
+def _private_touches(tree: ast.Module) -> set[str]:
+    """What a module touches of MkDocs' and Material's private names and internals: names imported from them
+    that start with ``_``, attributes starting with ``_`` of anything but ``self`` and ``cls``, the attributes
+    of ``_INTERNALS_SET`` assigned, and ``vars()``."""
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in ("mkdocs", "material"):
+            found |= {alias.name for alias in node.names if alias.name.startswith("_")}
+        elif isinstance(node, ast.Attribute):
+            owner = node.value.id if isinstance(node.value, ast.Name) else ""
+            if node.attr.startswith("_") and not node.attr.startswith("__") and owner not in ("self", "cls"):
+                found.add(f"{owner}.{node.attr}")
+            if isinstance(node.ctx, ast.Store) and node.attr in _INTERNALS_SET:
+                found.add(f"{owner}.{node.attr} =")
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "vars":
+            found.add("vars()")
+    return found
+
+
+def test_only_one_module_touches_mkdocs_private_names() -> None:
+    touched = {
+        str(path.relative_to(REPO)): touches
+        for path in sorted((REPO / "a2a_docgen" / "site").rglob("*.py"))
+        if (touches := _private_touches(ast.parse(path.read_text(encoding="utf-8"))))
+    }
+    assert set(touched) == {_PRIVATE_HOME}
+    assert touched[_PRIVATE_HOME] >= {
+        "_RelativePathTreeprocessor",
+        "index._add_entry",
+        "page.render =",
+        "env.loader =",
+        "env.bytecode_cache =",
+        "index.add_entry_from_context =",
+        "vars()",
+    }
+    for path in sorted((REPO / "a2a_docgen").rglob("*.py")):
+        if "mkdocs_private" not in path.name:
+            source = path.read_text(encoding="utf-8")
+            assert "_RelativePathTreeprocessor" not in source
+            assert "_TocToken" not in source

@@ -195,19 +195,16 @@ def test_the_index_from_the_copies_is_the_index_of_the_built_pages(
     temporary.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(temporary))
     read: list[Path] = []
-    home_written: list[bool] = []
-    real = pagefind_module.start_search_index
+    real = pagefind_module.build_search_index
 
     def reading(catalogue_dir: Path, **options: Any) -> Any:
         read.append(catalogue_dir)
-        home_written.append((tmp_path / "site" / "index.html").exists())
         return real(catalogue_dir, **options)
 
-    monkeypatch.setattr(pagefind_module, "start_search_index", reading)
+    monkeypatch.setattr(pagefind_module, "build_search_index", reading)
     _build_example_site(tmp_path, f"site_name: Test\ntheme: {theme}\n")
     assert len(read) == 1
     assert read[0].parent == temporary, "Pagefind read the copies"
-    assert home_written == [False], "it started once the agent pages were written, before the list pages"
     assert list(temporary.iterdir()) == [], "and they are gone"
     site = tmp_path / "site"
     pages = sorted(site.glob("agents/*/index.html"))
@@ -220,42 +217,3 @@ def test_the_index_from_the_copies_is_the_index_of_the_built_pages(
     assert sorted(p.name for p in (site / PAGEFIND_DIR / "fragment").iterdir()) == sorted(
         p.name for p in (tmp_path / "from-pages" / "fragment").iterdir()
     )
-
-
-def test_pagefind_started_early_is_stopped_when_a_copy_comes_after_it(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The early start waits for every expected agent page; a copy made after it started stops it, so the
-    build's end indexes every copy."""
-    from a2a_docgen.site.plugin.search import EarlyIndex, IndexCopies
-
-    started: list[Path] = []
-    cancelled: list[bool] = []
-
-    class Running:
-        def __init__(self, source: Path, **options: Any) -> None:
-            started.append(source)
-
-        def wait(self) -> None:
-            raise AssertionError("not waited for")
-
-        def cancel(self) -> None:
-            cancelled.append(True)
-
-    monkeypatch.setattr(pagefind_module, "start_search_index", Running)
-    copies = IndexCopies()
-    try:
-        early = EarlyIndex()
-        early.begin({"agents/a.md", "agents/b.md"})
-        for page in ("agents/a.md", "tags/x.md"):  # a page it does not wait for changes nothing
-            copies.add(page.replace(".md", "/index.html"), "<html>", "<p>x</p>")
-            early.copied(page, Path("pagefind"), tmp_path, copies)
-        assert started == []
-        copies.add("agents/b/index.html", "<html>", "<p>y</p>")
-        early.copied("agents/b.md", Path("pagefind"), tmp_path, copies)
-        assert started == [copies.directory]
-        early.copied("agents/late.md", Path("pagefind"), tmp_path, copies)
-        assert early.take() is None
-        assert cancelled == [True]
-    finally:
-        copies.clear()

@@ -28,6 +28,7 @@ from mkdocs.structure.pages import Page
 from a2a_docgen.html import HtmlPage, Theme
 from a2a_docgen.site.plugin import A2ADocgenPlugin, cache
 from a2a_docgen.site.plugin.kept import KEPT_TEMPLATE
+from a2a_docgen.site.plugin.state import Build, ServeCaches
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 from synthetic import write_catalogue
@@ -47,13 +48,13 @@ def conversions(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Counter:
     real = cache.to_html
     seen = 0
 
-    def counted(markdown: str, *, theme: Theme) -> HtmlPage:
+    def counted(markdown: str, **options: Any) -> HtmlPage:
         fd = os.open(tally, os.O_WRONLY | os.O_APPEND)
         try:
             os.write(fd, b".")
         finally:
             os.close(fd)
-        return real(markdown, theme=theme)
+        return real(markdown, **options)
 
     monkeypatch.setattr(cache, "to_html", counted)
 
@@ -94,6 +95,26 @@ def fresh_plugin(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(option, "plugin_cache", {})
 
 
+@pytest.fixture(autouse=True)
+def ended(monkeypatch: pytest.MonkeyPatch) -> list[Build]:
+    """This test's builds, each as it was when it ended (the plugin lets go of it then)."""
+    builds: list[Build] = []
+    real = A2ADocgenPlugin._end_build
+
+    def recording(self: A2ADocgenPlugin, *, failed: bool) -> None:
+        if self.build is not None:
+            builds.append(self.build)
+        real(self, failed=failed)
+
+    monkeypatch.setattr(A2ADocgenPlugin, "_end_build", recording)
+    return builds
+
+
+def _caches(plugin: A2ADocgenPlugin) -> ServeCaches:
+    assert plugin.serve_caches is not None
+    return plugin.serve_caches
+
+
 def _serve_build(config_file: Path, site: Path) -> A2ADocgenPlugin:
     config = load_config(config_file=str(config_file), site_dir=str(site))
     config.plugins.on_startup(command="serve", dirty=False)
@@ -114,17 +135,17 @@ def _edit_one_card(cards: Path) -> None:
     ("own_home", "jobs"), [(False, 1), (True, 2)], ids=["root-one-process", "prefix-workers"]
 )
 def test_each_page_is_converted_once_on_a_build_and_on_every_serve_rebuild(
-    tmp_path: Path, conversions: Counter, own_home: bool, jobs: int
+    tmp_path: Path, conversions: Counter, ended: list[Build], own_home: bool, jobs: int
 ) -> None:
     config_file = _project(tmp_path, own_home=own_home, jobs=jobs)
     site = tmp_path / "site"
 
     plugin = _serve_build(config_file, site)
-    assert plugin.site is not None
-    pages = dict(plugin.site.pages)
+    assert plugin.build is None, "let go of at its end"
+    pages = dict(ended[-1].site.pages)
     assert len(pages) > AGENTS
     assert all(path.startswith("catalogue/") for path in pages) is own_home
-    assert plugin.cache.paths == set(pages), "the HTML is keyed by the final paths"
+    assert _caches(plugin).html.paths == set(pages), "the HTML is keyed by the final paths"
     assert conversions() == len(pages)
 
     assert _serve_build(config_file, site) is plugin
@@ -132,7 +153,7 @@ def test_each_page_is_converted_once_on_a_build_and_on_every_serve_rebuild(
 
     _edit_one_card(tmp_path / "cards")
     assert _serve_build(config_file, site) is plugin
-    changed = [path for path, text in plugin.site.pages.items() if pages.get(path) != text]
+    changed = [path for path, text in ended[-1].site.pages.items() if pages.get(path) != text]
     assert 1 <= len(changed) < len(pages) // 2
     assert conversions() == len(changed)
     assert any(b"Edited while serving." in p.read_bytes() for p in site.rglob("agents/*/index.html"))
@@ -196,7 +217,7 @@ def _material(config_file: Path, **plugin: Any) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("own_home", [False, True], ids=["root", "prefix"])
 def test_a_serve_rebuild_writes_unchanged_pages_back_and_equals_a_fresh_build(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, own_home: bool
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ended: list[Build], own_home: bool
 ) -> None:
     """After one card edit under serve, the pages whose HTML is unchanged are written back from the last build
     (not templated again), and the site is byte for byte a fresh build of the edited cards."""
@@ -204,13 +225,13 @@ def test_a_serve_rebuild_writes_unchanged_pages_back_and_equals_a_fresh_build(
     _material(config_file)
     site = tmp_path / "site"
     plugin = _serve_build(config_file, site)
-    assert plugin.kept.used == {}, "a first build makes every page"
+    assert _caches(plugin).kept.used == {}, "a first build makes every page"
     _edit_one_card(tmp_path / "cards")
     plugin = _serve_build(config_file, site)
-    assert plugin.site is not None
-    kept = set(plugin.kept.used)
-    assert len(kept) > len(plugin.site.pages) // 2
-    edited = [p for p in plugin.site.pages if "Edited while serving." in plugin.site.pages[p]]
+    pages = ended[-1].site.pages
+    kept = set(_caches(plugin).kept.used)
+    assert len(kept) > len(pages) // 2
+    edited = [p for p in pages if "Edited while serving." in pages[p]]
     assert edited
     assert not kept & set(edited)
 
@@ -218,7 +239,9 @@ def test_a_serve_rebuild_writes_unchanged_pages_back_and_equals_a_fresh_build(
     fresh = load_config(config_file=str(config_file), site_dir=str(tmp_path / "fresh"))
     fresh.plugins.on_startup(command="build", dirty=False)
     build(fresh)
-    assert fresh.plugins["a2a-docgen"].kept.used == {}
+    fresh_plugin = fresh.plugins["a2a-docgen"]
+    assert isinstance(fresh_plugin, A2ADocgenPlugin)
+    assert fresh_plugin.serve_caches is None, "a plain build keeps nothing for a next one"
     assert _tree(site) == _tree(tmp_path / "fresh")
 
 
@@ -231,7 +254,7 @@ class _PagePlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
 
 @pytest.mark.slow
 def test_a_site_plugin_with_page_hooks_turns_keeping_off(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ended: list[Build]
 ) -> None:
     config_file = _project(tmp_path, own_home=False, jobs=1)
     _material(config_file)
@@ -242,21 +265,20 @@ def test_a_site_plugin_with_page_hooks_turns_keeping_off(
     build(config)
     plugin = config.plugins["a2a-docgen"]
     assert isinstance(plugin, A2ADocgenPlugin)
-    assert not plugin.kept.only_known
+    assert not ended[-1].only_known
     config = load_config(config_file=str(config_file), site_dir=str(site))
     config.plugins["page-plugin"] = _PagePlugin()
     build(config)
-    assert config.plugins["a2a-docgen"].kept.used == {}
+    assert _caches(plugin).kept.used == {}
     pages = list(site.rglob("agents/*/index.html"))
     assert pages
     assert all(p.read_text(encoding="utf-8").count("<!-- seen -->") == 1 for p in pages)
 
 
-def _our_pages(plugin: A2ADocgenPlugin) -> list[Page]:
-    assert plugin.files is not None
-    assert plugin.site is not None
-    pages = plugin.site.pages
-    return [f.page for f in plugin.files.documentation_pages() if f.src_uri in pages and f.page is not None]
+def _our_pages(build: Build) -> list[Page]:
+    assert build.files is not None
+    pages = build.site.pages
+    return [f.page for f in build.files.documentation_pages() if f.src_uri in pages and f.page is not None]
 
 
 def _live_html_pages() -> int:
@@ -267,7 +289,7 @@ def _live_html_pages() -> int:
 
 @pytest.mark.parametrize("jobs", [1, 2], ids=["one-process", "workers"])
 def test_a_build_holds_one_page_content_at_a_time_and_lets_go_of_each_page_once_written(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, jobs: int
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ended: list[Build], jobs: int
 ) -> None:
     """MkDocs reads every page before it writes any: a page's content is made only while it is written and let
     go of after, and a plain build lets go of the page's HTML too, so the memory a build needs does not hold
@@ -279,7 +301,8 @@ def test_a_build_holds_one_page_content_at_a_time_and_lets_go_of_each_page_once_
     written: set[str] = set()
 
     def observed(self: A2ADocgenPlugin, output: str, /, *, page: Page, config: MkDocsConfig) -> str:
-        ours = _our_pages(self)
+        assert self.build is not None
+        ours = _our_pages(self.build)
         held = sum(1 for p in ours if p.content)
         output = real(self, output, page=page, config=config)
         written.add(page.file.src_uri)
@@ -297,18 +320,19 @@ def test_a_build_holds_one_page_content_at_a_time_and_lets_go_of_each_page_once_
     build(config)
     plugin = config.plugins["a2a-docgen"]
     assert isinstance(plugin, A2ADocgenPlugin)
-    assert plugin.site is not None
-    assert len(seen) == len(plugin.site.pages) > AGENTS
+    (ours,) = ended
+    assert len(seen) == len(ours.site.pages) > AGENTS
     assert {held for held, _, _ in seen} == {1}, "only the page being written has its content"
     counted = [(live, left) for _, live, left in seen if live is not None]
     assert len(counted) >= 8
     # Held: the pages not written yet, less the late ones not converted (or not received) yet.
     assert all(live - before <= left for live, left in counted), "a written page's HTML is let go of"
     assert counted[-1][0] - before <= 1
-    assert plugin.cache.paths == set(), "a plain build keeps no conversion cache"
-    assert not plugin.reuse.views, "nor the agents' views"
-    assert not plugin.reuse.pages, "nor their Markdown"
-    assert all(not p.content for p in _our_pages(plugin))
+    assert plugin.build is None
+    assert plugin.serve_caches is None, "a plain build keeps no cache: no HTML, views or Markdown"
+    assert ours.html == {}
+    assert ours.made == {}
+    assert all(not p.content for p in _our_pages(ours))
 
 
 class _ContentPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
@@ -323,22 +347,25 @@ class _ContentPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
         return html
 
 
-def test_a_site_plugin_with_page_hooks_sees_our_content_as_mkdocs_reads_the_pages(tmp_path: Path) -> None:
+def test_a_site_plugin_with_page_hooks_sees_our_content_as_mkdocs_reads_the_pages(
+    tmp_path: Path, ended: list[Build]
+) -> None:
     config_file = _project(tmp_path, own_home=False, jobs=1)
     config = load_config(config_file=str(config_file), site_dir=str(tmp_path / "site"))
     reader = _ContentPlugin()
     config.plugins["content-plugin"] = reader
     build(config)
-    plugin = config.plugins["a2a-docgen"]
-    assert isinstance(plugin, A2ADocgenPlugin)
-    assert plugin.site is not None
-    assert set(reader.lengths) >= set(plugin.site.pages)
-    assert all(reader.lengths[path] > 0 for path in plugin.site.pages)
+    pages = ended[-1].site.pages
+    assert set(reader.lengths) >= set(pages)
+    assert all(reader.lengths[path] > 0 for path in pages)
 
 
 @pytest.mark.slow
 def test_a_serve_rebuild_keeps_the_index_copies_of_unchanged_pages_and_pagefind_reads_a_fresh_builds(
-    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
+    tmp_path_factory: pytest.TempPathFactory,
+    monkeypatch: pytest.MonkeyPatch,
+    ended: list[Build],
 ) -> None:
     """Under serve, the copies Pagefind reads are kept between builds for the pages written back unchanged;
     what Pagefind reads after an edit and a removed card is what a fresh build gives it, file for file."""
@@ -350,18 +377,9 @@ def test_a_serve_rebuild_keeps_the_index_copies_of_unchanged_pages_and_pagefind_
     read: list[dict[str, bytes]] = []
     written: list[str] = []
 
-    class Reading:
-        """Pagefind as started (early, or at the end of the build): what it reads, read when it starts."""
-
-        def __init__(self, source: Path, **options: Any) -> None:
-            read.append(_tree(source))
-            self.index = pagefind.SearchIndex(source, len(read[-1]), "")
-
-        def wait(self) -> pagefind.SearchIndex:
-            return self.index
-
-        def cancel(self) -> None:
-            raise AssertionError("every build's copies were complete when Pagefind started")
+    def reading(source: Path, **options: Any) -> pagefind.SearchIndex:
+        read.append(_tree(source))
+        return pagefind.SearchIndex(source, len(read[-1]), "")
 
     real_add = IndexCopies.add
 
@@ -369,7 +387,7 @@ def test_a_serve_rebuild_keeps_the_index_copies_of_unchanged_pages_and_pagefind_
         written.append(path)
         real_add(self, path, output, content)
 
-    monkeypatch.setattr(pagefind, "start_search_index", Reading)
+    monkeypatch.setattr(pagefind, "build_search_index", reading)
     monkeypatch.setattr(IndexCopies, "add", counted)
     config_file = _project(tmp_path, own_home=True, jobs=1)
     _material(config_file, search_index="pagefind")
@@ -389,7 +407,7 @@ def test_a_serve_rebuild_keeps_the_index_copies_of_unchanged_pages_and_pagefind_
     plugin = _serve_build(config_file, site)
     removed = read[-1]
     assert len(removed) == first - 1, "the removed agent's copy is gone"
-    copies = plugin.index_copies.directory
+    copies = _caches(plugin).index_copies.directory
     assert copies is not None
     plugin.on_shutdown()
     assert not copies.exists()
@@ -400,7 +418,7 @@ def test_a_serve_rebuild_keeps_the_index_copies_of_unchanged_pages_and_pagefind_
         fresh.plugins.on_startup(command="build", dirty=False)
         build(fresh)
         assert read[-1] == expected, "Pagefind reads what a fresh build gives it"
-        assert fresh.plugins["a2a-docgen"].index_copies.directory is None, "a plain build leaves no copies"
+        assert ended[-1].index_copies.directory is None, "a plain build leaves no copies"
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
@@ -415,8 +433,8 @@ def test_work_given_to_the_conversion_pass_runs_while_the_workers_convert(jobs: 
     def work() -> None:
         seen.append(len(multiprocessing.active_children()))
 
-    html = cache.HtmlCache().convert(pages, Theme(), jobs=jobs, keep=False, meanwhile=[work, work])
-    alone = cache.HtmlCache().convert(pages, Theme(), jobs=1, keep=False)
+    html = cache.HtmlCache().convert(pages, Theme(), jobs=jobs, meanwhile=[work, work])
+    alone = cache.HtmlCache().convert(pages, Theme(), jobs=1)
     assert html == alone
     assert list(html) == list(pages)
     assert seen == ([0, 0] if jobs == 1 else [2, 2])
@@ -424,7 +442,7 @@ def test_work_given_to_the_conversion_pass_runs_while_the_workers_convert(jobs: 
 
 @pytest.mark.parametrize("own_home", [False, True], ids=["root", "prefix"])
 def test_pages_no_other_page_needs_convert_during_the_page_loop_and_the_site_is_the_same(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, conversions: Counter, own_home: bool
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, conversions: Counter, ended: list[Build], own_home: bool
 ) -> None:
     """A plain build converts the pages that are in no navigation and no search (tag, list and history pages)
     while MkDocs writes the others, each once; the site is the one a build that converts every page first
@@ -450,12 +468,70 @@ def test_pages_no_other_page_needs_convert_during_the_page_loop_and_the_site_is_
         build(config)
         plugin = config.plugins["a2a-docgen"]
         assert isinstance(plugin, A2ADocgenPlugin)
-        assert plugin.site is not None
-        pages = len(plugin.site.pages)
+        pages = len(ended[-1].site.pages)
         assert before_loop[-1] + conversions() == pages, "each page converted once"
         if late:
             waited = pages - before_loop[-1]
             assert waited > 0
-            assert waited == len(plugin._late(config, plugin.site, jobs=2))
+            assert waited == len(plugin._late(config, ended[-1].site, jobs=2))
         sites[late] = _tree(site)
     assert sites[True] == sites[False]
+
+
+def test_a_failed_serve_build_leaves_nothing_half_made_for_the_next(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ended: list[Build]
+) -> None:
+    """A rebuild that fails after its pages were made (here: writing their Markdown) ends the build, and the
+    next rebuild keeps none of what it made: every page is made again."""
+    from mkdocs.exceptions import Abort, PluginError
+
+    from a2a_docgen.site.plugin import hooks
+
+    config_file = _project(tmp_path, own_home=False, jobs=1)
+    _material(config_file)
+    site = tmp_path / "site"
+    plugin = _serve_build(config_file, site)
+    _edit_one_card(tmp_path / "cards")
+
+    def failing(path: str) -> None:
+        raise PluginError("a2a-docgen: the disk is full")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(hooks, "check_relative_path", failing)
+        with pytest.raises(Abort):
+            _serve_build(config_file, site)
+    assert plugin.build is None
+    assert len(ended) == 2
+    assert ended[-1].html == {}
+    assert ended[-1].made == {}
+    _serve_build(config_file, site)
+    assert _caches(plugin).kept.used == {}, "nothing of the failed build is written back"
+
+
+def test_an_interrupted_build_ends_when_mkdocs_shuts_down(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ended: list[Build]
+) -> None:
+    """Ctrl-C while MkDocs writes the pages (no ``on_build_error`` for it): ``on_shutdown`` ends the build, its
+    late pages' workers included."""
+    import multiprocessing
+
+    config_file = _project(tmp_path, own_home=False, jobs=2)
+    _material(config_file)
+
+    def interrupted(self: A2ADocgenPlugin, output: str, /, **kwargs: Any) -> str:
+        assert self.build is not None
+        assert self.build.late.running
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(A2ADocgenPlugin, "on_post_page", interrupted)
+    config = load_config(config_file=str(config_file), site_dir=str(tmp_path / "site"))
+    config.plugins.on_startup(command="build", dirty=False)
+    with pytest.raises(KeyboardInterrupt):
+        build(config)
+    assert multiprocessing.active_children()
+    config.plugins.on_shutdown()
+    plugin = config.plugins["a2a-docgen"]
+    assert isinstance(plugin, A2ADocgenPlugin)
+    assert plugin.build is None
+    assert len(ended) == 1
+    assert multiprocessing.active_children() == []

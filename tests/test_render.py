@@ -23,17 +23,19 @@ from a2a_docgen.history.entries import CatalogHistory
 from a2a_docgen.model import Catalog
 from a2a_docgen.render import NAV, render_catalog
 from a2a_docgen.render import catalog as render
-from a2a_docgen.render import pages as page_views
+from a2a_docgen.render import kinds as page_views
 from a2a_docgen.render.catalog import _tidy
 from a2a_docgen.render.env import (
     CardText,
+    TemplateEnvs,
     UnescapedOutputError,
     builtin_templates_dir,
     relative_path,
-    shared_env,
+    template_env,
 )
 from a2a_docgen.render.escape import md_heading, md_title, toc_id
-from a2a_docgen.render.pages import taint
+from a2a_docgen.render.kinds.agents import ViewReuse
+from a2a_docgen.render.pages import SiteViews, taint
 from a2a_docgen.render.site import RenderedSite
 from a2a_docgen.text.slug import anchor, slug
 from tests.conftest import REPO
@@ -176,22 +178,13 @@ def test_every_page_is_well_formed(case: str) -> None:
 
 def test_layout_and_nav() -> None:
     site = site_of("route-planner")
-    fixed = {"index.md", "tags/index.md", "media-types.md", "security.md", "bindings.md", "excluded.md"}
-    assert fixed <= set(site.pages)
-    assert [(e.title, e.path) for e in site.nav] == [
-        ("Home", "index.md"),
-        ("Tags", "tags/index.md"),
-        ("Media types", "media-types.md"),
-        ("Security", "security.md"),
-        ("Protocol bindings", "bindings.md"),
-        ("Excluded cards", "excluded.md"),
-    ]
-    assert site.nav == NAV
+    assert site.nav == NAV  # no history: every kind's entry but What's new, in the registry's order
+    assert [e.title for e in NAV][:2] == ["Home", "Tags"]
     assert all(e.path in site.pages for e in site.nav)
+    sections = "|".join(sorted({e.path.removesuffix(".md").removesuffix("/index") for e in NAV} - {"index"}))
     for path in site.pages:
         assert re.fullmatch(
-            r"[a-z0-9-]+\.md|(tags|media-types|security|bindings)/[a-z0-9-]+\.md|agents/[a-z0-9-]+/index\.md",
-            path,
+            rf"[a-z0-9-]+\.md|({sections})/[a-z0-9-]+\.md|agents/[a-z0-9-]+/index\.md", path
         ), path
     card = catalog_of("route-planner").cards[0]
     agent_slug = slug("Coastal Route Planner", "agent")
@@ -219,13 +212,16 @@ def test_layout_and_nav() -> None:
 
 
 def test_long_lists_are_split_over_pages() -> None:
-    from a2a_docgen.render.layout import site_layout
-    from a2a_docgen.render.pages import build_views
+    from a2a_docgen.render.kinds import build_views, page_jobs
 
     views = build_views(catalog_of("mixed"))
-    layout = site_layout(views, per_page={"agents": 1, "facet": 1})
-    assert [p.pager.path for p in layout.home] == ["index.md", "index-2.md"]
-    assert [[a.card.name for a in p.items] for p in layout.home] == [
+    home = [
+        job
+        for job in page_jobs(views, per_page={"agents": 1, "facet": 1})
+        if job.template == "index.md.jinja"
+    ]
+    assert [job.path for job in home] == ["index.md", "index-2.md"]
+    assert [[a.card.name for a in job.context["page"].items] for job in home] == [
         ["Harbour Desk <beta>"],
         ["Lighthouse Weather"],
     ]
@@ -679,9 +675,9 @@ def test_rendering_pauses_the_cyclic_collector_and_restores_it(
         catalog: Catalog,
         *,
         site_url: str | None = None,
-        reuse: page_views.ViewReuse | None = None,
+        reuse: ViewReuse | None = None,
         history: CatalogHistory | None = None,
-    ) -> page_views.SiteViews:
+    ) -> SiteViews:
         seen.append(gc.isenabled())
         return page_views.build_views(catalog, site_url=site_url, reuse=reuse, history=history)
 
@@ -703,31 +699,37 @@ def test_rendering_pauses_the_cyclic_collector_and_restores_it(
         gc.enable()
 
 
-def test_shared_env_is_reused_until_an_override_changes(tmp_path: Path) -> None:
-    builtin = shared_env()
-    assert shared_env() is builtin
-    first = shared_env(tmp_path)
-    assert shared_env(tmp_path) is first
+def test_template_envs_reuse_an_environment_until_an_override_changes(tmp_path: Path) -> None:
+    envs = TemplateEnvs()
+    builtin = envs.env()
+    assert envs.env() is builtin
+    assert TemplateEnvs().env() is not builtin, "kept by its owner only"
+    first = envs.env(tmp_path)
+    assert envs.env(tmp_path) is first
     assert first is not builtin
     catalog = catalog_of("route-planner")
-    assert render_catalog(catalog, templates_dir=tmp_path) == site_of("route-planner")
+
+    def render(**options: Any) -> RenderedSite:
+        return render_catalog(catalog, templates_dir=tmp_path, envs=envs, **options)
+
+    assert render() == site_of("route-planner")
     tags = tmp_path / "tags.md.jinja"
     tags.write_text("# Tags one\n")  # added: now shadows the built-in template
-    assert render_catalog(catalog, templates_dir=tmp_path).pages["tags/index.md"] == "# Tags one\n"
+    assert render().pages["tags/index.md"] == "# Tags one\n"
     for text in ("# Tags two\n", "# Tags 3\n"):  # changed, maybe within one tick of the file clock
         tags.write_text(text)
-        assert render_catalog(catalog, templates_dir=tmp_path).pages["tags/index.md"] == text
+        assert render().pages["tags/index.md"] == text
     (tmp_path / "partials").mkdir()
     (tmp_path / "partials" / "head.jinja").write_text("# Head\n")
     tags.write_text('{% include "partials/head.jinja" %}')
-    assert render_catalog(catalog, templates_dir=tmp_path).pages["tags/index.md"] == "# Head\n"
+    assert render().pages["tags/index.md"] == "# Head\n"
     (tmp_path / "partials" / "head.jinja").write_text("# Other head\n")
-    assert render_catalog(catalog, templates_dir=tmp_path).pages["tags/index.md"] == "# Other head\n"
+    assert render().pages["tags/index.md"] == "# Other head\n"
     tags.unlink()
-    assert render_catalog(catalog, templates_dir=tmp_path) == site_of("route-planner")
+    assert render() == site_of("route-planner")
 
 
-def test_shared_env_sees_changes_behind_a_symlinked_directory(tmp_path: Path) -> None:
+def test_template_envs_see_changes_behind_a_symlinked_directory(tmp_path: Path) -> None:
     overrides, real = tmp_path / "overrides", tmp_path / "real"
     overrides.mkdir()
     real.mkdir()
@@ -736,18 +738,19 @@ def test_shared_env_sees_changes_behind_a_symlinked_directory(tmp_path: Path) ->
     (overrides / "tags.md.jinja").write_text('{% include "partials/head.jinja" %}')
     head = real / "head.jinja"
     catalog = catalog_of("route-planner")
+    envs = TemplateEnvs()
     for text in ("# Head one\n", "# Head two\n"):
         head.write_text(text)
         os.utime(head, ns=(0, 0))  # the same modification time both times: only the content tells them apart
-        assert render_catalog(catalog, templates_dir=overrides).pages["tags/index.md"] == text
+        assert render_catalog(catalog, templates_dir=overrides, envs=envs).pages["tags/index.md"] == text
 
 
-def test_shared_env_without_a_working_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_template_envs_without_a_working_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     gone = tmp_path / "gone"
     gone.mkdir()
     monkeypatch.chdir(gone)
     gone.rmdir()
-    assert render_catalog(catalog_of("route-planner")) == site_of("route-planner")
+    assert render_catalog(catalog_of("route-planner"), envs=TemplateEnvs()) == site_of("route-planner")
 
 
 def test_site_url_adds_the_card_url_as_text() -> None:
@@ -808,7 +811,7 @@ def test_md_page_link_is_an_encoded_label_and_a_relative_target(tmp_path: Path) 
     "target", ["x) [click](javascript:alert(1)) (", "#f\n# Heading <script>", "agents/a.md"]
 )
 def test_card_text_is_refused_as_a_link_target(call: str, target: str) -> None:
-    template = shared_env().from_string(call)
+    template = template_env().from_string(call)
     with pytest.raises(UnescapedOutputError, match="as a link target"):
         template.render(page_path="index.md", target=CardText(target))
 

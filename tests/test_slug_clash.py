@@ -93,7 +93,7 @@ def test_clashing_skill_ids_and_tags_keep_their_own_anchors_and_pages(narrow_has
 def test_the_review_comment_links_each_clashing_agent_to_its_own_page(narrow_hash: None) -> None:
     """The comment of ``diff --site-url`` links the pages the site built from the base cards has: for agents
     whose slugs clashed, the widened slugs (and their skills' anchors), never the short ones."""
-    from a2a_docgen.render.pages import build_views
+    from a2a_docgen.render.kinds import build_views
     from a2a_docgen.review.comment import format_comment
     from a2a_docgen.review.diff import review_catalogs
     from a2a_docgen.review.report import ReviewReport

@@ -15,7 +15,7 @@ from a2a_docgen.catalog import assemble_catalog, load_card_bytes
 from a2a_docgen.limits import Deadline
 from a2a_docgen.model import AgentCard, Diagnostic
 from a2a_docgen.render.filter_index import agent_facets
-from a2a_docgen.render.pages import build_views
+from a2a_docgen.render.kinds import build_views
 from a2a_docgen.text.urls import safe_url
 from a2a_docgen.validate.formats import check_binding, check_media_type, check_protocol_version, check_url
 from a2a_docgen.validate.rules import catalog_rules

@@ -41,6 +41,7 @@ from a2a_docgen.text.urls import safe_url
 if TYPE_CHECKING:
     from a2a_docgen.history.entries import CatalogHistory
     from a2a_docgen.limits import Limits
+    from a2a_docgen.render.env import TemplateEnvs
 
 DEFAULT_CARDS = "examples/cards"
 DEFAULT_OUT_DIR = "site_src"
@@ -198,9 +199,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 def build_once(
-    args: argparse.Namespace, cards: list[str], templates: str | None, site_url: str | None
+    args: argparse.Namespace,
+    cards: list[str],
+    templates: str | None,
+    site_url: str | None,
+    envs: TemplateEnvs | None = None,
 ) -> None:
-    """Load, render and write the catalogue once; the summary line on stderr."""
+    """Load, render and write the catalogue once; the summary line on stderr. ``envs``: the template
+    environments a watch keeps from one build to the next."""
     from a2a_docgen.catalog import load_catalog
     from a2a_docgen.render import render_catalog
     from a2a_docgen.render.parallel import default_jobs
@@ -233,6 +239,7 @@ def build_once(
         markdown_sources=False,
         history=history,
         dialect=args.dialect,
+        envs=envs,
     )
     # Watching: files replaced in place, so the engine's own watcher (zensical serve) keeps seeing the directory.
     result = write_site(site, args.out_dir, in_place=args.watch)
@@ -251,20 +258,21 @@ def build_once(
 def _watch(args: argparse.Namespace, cards: list[str], templates: str | None, site_url: str | None) -> int:
     """Build, then build again whenever the cards or templates change, until Ctrl-C (exit 0). A build that
     fails is reported and the pages stay as the last good build wrote them."""
-    from a2a_docgen.render.env import builtin_templates_dir
+    from a2a_docgen.render.env import TemplateEnvs, builtin_templates_dir
     from a2a_docgen.site.watch import snapshot, wait_for_change, watched_paths
 
     paths = watched_paths(cards, templates, builtin_templates_dir())
     exclude = [args.out_dir]
     shown = ", ".join([*cards, *([templates] if templates else [])])
+    envs = TemplateEnvs()  # each template compiled once for the whole watch
     try:
         state = snapshot(paths, exclude=exclude)
-        _build_reporting_errors(args, cards, templates, site_url)
+        _build_reporting_errors(args, cards, templates, site_url, envs)
         print(f"a2a-docgen build: watching {shown} for changes (Ctrl-C to stop)", file=sys.stderr, flush=True)
         while True:
             state = wait_for_change(paths, state, interval=args.interval, exclude=exclude)
             print(f"a2a-docgen build: {time.strftime('%H:%M:%S')} change seen, building", file=sys.stderr)
-            _build_reporting_errors(args, cards, templates, site_url)
+            _build_reporting_errors(args, cards, templates, site_url, envs)
     except KeyboardInterrupt:
         print("a2a-docgen build: stopped watching", file=sys.stderr)
         return 0
@@ -291,13 +299,17 @@ def _history(args: argparse.Namespace, cards: list[str], limits: Limits, jobs: i
 
 
 def _build_reporting_errors(
-    args: argparse.Namespace, cards: list[str], templates: str | None, site_url: str | None
+    args: argparse.Namespace,
+    cards: list[str],
+    templates: str | None,
+    site_url: str | None,
+    envs: TemplateEnvs,
 ) -> None:
     """``build_once``; an error is printed (as ``cli.main`` words it) instead of ending the watch."""
     from a2a_docgen.errors import A2ADocgenError
 
     try:
-        build_once(args, cards, templates, site_url)
+        build_once(args, cards, templates, site_url, envs)
     except BuildFailed as exc:
         print(f"a2a-docgen build: {exc}", file=sys.stderr, flush=True)
     except A2ADocgenError as exc:

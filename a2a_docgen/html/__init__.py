@@ -38,12 +38,11 @@ from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
 from a2a_docgen.html.code_highlight import highlight_code
-from a2a_docgen.html.inline_memo import remembered_inline
+from a2a_docgen.html.inline_memo import ENV_KEY, InlineMemo, remembered_inline
 from a2a_docgen.html.json_highlight import highlight_json
-from a2a_docgen.html.simple_blocks import simple_block
 from a2a_docgen.render.escape import clobbers_theme, toc_id
 
-__all__ = ["Flavour", "Heading", "HtmlPage", "Theme", "front_matter", "to_html"]
+__all__ = ["Flavour", "Heading", "HtmlPage", "InlineMemo", "Theme", "front_matter", "to_html"]
 
 Flavour = Literal["material", "plain"]
 """``material``: mkdocs-material's markup (highlight wrappers, content tabs); ``plain``: the classic MkDocs
@@ -139,17 +138,14 @@ def _validate_link(url: str) -> bool:
     return scheme is None or scheme.group(1).lower() in _ALLOWED_SCHEMES
 
 
-def _parser(*, lists: bool = True, memo: bool = True) -> MarkdownIt:
-    """The profile's parser, with the shortcuts that make the tokens markdown-it-py's own rules make, sooner:
-    ``lists``, the block rule for our lists and one-line paragraphs (``simple_blocks``); ``memo``, the inline
-    memo (``inline_memo``)."""
+def _parser(*, memo: bool = True) -> MarkdownIt:
+    """The profile's parser; ``memo``: its inline step uses the memo a page is converted with (``inline_memo``),
+    which makes the tokens markdown-it-py's own inline step makes, sooner."""
     md = MarkdownIt("commonmark", {"html": True, "linkify": False, "typographer": False})
     md.enable("table")
     md.disable("image")
     md.validateLink = _validate_link  # type: ignore[method-assign]
     md.core.ruler.after("block", "a2a_explicit_ids", _explicit_ids)
-    if lists:
-        md.block.ruler.before("table", "a2a_simple_blocks", simple_block)
     if memo:
         md.core.ruler.at("inline", remembered_inline)
     return md
@@ -221,10 +217,11 @@ def _closing_fence(ticks: int) -> re.Pattern[str]:
     return re.compile(rf"^ {{0,3}}`{{{ticks},}}[ \t]*$", re.MULTILINE)
 
 
-def to_html(markdown: str, *, theme: Theme = Theme()) -> HtmlPage:
+def to_html(markdown: str, *, theme: Theme = Theme(), memo: InlineMemo | None = None) -> HtmlPage:
     """One page of ours as HTML, with its title, table of contents and ids (its front matter, settings for
-    other engines, is not content)."""
-    env: dict[str, Any] = {}
+    other engines, is not content). ``memo``: the inline memo of the conversion the page is part of (the same
+    HTML, sooner, from the second page on)."""
+    env: dict[str, Any] = {} if memo is None else {ENV_KEY: memo}
     source, fences = _set_fences_aside(_FRONT_MATTER.sub("", markdown, count=1))
     tokens = _MD.parse(source, env)
     for token in tokens:

@@ -33,7 +33,7 @@ __all__ = [
 _EXPORTS = {
     "DIALECTS": "a2a_docgen.render.env",
     "Dialect": "a2a_docgen.render.env",
-    "NAV": "a2a_docgen.render.paths",
+    "NAV": "a2a_docgen.render.kinds",
     "render_catalog": "a2a_docgen.render.catalog",
     "RenderReuse": "a2a_docgen.render.reuse",
     "RenderedSite": "a2a_docgen.render.site",
@@ -43,7 +43,7 @@ _EXPORTS = {
 if TYPE_CHECKING:
     from a2a_docgen.render.catalog import render_catalog
     from a2a_docgen.render.env import DIALECTS, Dialect, UnescapedOutputError
-    from a2a_docgen.render.paths import NAV
+    from a2a_docgen.render.kinds import NAV
     from a2a_docgen.render.reuse import RenderReuse
     from a2a_docgen.render.site import RenderedSite
 

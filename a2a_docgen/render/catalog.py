@@ -14,14 +14,15 @@ from a2a_docgen.collector import collector_paused
 from a2a_docgen.errors import UsageError
 from a2a_docgen.model import Catalog, Example, JSONValue
 from a2a_docgen.render.assets import asset_files
-from a2a_docgen.render.env import DIALECTS, Dialect, UnescapedOutputError, shared_env
+from a2a_docgen.render.env import DIALECTS, Dialect, TemplateEnvs, UnescapedOutputError, template_env
 from a2a_docgen.render.exports import DEFAULT_SITE_NAME, export_files
 from a2a_docgen.render.feeds import agent_feed, agent_feed_paths, catalogue_feed, feed_links
 from a2a_docgen.render.filter_index import FILTER_INDEX, agent_facets, filter_index
-from a2a_docgen.render.layout import PageJob, site_layout
-from a2a_docgen.render.pages import AgentPage, SiteViews, build_views
+from a2a_docgen.render.kinds import NAV, build_views, page_jobs, site_nav
+from a2a_docgen.render.kinds.agents import AgentPage, history_jobs
+from a2a_docgen.render.layout import PER_PAGE, PageJob
+from a2a_docgen.render.pages import SiteViews
 from a2a_docgen.render.parallel import PageWorkers
-from a2a_docgen.render.paths import NAV, WHATS_NEW_NAV
 from a2a_docgen.render.reuse import RenderReuse
 from a2a_docgen.render.search import SearchEntry, agent_entries, page_entry
 from a2a_docgen.render.site import RenderedSite
@@ -44,6 +45,7 @@ def render_catalog(
     reuse: RenderReuse | None = None,
     history: CatalogHistory | None = None,
     dialect: Dialect = "github",
+    envs: TemplateEnvs | None = None,
 ) -> RenderedSite:
     """Every page and file of the site for ``catalog``.
 
@@ -60,7 +62,8 @@ def render_catalog(
     ``a2a_docgen.history.read``) adds a "Changes" section to each agent page, history pages, the "What's new"
     pages and Atom feeds (``render.feeds``). ``dialect`` is the Markdown syntax of the pages' admonitions and
     request tabs (``render.env.Dialect``): ``github`` for review and the plugin, ``material`` for an engine that
-    reads the pages itself (Zensical).
+    reads the pages itself (Zensical). ``envs``, kept by a caller that renders again (``mkdocs serve``, ``build
+    --watch``), compiles each template once for all its renders; without it, a render makes its own.
     Raises ``UsageError`` for a bad ``site_url``, a broken template or a template that prints card text
     without an encoding filter (``UnescapedOutputError``).
     """
@@ -71,7 +74,7 @@ def render_catalog(
     if reuse is not None and dialect != "github":
         raise ValueError("kept pages are github-dialect pages: reuse them only for that dialect")
     with collector_paused():
-        env = shared_env(templates_dir)
+        env = envs.env(templates_dir) if envs is not None else template_env(templates_dir)
         if reuse is not None:
             reuse.start(env, overrides=templates_dir is not None)
         return _render_site(
@@ -103,9 +106,8 @@ def _render_site(
         catalog, site_url=site_url, reuse=reuse.views if reuse is not None else None, history=history
     )
     agents = views.agents
-    layout = site_layout(views)
-    jobs_list = list(layout.jobs())
-    history_jobs = layout.history_jobs()
+    jobs_list = list(page_jobs(views))
+    histories_by_agent = history_jobs(views, PER_PAGE)
 
     def render_job(job: PageJob) -> str:
         return _render(
@@ -132,7 +134,7 @@ def _render_site(
                 search_exclude=False,
                 dialect=dialect,
             )
-        histories = {job.path: render_job(job) for job in history_jobs.get(agent.path, ())}
+        histories = {job.path: render_job(job) for job in histories_by_agent.get(agent.path, ())}
         return text, histories, agent_feed(views, agent, site_url=site_url, site_name=site_name)
 
     pages: dict[str, str] = {}
@@ -157,7 +159,7 @@ def _render_site(
             [
                 *(agent.path for agent in agents),
                 *(j.path for j in jobs_list),
-                *(j.path for own in history_jobs.values() for j in own),
+                *(j.path for own in histories_by_agent.values() for j in own),
                 *chain(*parts),
                 *agent_feed_paths(views),
             ]
@@ -171,11 +173,11 @@ def _render_site(
         if reuse is not None:
             reuse.keep(agents, [text for text, _, _ in rendered])
     unindexed = frozenset(pages) - indexed - {agent.path for agent in agents}
+    nav = site_nav(views)
     search: dict[str, tuple[SearchEntry, ...]] = {
-        entry.path: page_entry(entry.title) for entry in NAV if entry.path not in unindexed
+        entry.path: page_entry(entry.title) for entry in nav if entry.path not in unindexed
     }
     search.update((agent.path, _agent_search(agent)) for agent in agents)
-    nav = NAV if views.history is None else (NAV[0], WHATS_NEW_NAV, *NAV[1:])
     return RenderedSite(
         pages=dict(sorted(pages.items())),
         files=dict(sorted(files.items())),

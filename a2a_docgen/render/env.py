@@ -23,17 +23,17 @@ from typing import Any, Literal
 import jinja2
 
 from a2a_docgen.errors import UsageError
-from a2a_docgen.render import paths
 from a2a_docgen.render.escape import FILTERS, md_link_text
 
 __all__ = [
     "DIALECTS",
     "CardText",
     "Dialect",
+    "TemplateEnvs",
     "UnescapedOutputError",
     "builtin_templates_dir",
     "relative_path",
-    "shared_env",
+    "template_env",
 ]
 
 
@@ -183,29 +183,34 @@ def _heading_id(anchor: str) -> str:
     return "{#" + anchor + "}"
 
 
-def shared_env(overrides: str | Path | None = None) -> jinja2.Environment:
-    """The environment in which user templates in ``overrides`` (if given) shadow the built-in ones.
+def template_env(overrides: str | Path | None = None) -> jinja2.Environment:
+    """A new environment in which user templates in ``overrides`` (if given) shadow the built-in ones."""
+    return _new_env(_search_path(overrides))
 
-    Made once and reused by later renders (``mkdocs serve`` renders on every change), so each template is
-    compiled once. Any change to the files under ``overrides`` gives a new environment; Jinja recompiles a
-    built-in template whose file changed. Do not modify the environment.
+
+class TemplateEnvs:
+    """The template environments of the renders of one caller (``mkdocs serve``'s rebuilds, ``build --watch``),
+    so each template is compiled once, not once per render; lives as long as the caller keeps it.
+
+    An environment is given again while the files under ``overrides`` are the same (Jinja recompiles a
+    built-in template whose file changed); any change to them gives a new one. Do not modify an environment.
     """
-    search = _search_path(overrides)
-    try:
-        key = tuple(
-            os.path.abspath(path) for path in search
-        )  # a relative path depends on the working directory
-        fingerprint = _contents(search[0]) if overrides is not None else ()
-    except OSError:  # an unreadable file, a deleted working directory: an environment of its own, uncached
-        return _new_env(search)
-    cached = _shared.get(key)
-    if cached is None or cached[0] != fingerprint:
-        cached = _shared[key] = (fingerprint, _new_env(search))
-    return cached[1]
 
+    def __init__(self) -> None:
+        self._envs: dict[tuple[str, ...], tuple[tuple[tuple[str, bytes], ...], jinja2.Environment]] = {}
+        """(working directory, *search path) -> (the override files when the environment was made, it)."""
 
-# (working directory, *search path) -> (the override files when the environment was made, the environment).
-_shared: dict[tuple[str, ...], tuple[tuple[tuple[str, bytes], ...], jinja2.Environment]] = {}
+    def env(self, overrides: str | Path | None = None) -> jinja2.Environment:
+        search = _search_path(overrides)
+        try:
+            key = tuple(os.path.abspath(path) for path in search)  # a relative path depends on the directory
+            fingerprint = _contents(search[0]) if overrides is not None else ()
+        except OSError:  # an unreadable file, a deleted working directory: an environment of its own, unkept
+            return _new_env(search)
+        kept = self._envs.get(key)
+        if kept is None or kept[0] != fingerprint:
+            kept = self._envs[key] = (fingerprint, _new_env(search))
+        return kept[1]
 
 
 def _contents(directory: str) -> tuple[tuple[str, bytes], ...]:
@@ -255,6 +260,8 @@ def _new_env(search: tuple[str, ...]) -> jinja2.Environment:
     env.filters["tab_title"] = _tab_title
     env.filters["md_page_link"] = _page_link
     env.globals["rel"] = _relative
-    env.globals["paths"] = paths  # the URL scheme: rel(paths.TAGS)
+    from a2a_docgen.render.kinds import template_paths  # here: the kinds' views import this module
+
+    env.globals["paths"] = template_paths()  # every kind's fixed pages: rel(paths.TAGS)
     env.globals["heading_id"] = _heading_id
     return env

@@ -30,7 +30,7 @@ from a2a_docgen.model import (
     Severity,
     card_order,
 )
-from a2a_docgen.render.pages import agent_slugs, skill_anchors
+from a2a_docgen.render.kinds.agents import agent_slugs, skill_anchors
 from a2a_docgen.render.paths import agent_badge_path, agent_card_path, agent_dir, agent_page_path
 from a2a_docgen.text.jsonio import json_document
 from a2a_docgen.text.plural import plural

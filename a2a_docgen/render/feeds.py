@@ -16,7 +16,8 @@ from collections.abc import Mapping, Sequence
 
 from a2a_docgen.history.entries import UNKNOWN_DATE, HistoryEntry
 from a2a_docgen.render.changes import FEED_ENTRIES, ChangeView, entry_summary
-from a2a_docgen.render.pages import AgentPage, SiteViews
+from a2a_docgen.render.kinds.agents import AgentPage
+from a2a_docgen.render.pages import SiteViews
 from a2a_docgen.text.unicode import clean_text
 
 __all__ = [

@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import json
 
-from a2a_docgen.render.pages import AgentPage, SiteViews
+from a2a_docgen.render.kinds.agents import AgentPage
+from a2a_docgen.render.pages import SiteViews
 from a2a_docgen.text.unicode import clean_text
 
 __all__ = ["FILTER_INDEX", "SEARCH_INDEX_KEY", "agent_facets", "filter_index"]

@@ -22,7 +22,6 @@ from __future__ import annotations
 import bisect
 import ctypes
 import functools
-import gc
 import multiprocessing
 import os
 import signal
@@ -52,9 +51,10 @@ _BESIDE_NICE = 5
 """How much lower the scheduling priority of workers beside this process's own work is: that work is what the
 build waits for."""
 
-# The page function of the running ``PageWorkers`` under "render", read by forked children: inherited with
-# the process, never pickled.
-_inherited: dict[str, Callable[[int], Any]] = {}
+_worker_render: Callable[[int], Any] | None = None
+"""In a forked worker only: the page function of the ``PageWorkers`` that started it, given to it by its first
+step (``_start_worker``; inherited with the process, never pickled). The process that starts workers never
+sets it: what a ``PageWorkers`` renders lives as long as the ``PageWorkers``."""
 
 T = TypeVar("T")
 
@@ -97,19 +97,18 @@ def _end_with_parent(parent: int) -> None:
         os._exit(1)
 
 
-def _start_worker(parent: int, nice: int) -> None:
-    """A forked worker's first step: it ends with ``parent`` (``_end_with_parent``). What it inherited (the
-    site views, and all this process allocated while the collector was paused) lives until the worker ends:
-    frozen, the collections its own pages trigger do not walk it, which would touch, and so copy, every
-    inherited page of memory."""
+def _start_worker(parent: int, nice: int, render: Callable[[int], Any]) -> None:
+    """A forked worker's first step: it ends with ``parent`` (``_end_with_parent``), renders with ``render``,
+    at a lower priority (``nice``) when it works beside the caller's own work."""
+    global _worker_render  # noqa: PLW0603 - this worker process's one page function
     _end_with_parent(parent)
-    gc.freeze()
+    _worker_render = render
     if nice:
         os.nice(nice)
 
 
 def _render_share(bounds: tuple[int, int]) -> list[Any]:
-    render = _inherited.get("render")
+    render = _worker_render
     if render is None:  # only reachable if a child were started by other means than fork
         raise RuntimeError("page workers must be started by fork")
     return [render(index) for index in range(*bounds)]
@@ -172,12 +171,12 @@ class PageWorkers(Generic[T]):
 
     def __enter__(self) -> PageWorkers[T]:
         if self._workers:
-            _inherited["render"] = self._render
-            # With fork, the executor starts every worker here, before it starts its own thread.
+            # With fork, the executor starts every worker here, before it starts its own thread; each inherits
+            # its first step and the page function with the process (never pickled).
             self._executor = ProcessPoolExecutor(
                 self._workers,
                 mp_context=multiprocessing.get_context("fork"),
-                initializer=functools.partial(_start_worker, os.getpid(), self._nice),
+                initializer=functools.partial(_start_worker, os.getpid(), self._nice, self._render),
             )
             parts = self._workers * _CHUNKS_PER_WORKER
             if self._share is not None:
@@ -229,7 +228,6 @@ class PageWorkers(Generic[T]):
             self._executor = None
         self._futures.clear()
         self._taken.clear()
-        _inherited.clear()
 
 
 def in_workers(work: Callable[[int], T], count: int, *, jobs: int) -> list[T]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import jinja2
 
-from a2a_docgen.render.pages import AgentPage, ViewReuse
+from a2a_docgen.render.kinds.agents import AgentPage, ViewReuse
 
 __all__ = ["RenderReuse"]
 

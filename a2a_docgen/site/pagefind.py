@@ -28,10 +28,8 @@ import os
 import re
 import shutil
 import subprocess
-import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from a2a_docgen.errors import A2ADocgenError
 
@@ -40,11 +38,9 @@ __all__ = [
     "ENGINE_EXCLUDED",
     "ENGINE_ROOT_SELECTOR",
     "PAGEFIND_DIR",
-    "RunningIndex",
     "SearchIndex",
     "build_search_index",
     "find_pagefind",
-    "start_search_index",
 ]
 
 PAGEFIND_DIR = "pagefind"
@@ -103,18 +99,7 @@ def find_pagefind() -> Path | None:
     return Path(system) if system else None
 
 
-def build_search_index(catalogue_dir: Path, **options: Any) -> SearchIndex:
-    """Index the agent pages under ``catalogue_dir`` into ``catalogue_dir/pagefind/`` (or ``output``, when the
-    pages read are copies laid out as the catalogue is): the plugin's pages by default; an engine's
-    (``ENGINE_ROOT_SELECTOR``, ``ENGINE_EXCLUDED``) for a site built from ``a2a-docgen build`` output.
-    ``options``: those of ``start_search_index``.
-
-    Raises ``A2ADocgenError`` when Pagefind is missing, fails or times out.
-    """
-    return start_search_index(catalogue_dir, **options).wait()
-
-
-def start_search_index(
+def build_search_index(
     catalogue_dir: Path,
     *,
     executable: Path | None = None,
@@ -122,9 +107,13 @@ def start_search_index(
     root_selector: str = ROOT_SELECTOR,
     excluded: tuple[str, ...] = EXCLUDED,
     output: Path | None = None,
-) -> RunningIndex:
-    """``build_search_index`` started, to be waited for (``RunningIndex.wait``) while this process does other
-    work. Raises ``A2ADocgenError`` when Pagefind is missing or cannot be started."""
+) -> SearchIndex:
+    """Index the agent pages under ``catalogue_dir`` into ``catalogue_dir/pagefind/`` (or ``output``, when the
+    pages read are copies laid out as the catalogue is): the plugin's pages by default; an engine's
+    (``ENGINE_ROOT_SELECTOR``, ``ENGINE_EXCLUDED``) for a site built from ``a2a-docgen build`` output.
+
+    Raises ``A2ADocgenError`` when Pagefind is missing, fails or times out.
+    """
     binary = executable or find_pagefind()
     if binary is None:
         raise A2ADocgenError("Pagefind is not installed (pip install 'a2a-docgen[search]')")
@@ -147,49 +136,24 @@ def start_search_index(
         ),
     ]
     try:
-        process = subprocess.Popen(
+        result = subprocess.run(
             argv,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            stdin=subprocess.DEVNULL,
+            capture_output=True,
             text=True,
             encoding="utf-8",
             errors="replace",
+            timeout=timeout,
+            check=False,
+            stdin=subprocess.DEVNULL,
         )
+    except subprocess.TimeoutExpired as exc:
+        raise A2ADocgenError(f"Pagefind did not finish within {timeout:.0f} s") from exc
     except OSError as exc:
         raise A2ADocgenError(f"cannot run Pagefind ({binary}): {exc}") from exc
-    directory = output if output is not None else catalogue_dir / PAGEFIND_DIR
-    return RunningIndex(process, directory, time.monotonic() + timeout, timeout)
-
-
-class RunningIndex:
-    """Pagefind at work (``start_search_index``)."""
-
-    def __init__(
-        self, process: subprocess.Popen[str], directory: Path, deadline: float, timeout: float
-    ) -> None:
-        self._process = process
-        self._directory = directory
-        self._deadline = deadline
-        self._timeout = timeout
-
-    def wait(self) -> SearchIndex:
-        """The bundle, once Pagefind has written it. Raises ``A2ADocgenError`` when it fails or times out."""
-        try:
-            stdout, stderr = self._process.communicate(timeout=max(0.0, self._deadline - time.monotonic()))
-        except subprocess.TimeoutExpired as exc:
-            self.cancel()
-            raise A2ADocgenError(f"Pagefind did not finish within {self._timeout:.0f} s") from exc
-        printed = (stdout + stderr).strip()
-        if self._process.returncode != 0:
-            tail = "\n".join(printed.splitlines()[-20:])
-            raise A2ADocgenError(f"Pagefind failed (exit {self._process.returncode}):\n{tail}")
-        found = _INDEXED_PAGES.search(printed)
-        pages = int(found.group(1).replace(",", "")) if found else -1
-        return SearchIndex(self._directory, pages, printed)
-
-    def cancel(self) -> None:
-        """Stop Pagefind (the build failed, or its copies changed after it started)."""
-        if self._process.poll() is None:
-            self._process.kill()
-        self._process.communicate()
+    printed = (result.stdout + result.stderr).strip()
+    if result.returncode != 0:
+        tail = "\n".join(printed.splitlines()[-20:])
+        raise A2ADocgenError(f"Pagefind failed (exit {result.returncode}):\n{tail}")
+    found = _INDEXED_PAGES.search(printed)
+    pages = int(found.group(1).replace(",", "")) if found else -1
+    return SearchIndex(output if output is not None else catalogue_dir / PAGEFIND_DIR, pages, printed)

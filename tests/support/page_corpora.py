@@ -1,5 +1,5 @@
-"""The pages of the corpora a conversion shortcut is checked on (``html.inline_memo``, ``html.simple_blocks``):
-the example catalogue, the hostile corpus, the real cards and the synthetic catalogue, as ``render_catalog``
+"""The pages of the corpora a conversion shortcut is checked on (``html.inline_memo``): the
+example catalogue, the hostile corpus, the real cards and the synthetic catalogue, as ``render_catalog``
 writes them."""
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """The plugin's one conversion pass and its HTML cache, keyed by a page's final path.
 
 The renderer only makes Markdown; the plugin converts the pages as the site has them (after the ``prefix``), once
-each, here. The cache lives as long as the plugin instance: under ``mkdocs serve`` a rebuild converts only the
-pages whose Markdown (or the theme's settings) changed, and forgets the pages the catalogue no longer has. The
+each, here. Under ``mkdocs serve`` the cache is one of the serve caches: a rebuild converts only the pages whose Markdown
+(or the theme's settings) changed, and forgets the pages the catalogue no longer has. The
 pages left to convert are converted by forked workers when there are enough of them and forking is safe
 (``render.parallel``; never under ``serve``, whose server runs a thread); the HTML is the same either way.
 """
@@ -16,7 +16,7 @@ import jinja2
 import jinja2.bccache
 
 from a2a_docgen.collector import collector_paused
-from a2a_docgen.html import HtmlPage, Theme, to_html
+from a2a_docgen.html import HtmlPage, InlineMemo, Theme, to_html
 from a2a_docgen.render.parallel import PageWorkers, worker_count
 
 __all__ = ["HtmlCache", "LatePages", "TemplateCodeCache"]
@@ -46,14 +46,13 @@ class HtmlCache:
         theme: Theme,
         *,
         jobs: int,
-        keep: bool = True,
         meanwhile: Sequence[Callable[[], None]] = (),
     ) -> dict[str, HtmlPage]:
         """Every page of ``pages`` (final path -> Markdown) as HTML, in the same order: the kept HTML where the
         Markdown and the theme are the same as last time, converted now otherwise. Afterwards the cache holds
-        exactly these pages, or, without ``keep`` (a build that has no next one), none: each page's HTML is then
-        the caller's alone, to let go of once the page is written. ``meanwhile``: work of this process, done
-        while the workers convert (where it would wait for them), or first when there are none."""
+        exactly these pages (a build that has no next one uses a cache of its own, let go of on return, so
+        each page's HTML is the caller's alone). ``meanwhile``: work of this process, done while the workers
+        convert (where it would wait for them), or first when there are none."""
         kept = self._kept
         html: dict[str, HtmlPage | None] = {}
         stale: list[str] = []
@@ -65,9 +64,10 @@ class HtmlCache:
                 html[path] = None
                 stale.append(path)
         sources = [pages[path] for path in stale]
+        memo = InlineMemo()  # this pass's (each worker fills its own copy), gone with it
 
         def convert_one(index: int) -> HtmlPage:
-            return to_html(sources[index], theme=theme)
+            return to_html(sources[index], theme=theme, memo=memo)
 
         with collector_paused(), PageWorkers(convert_one, len(sources), jobs) as workers:
             for work in meanwhile:
@@ -75,7 +75,7 @@ class HtmlCache:
             converted = workers.results()
         html.update(zip(stale, converted, strict=True))
         done = {path: page for path, page in html.items() if page is not None}
-        self._kept = {path: _Kept(pages[path], theme, page) for path, page in done.items()} if keep else {}
+        self._kept = {path: _Kept(pages[path], theme, page) for path, page in done.items()}
         return done
 
 
@@ -106,9 +106,10 @@ class LatePages:
         """Start converting ``pages`` (final path -> Markdown, in the order MkDocs writes them)."""
         self.close()
         sources = list(pages.values())
+        memo = InlineMemo()  # these pages' (each worker fills its own copy), gone with the workers
 
         def convert_one(index: int) -> HtmlPage:
-            return to_html(sources[index], theme=theme)
+            return to_html(sources[index], theme=theme, memo=memo)
 
         self._index = {path: n for n, path in enumerate(pages)}
         if sources:
@@ -117,6 +118,11 @@ class LatePages:
 
     def __contains__(self, path: object) -> bool:
         return path in self._index
+
+    @property
+    def running(self) -> bool:
+        """Whether workers convert the pages (until ``close``)."""
+        return self._workers is not None and self._workers.parallel
 
     def take(self, path: str) -> HtmlPage:
         """The page's HTML (waiting for its worker if need be)."""
@@ -145,8 +151,8 @@ class TemplateCodeCache(jinja2.BytecodeCache):
         self._settings = ""
 
     def serve(self, env: jinja2.Environment) -> None:
-        """Serve ``env`` from now on: code compiled under other settings (extensions, delimiters, whitespace
-        control, finalize) is never given to it."""
+        """Serve ``env`` from now on (``mkdocs_private.cache_theme_code``): code compiled under other settings
+        (extensions, delimiters, whitespace control, finalize) is never given to it."""
         self._settings = repr(
             (
                 sorted(env.extensions),
@@ -167,7 +173,6 @@ class TemplateCodeCache(jinja2.BytecodeCache):
                 getattr(env.autoescape, "__qualname__", repr(env.autoescape)),
             )
         )
-        env.bytecode_cache = self
 
     def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         code = self._code.get((self._settings, bucket.key))

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import html
 from collections.abc import Mapping
-from typing import Any
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from a2a_docgen.html import Flavour, Heading, HtmlPage, Theme
+from a2a_docgen.html import Flavour, HtmlPage, Theme
+from a2a_docgen.site.plugin.mkdocs_private import resolve_links
 
-__all__ = ["html_title", "nav_title", "resolved_links", "theme_for", "toc_token", "wrapped"]
+__all__ = ["html_title", "nav_title", "resolved_links", "theme_for", "wrapped"]
 
 
 def theme_for(config: MkDocsConfig) -> Theme:
@@ -32,12 +32,8 @@ def resolved_links(
     """The URL of each link of the page to another page of the site (``HtmlPage.links``), made by MkDocs itself,
     which validates them (missing pages, anchors) as it does for any page; and the links to anchors it found.
     ``HtmlPage.with_links`` puts the URLs in, when the page's HTML is wanted."""
-    from mkdocs.structure.pages import _RelativePathTreeprocessor  # MkDocs' own link rewriting
-
-    resolver = _RelativePathTreeprocessor(page.file, files, config)
     # Each link resolved once (MkDocs logs a broken one as it resolves it), for every text made of the page.
-    urls = {link: resolver.path_to_url(link) for link in dict.fromkeys(converted.links)}
-    return urls, resolver.links_to_anchors
+    return resolve_links(converted.links, page, files, config)
 
 
 def wrapped(
@@ -60,15 +56,6 @@ def wrapped(
         out.append(f'<div class="a2a-facets" data-pagefind-ignore hidden>{spans}</div>\n')
     out.append("</div>\n")
     return "".join(out)
-
-
-def toc_token(heading: Heading) -> Any:  # MkDocs' _TocToken, a TypedDict private to mkdocs.structure.toc
-    return {
-        "level": heading.level,
-        "id": heading.id,
-        "name": html.escape(heading.text, quote=False),
-        "children": [toc_token(child) for child in heading.children],
-    }
 
 
 def html_title(text: str) -> str:

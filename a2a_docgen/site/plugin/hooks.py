@@ -14,6 +14,7 @@ import functools
 import os
 import time
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -25,26 +26,24 @@ from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
-from mkdocs.structure.toc import get_toc
 
-from a2a_docgen.catalog import CardCache, load_catalog
+from a2a_docgen.catalog import load_catalog
 from a2a_docgen.errors import A2ADocgenError
-from a2a_docgen.html import HtmlPage, Theme, front_matter
+from a2a_docgen.html import HtmlPage, front_matter
 from a2a_docgen.model import Catalog
-from a2a_docgen.render.reuse import RenderReuse
 from a2a_docgen.render.search import SearchEntry
 from a2a_docgen.render.site import RenderedSite
 from a2a_docgen.report_formats import code_summary, format_line, printable, shown
-from a2a_docgen.site.plugin.cache import HtmlCache, LatePages, TemplateCodeCache
+from a2a_docgen.site.plugin.cache import HtmlCache, LatePages
 from a2a_docgen.site.plugin.handover import (
     html_title,
     nav_title,
     resolved_links,
     theme_for,
-    toc_token,
     wrapped,
 )
-from a2a_docgen.site.plugin.kept import Kept, KeptPages, page_hooks_known
+from a2a_docgen.site.plugin.kept import Kept, page_hooks_known
+from a2a_docgen.site.plugin.mkdocs_private import cache_theme_code, seal, title_set, toc
 from a2a_docgen.site.plugin.options import (
     AUTO_PREFIX,
     A2ADocgenPluginConfig,
@@ -53,12 +52,12 @@ from a2a_docgen.site.plugin.options import (
     prefix_option,
 )
 from a2a_docgen.site.plugin.search import (
-    EarlyIndex,
     IndexCopies,
     pagefind_for,
     take_over_search,
     write_search_index,
 )
+from a2a_docgen.site.plugin.state import Build, ServeCaches
 from a2a_docgen.site.writer import check_relative_path, read_manifest
 
 __all__ = ["A2ADocgenPlugin"]
@@ -67,123 +66,93 @@ log = get_plugin_logger("a2a_docgen.site.plugin")
 
 
 class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-untyped-call]
-    """Loads and renders the cards once per build, adds the pages to the site and converts them itself."""
+    """Loads and renders the cards once per build, adds the pages to the site and converts them itself.
+
+    Its state by lifetime (``state``): the configuration (``config``, MkDocs'); ``build``, one build's, from
+    ``on_config`` to the build's end however it ends (``_end_build``, the one clean-up); ``serve_caches``, kept
+    across ``mkdocs serve`` rebuilds, under ``serve`` only."""
 
     supports_multiple_instances = False
 
     def __init__(self) -> None:
         super().__init__()
-        self.site: RenderedSite | None = None
-        self.prefix = ""
-        self.files: Files | None = None
-        self.marked: Page | None = None
-        self.card_paths: list[str] = []
-        self.templates_dir: str | None = None
-        self.theme = Theme()
-        self.pagefind: Path | None = None
-        """The Pagefind program that indexes the catalogue after the build, when it is indexed."""
-        self.index_copies = IndexCopies()
-        """What Pagefind reads of this build's agent pages."""
-        self.early_index = EarlyIndex()
-        """Pagefind started once every agent page's copy is there."""
-        self.cache = HtmlCache()
-        """Each page's HTML by final path, kept across ``mkdocs serve`` rebuilds: a rebuild converts only the
-        pages whose Markdown changed."""
-        self.html: dict[str, HtmlPage] = {}
-        """This build's pages as HTML, by final path, until read by MkDocs."""
-        self.late = LatePages()
-        """This build's pages that convert while MkDocs writes the others (``_late``), until written."""
-        self.late_titled: set[str] = set()
-        """The late pages that take their HTML's title: those with none from the nav when MkDocs read them."""
-        self.made: dict[str, Kept] = {}
-        """This build's pages as read by MkDocs (links resolved), by final path, until written."""
-        self.template_code = TemplateCodeCache()
-        """The theme's compiled templates, kept across ``mkdocs serve`` rebuilds."""
-        self.cards = CardCache()
-        """The last load of each card file: a rebuild reads every file but validates only the changed ones.
-        Like the other caches of rebuilds, used only under ``serve``: a build has no next one, and what a cache
-        keeps would be held to the build's end."""
-        self.reuse = RenderReuse()
-        """The last render's agent views and pages: a rebuild renders again only the agents whose cards changed."""
-        self.kept = KeptPages()
-        """Under ``serve``, the pages the last build made: a rebuild writes an unchanged page back as it was."""
-        self.serving = False
+        self.build: Build | None = None
+        """The build under way, from ``on_config`` to its end."""
+        self.serve_caches: ServeCaches | None = None
+        """Under ``mkdocs serve`` only, from ``on_startup`` to ``on_shutdown``: what a rebuild takes from the last."""
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
-        """Defined so that MkDocs keeps this instance, and its converted pages, across ``serve`` rebuilds."""
-        self.serving = command == "serve"
-
-    def on_nav(self, nav: Navigation, /, *, config: MkDocsConfig, files: Files) -> Navigation:
-        self.kept.begin(config, files, nav, serving=self.serving)
-        return nav
+        """Defined so that MkDocs keeps this instance, and its serve caches, across ``serve`` rebuilds."""
+        if command != "serve":
+            self.serve_caches = None
+        elif self.serve_caches is None:
+            self.serve_caches = ServeCaches()
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
-        return self._configure(config)
-
-    def _configure(self, config: MkDocsConfig) -> MkDocsConfig:
         from a2a_docgen.render.parallel import default_jobs
 
-        base_dir = os.path.dirname(config.config_file_path or os.path.join(os.getcwd(), "mkdocs.yml"))
-        configured = as_list(self.config.cards)
-        self.card_paths = [os.path.join(base_dir, p) for p in configured]
-        templates = self.config.templates
-        self.templates_dir = os.path.join(base_dir, templates) if templates else None
-        if self.templates_dir is not None and not os.path.isdir(self.templates_dir):
-            raise PluginError(f"a2a-docgen: templates: {self.templates_dir} is not a directory")
-        self.prefix = prefix = self._choose_prefix(config)
+        self._end_build(failed=True)  # a build MkDocs started and never ended (none: its end came)
+        sources = _Sources.of(self.config, config)
+        prefix = self._choose_prefix(config)
         jobs = self.config.jobs
         if jobs is not None and jobs < 1:
             raise PluginError(f"a2a-docgen: jobs: expected a positive whole number, not {jobs}")
         jobs = jobs or default_jobs()
+        caches = self.serve_caches
 
         started = time.perf_counter()
         later: list[Callable[[], None]] = []  # the history's cache files, written while the pages convert
-        site, described = self._render(config, base_dir, configured, jobs=jobs, later=later)
-        self.site = _with_prefix(site, prefix)
+        theme = theme_for(config)
+        rendered, described = self._render(config, sources, prefix, jobs=jobs, later=later)
+        site = _with_prefix(rendered, prefix)
+        only_known = page_hooks_known(config)
         # The one conversion pass, on the pages as the site has them (after the prefix); the pages no other page
         # needs before its turn convert during MkDocs' page loop.
-        late = self._late(config, self.site, jobs=jobs)
-        self.html = self.cache.convert(
-            {path: text for path, text in self.site.pages.items() if path not in late},
-            self.theme,
+        late = self._late(config, site, jobs=jobs)
+        html = (caches.html if caches is not None else HtmlCache()).convert(
+            {path: text for path, text in site.pages.items() if path not in late},
+            theme,
             jobs=jobs,
-            keep=self.serving,
             meanwhile=later,
         )
-        self.late_titled.clear()
-        self.late.start(
-            {path: text for path, text in self.site.pages.items() if path in late},
-            self.theme,
-            jobs=jobs,
+        late_pages = LatePages()
+        self.build = Build(
+            site=site,
+            prefix=prefix,
+            theme=theme,
+            only_known=only_known,
+            pagefind=pagefind_for(self.config.search_index, site),
+            index_copies=caches.index_copies if caches is not None else IndexCopies(),
+            html=html,
+            late=late_pages,
         )
-        self.pagefind = pagefind_for(self.config.search_index, self.site)
-        self.early_index.begin(
-            {path for path in self.site.facets if self.site.searched(path)} if self.pagefind else set()
-        )
+        late_pages.start({path: text for path, text in site.pages.items() if path in late}, theme, jobs=jobs)
         _add_assets(config, prefix)
         if self.config.nav and config.nav is None and not _site_pages(config.docs_dir, prefix):
-            config.nav = [{nav_title(entry.title): entry.path} for entry in self.site.nav]
+            config.nav = [{nav_title(entry.title): entry.path} for entry in site.nav]
         log.info(f"{described}, rendered in {time.perf_counter() - started:.1f} s")
         return config
 
     def _render(
         self,
         config: MkDocsConfig,
-        base_dir: str,
-        configured: list[str],
+        sources: _Sources,
+        prefix: str,
         *,
         jobs: int,
         later: list[Callable[[], None]],
     ) -> tuple[RenderedSite, str]:
         """The catalogue loaded and rendered, and a line for the build log saying what it holds. The catalogue
-        and its views are let go of on return (unless kept for ``serve``'s next rebuild): the site is all the
-        build needs of them from here. ``later`` gets the writes of the history's cache files, to run when this
-        process would wait anyway."""
+        and its views are let go of on return (unless kept in the serve caches for the next rebuild): the site
+        is all the build needs of them from here. ``later`` gets the writes of the history's cache files, to run
+        when this process would wait anyway."""
         from a2a_docgen.history.read import history_for_build
         from a2a_docgen.render import render_catalog
         from a2a_docgen.render.parallel import in_workers
         from a2a_docgen.signing import load_trust, unverified_message
 
+        base_dir, configured = sources.base_dir, sources.configured
+        caches = self.serve_caches
         try:
             jwks = self.config.jwks
             trust = load_trust(
@@ -194,13 +163,12 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
             # Read relative to mkdocs.yml and named as configured: no published page names the build machine's
             # directories (an excluded card's path, a card's source file).
             catalog = load_catalog(
-                configured, base=base_dir, trust=trust, cache=self.cards if self.serving else None
+                configured, base=base_dir, trust=trust, cache=caches.cards if caches is not None else None
             )
             self._report(catalog)
             unverified = unverified_message(catalog.diagnostics)
             if unverified:
                 raise PluginError(f"a2a-docgen: {unverified}")
-            self.theme = theme_for(config)
             history = history_for_build(
                 configured,
                 base=base_dir,
@@ -212,12 +180,13 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
             )
             site = render_catalog(
                 catalog,
-                templates_dir=self.templates_dir,
-                site_url=join_url(config.site_url, self.prefix),
+                templates_dir=sources.templates_dir,
+                site_url=join_url(config.site_url, prefix),
                 site_name=config.site_name,
                 jobs=jobs,
-                reuse=self.reuse if self.serving else None,
+                reuse=caches.reuse if caches is not None else None,
                 history=history,
+                envs=caches.templates if caches is not None else None,
             )
         except A2ADocgenError as exc:
             raise PluginError(f"a2a-docgen: {exc}") from exc
@@ -228,7 +197,7 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         in no navigation: ours, or the site's own), no search reads them, no page hook but the known ones sees
         them (those see our pages without content until written), the build has no next one (``serve``
         keeps every page's HTML for its next rebuild), and a worker is there to convert them beside the loop."""
-        if self.serving or not self.config.nav or not page_hooks_known(config):
+        if self.serve_caches is not None or not self.config.nav or not page_hooks_known(config):
             return frozenset()
         in_nav = {entry.path for entry in site.nav} | set(_nav_paths(config.nav))
         late = frozenset(path for path in site.pages if path not in in_nav and not site.searched(path))
@@ -249,13 +218,14 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         return ""
 
     def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files:
-        if self.site is None:
+        build = self.build
+        if build is None:
             return files
+        site, prefix = build.site, build.prefix
         # Files an earlier `a2a-docgen build` wrote into docs_dir are ours: replaced by the fresh render, or left
         # out when the cards no longer produce them. Any other file at one of our paths is the site's own.
-        prefix = self.prefix
         written = {prefix + path for path in read_manifest(os.path.join(config.docs_dir, prefix))}
-        ours = set(self.site.pages) | set(self.site.files)
+        ours = set(site.pages) | set(site.files)
         clashes = sorted(
             path
             for path in ours
@@ -274,223 +244,211 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
             existing = files.get_file_from_path(path)
             if existing is not None:
                 files.remove(existing)
-        in_nav = {entry.path for entry in self.site.nav}
-        for path in self.site.pages:
+        in_nav = {entry.path for entry in site.nav}
+        for path in site.pages:
             # Agent and tag pages are reached through the catalogue pages, not the nav (no O(N) nav, and
             # no "not included in the nav" message listing every agent).
             hidden = self.config.nav and path not in in_nav
             inclusion = InclusionLevel.NOT_IN_NAV if hidden else InclusionLevel.UNDEFINED
             # The source MkDocs (and every other plugin) sees is the page's front matter alone, our own
             # words (render_macros: false, search: exclude): the page is converted by us.
-            stub = front_matter(self.site.pages[path])
+            stub = front_matter(site.pages[path])
             files.append(File.generated(config, path, content=stub, inclusion=inclusion))
-        for path, data in self.site.files.items():
+        for path, data in site.files.items():
             files.append(File.generated(config, path, content=data))
         for plugin in config.plugins.values():
             take_over_search(plugin, self._search_entries)
-        self.files = files
+        build.files = files
         return files
+
+    def on_nav(self, nav: Navigation, /, *, config: MkDocsConfig, files: Files) -> Navigation:
+        if self.serve_caches is not None:
+            self.serve_caches.kept.begin(config, files, nav)
+        return nav
 
     def on_pre_page(self, page: Page, /, *, config: MkDocsConfig, files: Files) -> Page:
         """Seal one of our pages: MkDocs takes our HTML (from the conversion pass) instead of running its
         Markdown pipeline."""
-        if page.file.src_uri in self.late:
+        build = self.build
+        if build is None:
+            return page
+        if page.file.src_uri in build.late:
             # Decided here, as for the other pages: what a plugin sets between now and the writing is overridden.
-            if "title" not in vars(page):
-                self.late_titled.add(page.file.src_uri)
+            if not title_set(page):
+                build.late_titled.add(page.file.src_uri)
 
             def late(config: MkDocsConfig, files: Files) -> None:
                 # Nothing to read yet: its HTML, title and table of contents are given when it is written
                 # (``_take_late``); until then other plugins see it without content, as they see our pages.
                 page.content = ""
 
-            page.render = late  # type: ignore[method-assign]
+            seal(page, late)
             return page
-        converted = self.html.get(page.file.src_uri)
+        converted = build.html.get(page.file.src_uri)
         if converted is None:
             return page
         # A title from the nav is kept. Ours is set in ``render``, as MkDocs sets a title found in the Markdown:
         # after ``on_page_markdown``, where a plugin such as mkdocs-macros evaluates the title it finds.
-        title = (
-            html_title(converted.title) if converted.title is not None and "title" not in vars(page) else None
-        )
+        title = html_title(converted.title) if converted.title is not None and not title_set(page) else None
 
         def render(config: MkDocsConfig, files: Files) -> None:
             # The HTML is looked up, not held by this function, which MkDocs keeps with the page to the end.
-            converted = self.html.pop(page.file.src_uri)
+            build = self.build
+            assert build is not None
+            converted = build.html.pop(page.file.src_uri)
             if title is not None:
                 page.title = title
-            made = self.kept.lookup(page, converted) or self._made(page, converted, files, config)
-            self._hand_over(page, converted, made)
+            kept = self.serve_caches.kept.lookup(page, converted) if self.serve_caches is not None else None
+            made = kept or self._made(page, converted, files, config)
+            _hand_over(build, page, converted, made)
             # Made when the page is written (``on_page_context``) where every plugin's page hooks are known; else
             # now, for the other plugins' hooks, as MkDocs would.
-            page.content = "" if self.kept.only_known else self._content(page, made)
+            page.content = "" if build.only_known else _content(build, page, made)
 
-        page.render = render  # type: ignore[method-assign]
+        seal(page, render)
         return page
 
-    def _take_late(self, page: Page, config: MkDocsConfig) -> None:
+    def _take_late(self, build: Build, page: Page, config: MkDocsConfig) -> None:
         """A late page, when MkDocs writes it: what ``on_pre_page``'s ``render`` does for the others."""
-        converted = self.late.take(page.file.src_uri)
-        if converted.title is not None and page.file.src_uri in self.late_titled:
+        converted = build.late.take(page.file.src_uri)
+        if converted.title is not None and page.file.src_uri in build.late_titled:
             page.title = html_title(converted.title)
-        assert self.files is not None
-        self._hand_over(page, converted, self._made(page, converted, self.files, config))
-
-    def _hand_over(self, page: Page, converted: HtmlPage, made: Kept) -> None:
-        """What MkDocs takes of one of our pages besides its content: its table of contents and anchors; and the
-        page as read, until written."""
-        self.made[page.file.src_uri] = made
-        page.toc = get_toc([toc_token(h) for h in converted.toc])
-        page.present_anchor_ids = set(converted.ids)
-        page.links_to_anchors = made.links_to_anchors
+        assert build.files is not None
+        _hand_over(build, page, converted, self._made(page, converted, build.files, config))
 
     def _made(self, page: Page, converted: HtmlPage, files: Files, config: MkDocsConfig) -> Kept:
         """One page as MkDocs reads it: its links resolved by MkDocs."""
         urls, links_to_anchors = resolved_links(converted, page, files, config)
         made = Kept(converted, urls, links_to_anchors)
-        self.kept.made(page, made)
+        if self.serve_caches is not None:
+            self.serve_caches.kept.made(page, made)
         return made
 
-    def _content(self, page: Page, made: Kept) -> str:
-        """One page's content as the theme takes it: the HTML with its links resolved, in our element."""
-        facets, searched = self._searched(page)
-        return wrapped(
-            made.html.with_links(made.urls.__getitem__),
-            facets,
-            search_body=searched,
-            search_index=self.pagefind is not None,
-        )
-
-    def _indexed(self, page: Page, made: Kept) -> str | None:
-        """The part of an agent page a search reads (links resolved, in our element), when the catalogue has the
-        search index; else ``None``."""
-        facets, searched = self._searched(page)
-        if not searched or self.pagefind is None:
+    def _search_entries(self, page: Page) -> tuple[SearchEntry, ...] | None:
+        """Our entries for one of our pages (``()`` for a page kept out of search), ``None`` for a site page (the
+        search plugin holds this function: the build's site is looked up, not held)."""
+        if self.build is None or page.file.src_uri not in self.build.site.pages:
             return None
-        return wrapped(
-            made.html.with_links(made.urls.__getitem__, indexed=True),
-            facets,
-            search_body=True,
-            search_index=True,
-        )
+        return self.build.site.search.get(page.file.src_uri, ())
 
-    def _searched(self, page: Page) -> tuple[Mapping[str, tuple[str, ...]] | None, bool]:
-        """An agent page's facet values (``None`` for a list page), and whether a search indexes the page."""
-        if self.site is None:
-            return None, False
-        return self.site.facets.get(page.file.src_uri), self.site.searched(page.file.src_uri)
+    def _kept(self, page: Page) -> bool:
+        """Whether the page is written back as the last build made it (under ``serve``)."""
+        return self.serve_caches is not None and page.file.src_uri in self.serve_caches.kept.used
 
     @event_priority(-100)  # after the search plugin, and any other, has seen the page
     def on_page_context(self, context: Any, /, *, page: Page, config: MkDocsConfig, nav: Any) -> Any:
         """Our page's content, made now for the theme where it was not made in ``render``: the other plugins saw
-        the page without it, where every one of them is known (``kept.only_known``), so their page hooks had
+        the page without it, where every one of them is known (``Build.only_known``), so their page hooks had
         nothing to do with it (the search entries of our pages are ours; mkdocs-material's search takes
         ``data-search-*="..."`` attributes out of the whole content with a regular expression, about a second a
         build here, though our markup writes no such attribute with a value and card text has every quote
         escaped). A kept page's template writes its last output, so it needs none. And where a page of ours
         that is not in the navigation belongs (an agent page: the home page's entry; a tag page: Tags ...) is
         marked, so the theme shows readers their place; undone after the page."""
-        if page.file.src_uri in self.late:
-            self._take_late(page, config)
-        made = self.made.get(page.file.src_uri)
-        if made is not None and self.kept.only_known and page.file.src_uri not in self.kept.used:
-            page.content = self._content(page, made)
-        owner = self._nav_owner(page)
+        build = self.build
+        if build is None:
+            return context
+        if page.file.src_uri in build.late:
+            self._take_late(build, page, config)
+        made = build.made.get(page.file.src_uri)
+        if made is not None and build.only_known and not self._kept(page):
+            page.content = _content(build, page, made)
+        owner = _nav_owner(build, page)
         if owner is not None and not owner.active:
             owner.active = True
-            self.marked = owner
+            build.marked = owner
         return context
 
     def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str:
-        if self.marked is not None:
-            self.marked.active = False
-            self.marked = None
-        made = self.made.pop(page.file.src_uri, None)
+        build = self.build
+        if build is None:
+            return output
+        if build.marked is not None:
+            build.marked.active = False
+            build.marked = None
+        made = build.made.pop(page.file.src_uri, None)
         if made is None:
             return output
-        if self.kept.only_known:
+        if build.only_known:
             page.content = ""  # written: let go of it (the next page's may take its memory)
-        copy = page.file.dest_uri[len(self.prefix) :]
+        copy = page.file.dest_uri[len(build.prefix) :]
         # A kept page is written back as the last build made it, feed link included.
-        kept = page.file.src_uri in self.kept.used
-        copied = kept and self.index_copies.keep(copy)
-        if not copied:
-            indexed = self._indexed(page, made)
+        kept = self._kept(page)
+        if not (kept and build.index_copies.keep(copy)):
+            indexed = _indexed(build, page, made)
             if indexed is not None:
-                self.index_copies.add(copy, output, indexed)
-                copied = True
-        if copied and self.pagefind is not None:
-            catalogue_dir = Path(config.site_dir) / self.prefix
-            self.early_index.copied(page.file.src_uri, self.pagefind, catalogue_dir, self.index_copies)
+                build.index_copies.add(copy, output, indexed)
         if kept:
             return output
-        feed = self.site.feeds.get(page.file.src_uri) if self.site is not None else None
+        feed = build.site.feeds.get(page.file.src_uri)
         if feed is not None:
             from a2a_docgen.site.feed_links import with_feed_link
 
             output = with_feed_link(output, page.url, feed)
-        self.kept.written(page, output)
+        if self.serve_caches is not None:
+            self.serve_caches.kept.written(page, output)
         return output
 
-    def _nav_owner(self, page: Page) -> Page | None:
-        if self.site is None or page.file.src_uri not in self.site.pages or page.file.inclusion.is_in_nav():  # type: ignore[no-untyped-call]
-            return None
-        owner = self.site.nav_owner(page.file.src_uri)
-        file = self.files.get_file_from_path(owner) if owner and self.files is not None else None
-        return file.page if file is not None and file.page is not None and file.page is not page else None
-
-    def _search_entries(self, page: Page) -> tuple[SearchEntry, ...] | None:
-        """Our entries for one of our pages (``()`` for a page kept out of search), ``None`` for a site page."""
-        if self.site is None or page.file.src_uri not in self.site.pages:
-            return None
-        return self.site.search.get(page.file.src_uri, ())
-
     def on_env(self, env: jinja2.Environment, /, *, config: MkDocsConfig, files: Files) -> jinja2.Environment:
-        """The theme's templates compiled once per plugin instance, not once per ``serve`` rebuild."""
-        if env.bytecode_cache is None:
-            self.template_code.serve(env)
-        self.kept.serve(env)
+        """Under ``serve``: the theme's templates compiled once, not once per rebuild, and kept pages written
+        back."""
+        caches = self.serve_caches
+        if caches is not None:
+            if cache_theme_code(env, caches.template_code):
+                caches.template_code.serve(env)
+            caches.kept.serve(env)
         return env
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
-        """Publish each catalogue page's Markdown next to its HTML (``llms.txt`` links to it)."""
-        if self.site is None:
+        """Publish each catalogue page's Markdown next to its HTML (``llms.txt`` links to it), and the index."""
+        build = self.build
+        if build is None:
             return
-        site_dir = Path(config.site_dir)
-        for path, text in self.site.pages.items():
-            check_relative_path(path)
-            target = site_dir / path
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(text, encoding="utf-8", newline="\n")
-        if self.pagefind is not None:
-            write_search_index(
-                self.pagefind,
-                site_dir / self.prefix,
-                self.index_copies,
-                serving=self.serving,
-                early=self.early_index,
-            )
-        self.made.clear()
-        self.late.close()
-
-    def on_shutdown(self) -> None:
-        """``mkdocs serve`` has ended: the index copies kept between its builds go."""
-        self.early_index.cancel()
-        self.index_copies.clear()
+        try:
+            site_dir = Path(config.site_dir)
+            for path, text in build.site.pages.items():
+                check_relative_path(path)
+                target = site_dir / path
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_text(text, encoding="utf-8", newline="\n")
+            if build.pagefind is not None:
+                write_search_index(
+                    build.pagefind,
+                    site_dir / build.prefix,
+                    build.index_copies,
+                    serving=self.serve_caches is not None,
+                )
+        except BaseException:
+            self._end_build(failed=True)
+            raise
+        self._end_build(failed=False)
 
     def on_build_error(self, *, error: Exception) -> None:
-        """A failed build leaves no index copies behind, no Pagefind running, and holds no page."""
-        self.early_index.cancel()
-        self.html.clear()
-        self.late.close()
-        self.made.clear()
-        self.index_copies.clear()
+        self._end_build(failed=True)
+
+    def on_shutdown(self) -> None:
+        """MkDocs is done (``serve`` has ended, or a build was interrupted): a build under way ends, the serve
+        caches go."""
+        self._end_build(failed=True)
+        if self.serve_caches is not None:
+            self.serve_caches.close()
+            self.serve_caches = None
+
+    def _end_build(self, *, failed: bool) -> None:
+        """The one clean-up: the build is let go of (its workers stopped, its pages and, outside ``serve``, its
+        index copies dropped); after a failure the serve caches keep nothing it made half."""
+        build, self.build = self.build, None
+        if build is None:
+            return
+        build.close(serving=self.serve_caches is not None)
+        if failed and self.serve_caches is not None:
+            self.serve_caches.build_failed()
 
     def on_serve(
         self, server: LiveReloadServer, /, *, config: MkDocsConfig, builder: Callable[..., Any]
     ) -> LiveReloadServer:
-        for path in [*self.card_paths, *([self.templates_dir] if self.templates_dir else [])]:
+        sources = _Sources.of(self.config, config)
+        for path in [*sources.card_paths, *([sources.templates_dir] if sources.templates_dir else [])]:
             server.watch(path)
         return server
 
@@ -510,6 +468,78 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
                 f"a2a-docgen: strict: {errors} errors and {len(catalog.diagnostics) - errors} warnings "
                 "in the cards (listed above)"
             )
+
+
+@dataclass(frozen=True, slots=True)
+class _Sources:
+    """Where the plugin's options point, from the configuration: read where needed, never kept."""
+
+    base_dir: str
+    """The directory of ``mkdocs.yml``, which the options' paths are relative to."""
+    configured: list[str]
+    """The ``cards`` option's paths, as written."""
+    templates_dir: str | None
+
+    @property
+    def card_paths(self) -> list[str]:
+        return [os.path.join(self.base_dir, path) for path in self.configured]
+
+    @staticmethod
+    def of(options: A2ADocgenPluginConfig, config: MkDocsConfig) -> _Sources:
+        base_dir = os.path.dirname(config.config_file_path or os.path.join(os.getcwd(), "mkdocs.yml"))
+        templates = options.templates
+        templates_dir = os.path.join(base_dir, templates) if templates else None
+        if templates_dir is not None and not os.path.isdir(templates_dir):
+            raise PluginError(f"a2a-docgen: templates: {templates_dir} is not a directory")
+        return _Sources(base_dir, as_list(options.cards), templates_dir)
+
+
+def _hand_over(build: Build, page: Page, converted: HtmlPage, made: Kept) -> None:
+    """What MkDocs takes of one of our pages besides its content: its table of contents and anchors; and the
+    page as read, until written."""
+    build.made[page.file.src_uri] = made
+    page.toc = toc(converted.toc)
+    page.present_anchor_ids = set(converted.ids)
+    page.links_to_anchors = made.links_to_anchors
+
+
+def _content(build: Build, page: Page, made: Kept) -> str:
+    """One page's content as the theme takes it: the HTML with its links resolved, in our element."""
+    facets, searched = _searched(build, page)
+    return wrapped(
+        made.html.with_links(made.urls.__getitem__),
+        facets,
+        search_body=searched,
+        search_index=build.pagefind is not None,
+    )
+
+
+def _indexed(build: Build, page: Page, made: Kept) -> str | None:
+    """The part of an agent page a search reads (links resolved, in our element), when the catalogue has the
+    search index; else ``None``."""
+    facets, searched = _searched(build, page)
+    if not searched or build.pagefind is None:
+        return None
+    return wrapped(
+        made.html.with_links(made.urls.__getitem__, indexed=True),
+        facets,
+        search_body=True,
+        search_index=True,
+    )
+
+
+def _searched(build: Build, page: Page) -> tuple[Mapping[str, tuple[str, ...]] | None, bool]:
+    """An agent page's facet values (``None`` for a list page), and whether a search indexes the page."""
+    return build.site.facets.get(page.file.src_uri), build.site.searched(page.file.src_uri)
+
+
+def _nav_owner(build: Build, page: Page) -> Page | None:
+    site = build.site
+    if page.file.src_uri not in site.pages or page.file.inclusion.is_in_nav():  # type: ignore[no-untyped-call]
+        return None
+    owner = site.nav_owner(page.file.src_uri)
+    file = build.files.get_file_from_path(owner) if owner and build.files is not None else None
+    return file.page if file is not None and file.page is not None and file.page is not page else None
 
 
 def _nav_paths(nav: object) -> Iterator[str]:

@@ -27,6 +27,7 @@ from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
 from a2a_docgen.html import HtmlPage
+from a2a_docgen.site.plugin.mkdocs_private import add_template
 
 __all__ = ["KEPT_TEMPLATE", "Kept", "KeptPages", "page_hooks_known"]
 
@@ -65,34 +66,34 @@ class Kept:
 
 
 class KeptPages:
+    """The pages of the last build, for the next (one of the serve caches): the build that starts takes those
+    of the last one that ended, and makes its own for the next."""
+
     def __init__(self) -> None:
         self._last: dict[str, Kept] = {}
         self._now: dict[str, Kept] = {}
         self._site = ""
         self._enabled = False
-        self.only_known = False
-        """Every plugin of the site is one whose page hooks are known (``_KNOWN_PLUGINS``) or has none."""
         self.used: dict[str, Kept] = {}
-        """This build's kept pages, by source path."""
+        """The kept pages of the build under way, by source path."""
 
-    def begin(self, config: MkDocsConfig, files: Files, nav: Navigation, *, serving: bool) -> None:
-        """A build starts (``serving``: under ``mkdocs serve``; a build makes every page): what it keeps is what
-        the last one made, if the site around the pages is the same."""
-        self.only_known = page_hooks_known(config)
-        self._enabled = serving and self.only_known
+    def begin(self, config: MkDocsConfig, files: Files, nav: Navigation) -> None:
+        """A build starts: what it keeps is what the last one made, if the site around the pages is the same and
+        every plugin's page hooks are known."""
+        self._enabled = page_hooks_known(config)
         site = _site_key(config, files, nav) if self._enabled else ""
         self._last = self._now if self._enabled and site == self._site else {}
         self._site = site
         self._now = {}
         self.used = {}
 
+    def forget(self) -> None:
+        """A build failed: the next one keeps nothing (what this one made may be half made)."""
+        self._last, self._now, self._site, self.used = {}, {}, "", {}
+
     def serve(self, env: jinja2.Environment) -> None:
         """Let ``env`` write a kept page back."""
-        loader = env.loader
-        kept = jinja2.DictLoader({KEPT_TEMPLATE: "{{ a2a_docgen_kept(page) }}"})
-        if loader is not None and not getattr(loader, "a2a_docgen_kept", False):
-            env.loader = jinja2.ChoiceLoader([kept, loader])
-            env.loader.a2a_docgen_kept = True  # type: ignore[attr-defined]
+        add_template(env, KEPT_TEMPLATE, "{{ a2a_docgen_kept(page) }}")
         env.globals["a2a_docgen_kept"] = self._output
 
     def lookup(self, page: Page, html: HtmlPage) -> Kept | None:

@@ -3,13 +3,11 @@ Pagefind index."""
 
 from __future__ import annotations
 
-import html
 import re
 import shutil
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import get_plugin_logger
@@ -18,12 +16,9 @@ from mkdocs.structure.pages import Page
 from a2a_docgen.errors import A2ADocgenError
 from a2a_docgen.render.search import SearchEntry
 from a2a_docgen.render.site import RenderedSite
-
-if TYPE_CHECKING:
-    from a2a_docgen.site.pagefind import RunningIndex
+from a2a_docgen.site.plugin.mkdocs_private import SearchRecord, take_over_index
 
 __all__ = [
-    "EarlyIndex",
     "IndexCopies",
     "SearchEntries",
     "pagefind_for",
@@ -37,41 +32,19 @@ SearchEntries = Callable[[Page], "tuple[SearchEntry, ...] | None"]
 
 
 def take_over_search(plugin: object, entries_for: SearchEntries) -> None:
-    """Give a search plugin our entries for our pages instead of letting it parse their HTML.
+    """Give a search plugin (MkDocs' or mkdocs-material's) our entries for our pages instead of letting it parse
+    their HTML (``mkdocs_private.take_over_index``)."""
 
-    Both MkDocs' ``search`` and mkdocs-material's index a page through ``search_index.add_entry_from_context``
-    (a new index each build); for our pages this adds our entries instead: plain text for MkDocs' index,
-    escaped text for Material's (it reads titles, text and tags as HTML). Other search plugins are left alone.
-    """
-    index = getattr(plugin, "search_index", None)
-    original = getattr(index, "add_entry_from_context", None)
-    if index is None or original is None or getattr(original, "a2a_docgen", False):
-        return
-    material = isinstance(getattr(index, "entries", None), list)
-    if not material and not callable(getattr(index, "_add_entry", None)):
-        return
-
-    def add_entry_from_context(page: Page) -> None:
+    def records_for(page: Page) -> list[SearchRecord] | None:
         entries = entries_for(page)
         if entries is None:
-            original(page)
-            return
-        for entry in entries:
-            location = page.url + (f"#{entry.anchor}" if entry.anchor else "")
-            if material:
-                record: dict[str, Any] = {
-                    "location": location,
-                    "title": html.escape(entry.title, quote=False),
-                    "text": html.escape(entry.text, quote=False),
-                }
-                if entry.tags:  # Material appends every string of a result with innerHTML, tags included
-                    record["tags"] = [html.escape(tag, quote=False) for tag in entry.tags]
-                index.entries.append(record)
-            else:
-                index._add_entry(title=entry.title, text=entry.text, loc=location)
+            return None
+        return [
+            (page.url + (f"#{entry.anchor}" if entry.anchor else ""), entry.title, entry.text, entry.tags)
+            for entry in entries
+        ]
 
-    add_entry_from_context.a2a_docgen = True  # type: ignore[attr-defined]
-    index.add_entry_from_context = add_entry_from_context
+    take_over_index(plugin, records_for)
 
 
 def pagefind_for(option: str | None, site: RenderedSite) -> Path | None:
@@ -156,73 +129,20 @@ class IndexCopies:
 _LANG = re.compile(r'<html\b[^>]*?\slang="([^"<>]*)"')
 
 
-class EarlyIndex:
-    """Pagefind started as soon as the copy of every agent page of the build is there (agent pages are the
-    first MkDocs writes: their paths sort first), so that it runs on the other core while MkDocs writes the
-    list pages and the search plugins their indexes; waited for at the end of the build. A copy made after it
-    started (a page it did not expect) makes it start again there, so the index is always of every copy."""
-
-    def __init__(self) -> None:
-        self._remaining: set[str] = set()
-        self._running: RunningIndex | None = None
-        self._stale = False
-
-    def begin(self, expected: set[str]) -> None:
-        """A build starts: Pagefind may start once the pages ``expected`` (source paths) have their copies."""
-        self.cancel()
-        self._remaining = set(expected)
-        self._stale = False
-
-    def copied(self, page: str, binary: Path, catalogue_dir: Path, copies: IndexCopies) -> None:
-        """The copy of the page ``page`` (its source path) was written or kept."""
-        if self._running is not None:
-            self._stale = True
-            return
-        if page not in self._remaining:
-            return
-        self._remaining.discard(page)
-        if self._remaining or copies.directory is None:
-            return
-        try:
-            self._running = _start_index(binary, catalogue_dir, copies)
-        except A2ADocgenError:
-            self._running = None  # the build's end runs it again and says why
-
-    def take(self) -> RunningIndex | None:
-        """Pagefind as started, if it read every copy of the build (else it is stopped)."""
-        running, self._running = self._running, None
-        if running is not None and self._stale:
-            running.cancel()
-            return None
-        return running
-
-    def cancel(self) -> None:
-        if self._running is not None:
-            self._running.cancel()
-            self._running = None
-
-
-def write_search_index(
-    binary: Path, catalogue_dir: Path, copies: IndexCopies, *, serving: bool, early: EarlyIndex | None = None
-) -> None:
+def write_search_index(binary: Path, catalogue_dir: Path, copies: IndexCopies, *, serving: bool) -> None:
     """The catalogue search's Pagefind bundle in ``<catalogue>/pagefind/``, made from the index copies of the
-    agent pages (kept for the next build when ``serving``), or by Pagefind as ``early`` started it."""
-    running = early.take() if early is not None else None
+    agent pages (kept for the next build when ``serving``)."""
+    from a2a_docgen.site.pagefind import PAGEFIND_DIR, build_search_index
+
+    copies.prune()
+    source = copies.directory
     try:
-        index = (running or _start_index(binary, catalogue_dir, copies)).wait()
+        if source is None:  # no agent page was built (nothing to copy): index what is there
+            index = build_search_index(catalogue_dir, executable=binary)
+        else:
+            index = build_search_index(source, executable=binary, output=catalogue_dir / PAGEFIND_DIR)
     except A2ADocgenError as exc:
         copies.clear()
         raise PluginError(f"a2a-docgen: search_index: {exc}") from exc
     copies.end_build(keep=serving)
     log.info(f"Catalogue search: {index.pages} agent pages indexed by Pagefind")
-
-
-def _start_index(binary: Path, catalogue_dir: Path, copies: IndexCopies) -> RunningIndex:
-    """Pagefind started on this build's copies (the others pruned) into ``<catalogue>/pagefind/``, or on the
-    catalogue's own pages when no agent page was built (nothing to copy)."""
-    from a2a_docgen.site.pagefind import PAGEFIND_DIR, start_search_index
-
-    copies.prune()
-    if copies.directory is None:
-        return start_search_index(catalogue_dir, executable=binary)
-    return start_search_index(copies.directory, executable=binary, output=catalogue_dir / PAGEFIND_DIR)
