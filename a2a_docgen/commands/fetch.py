@@ -13,6 +13,7 @@ from typing import Any
 
 from a2a_docgen.fetch import (
     DEFAULT_MAX_BYTES,
+    DEFAULT_MAX_ENTRIES,
     DEFAULT_MAX_REDIRECTS,
     DEFAULT_TIMEOUT,
     CardFetchError,
@@ -28,6 +29,7 @@ EXAMPLES = """\
 examples:
   a2a-docgen fetch https://agent.example.com -o cards/
   a2a-docgen fetch https://a.example.com https://b.example.com/.well-known/agent-card.json -o cards/
+  a2a-docgen fetch https://example.com/catalog/ai-catalog.json -o cards/
   a2a-docgen fetch https://private.example.com -o cards/ --header "Authorization: Bearer $AGENT_TOKEN"
 
 Each card is saved as DIR/<host>.json (pretty JSON), with DIR/<host>.fetch.json recording where it came
@@ -46,7 +48,8 @@ def register(subparsers: Any) -> None:
             """\
             Download the Agent Card of each agent into DIR and check it. URL is an agent's base URL
             (its /.well-known/agent-card.json is fetched, or the legacy /.well-known/agent.json when
-            that is missing) or the URL of a card itself."""
+            that is missing; at a bare origin, the host's /.well-known/ai-catalog.json first), the URL
+            of a card itself, or the URL of an AI Catalog, whose A2A cards are all fetched."""
         ),
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -86,6 +89,14 @@ def register(subparsers: Any) -> None:
         help=f"redirects to follow per request (default {DEFAULT_MAX_REDIRECTS})",
     )
     parser.add_argument(
+        "--max-entries",
+        type=int,
+        default=DEFAULT_MAX_ENTRIES,
+        metavar="N",
+        help=f"read at most this many AI Catalog entries in all, nested catalogues included (default "
+        f"{DEFAULT_MAX_ENTRIES})",
+    )
+    parser.add_argument(
         "--strict", action="store_true", help="do not save a card that has errors (and exit 1)"
     )
     parser.add_argument(
@@ -109,6 +120,7 @@ def run(args: argparse.Namespace) -> int:
         strict=args.strict,
         on_outcome=report,
         allow_private=args.allow_private,
+        max_entries=args.max_entries,
     )
     return 0 if all(outcome.ok for outcome in outcomes) else 1
 
@@ -127,6 +139,9 @@ def summary(outcome: FetchOutcome) -> str:
     if outcome.status == "failed":
         return f"failed {outcome.requested}: {outcome.error}"
     counts = counts_text(outcome.errors, outcome.warnings)
+    if outcome.status == "catalogue":
+        checked = f"; {counts}" if outcome.diagnostics else ""
+        return f"catalogue {outcome.url}: {outcome.note}{checked}"
     if outcome.status == "rejected":
         return f"rejected {outcome.url}: {counts}; not written (--strict)"
     if outcome.status in ("unchanged", "not-modified"):
