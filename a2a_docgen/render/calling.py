@@ -33,6 +33,7 @@ from a2a_docgen.render.deferred import Deferred
 from a2a_docgen.render.requests import (
     Shape,
     build_request,
+    extended_card_request,
     request_shape,
     required_extensions,
     stated_version,
@@ -58,6 +59,7 @@ __all__ = [
     "SendingNote",
     "SkippedInterface",
     "calling_view",
+    "extended_variants",
     "request_targets",
     "request_variants",
 ]
@@ -181,6 +183,8 @@ class CallingView:
     python_install: str
     proto_urls: tuple[tuple[str, str], ...]
     """(spec version, URL of ``a2a.proto``) for the gRPC targets."""
+    extended: tuple[RequestVariant, ...] = ()
+    """When the card offers an extended card: the requests that ask each target for it."""
 
 
 def _label(
@@ -309,6 +313,26 @@ class DeferredVariants(Deferred[RequestVariant]):
         return self._made
 
 
+def extended_variants(card: AgentCard, targets: tuple[RequestTarget, ...]) -> tuple[RequestVariant, ...]:
+    """The requests that ask each target for the extended card, authenticated as the card's own security
+    requires (the first way it accepts); none when the card does not offer one."""
+    if card.capabilities.extended_agent_card is not True:
+        return ()
+    requirements = card.security_requirements
+    creds = credentials(requirements[0] if requirements else None, card)
+    variants: list[RequestVariant] = []
+    for target in targets:
+        request = extended_card_request(card, target.interface)
+        if request is None:
+            continue
+        grpc = target.binding == "GRPC"
+        command = grpcurl_command(request, creds) if grpc else curl_command(request, creds)
+        if command is not None:
+            form = "grpcurl" if grpc else "curl"
+            variants.append(RequestVariant(f"{target.label} · {form}", "sh", command, target.label, form))
+    return tuple(variants)
+
+
 def _note(credential: Credential, card: AgentCard) -> PlaceholderNote | None:
     scheme = card.security_schemes.get(credential.scheme)
     name = credential.scheme
@@ -375,4 +399,5 @@ def calling_view(
         grpc=grpc,
         python_install=PYTHON_INSTALL[grpc],
         proto_urls=tuple((f"v{shape}", PROTO_URLS[shape]) for shape in grpc_shapes),
+        extended=extended_variants(card, targets),
     )
