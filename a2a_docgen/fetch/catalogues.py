@@ -19,13 +19,13 @@ import httpx
 
 from a2a_docgen.fetch.client import FetchResult, Options, fetch_with
 from a2a_docgen.fetch.errors import CardFetchError, show
+from a2a_docgen.fetch.extended import Credential, fetch_extended
 from a2a_docgen.fetch.saving import (
     FetchOutcome,
     Provenance,
     failed,
     keep_card,
-    read_sidecar,
-    sidecar_path,
+    revalidating,
     unexpected,
 )
 from a2a_docgen.fetch.stems import Stems, entry_stem
@@ -44,7 +44,7 @@ from a2a_docgen.load.report import Report, locate_all
 from a2a_docgen.load.source import PositionIndex
 from a2a_docgen.model import JSONObject
 
-__all__ = ["DEFAULT_MAX_ENTRIES", "Following", "follow"]
+__all__ = ["DEFAULT_MAX_ENTRIES", "Following", "follow", "keep_fetched"]
 
 DEFAULT_MAX_ENTRIES = 200
 
@@ -61,6 +61,8 @@ class Following:
     strict: bool
     limits: Limits
     max_entries: int = DEFAULT_MAX_ENTRIES
+    credential: Credential | None = None
+    """Set for ``--extended``: each card that offers an extended card is asked for it with this."""
     clock: Callable[[], float] = time.monotonic
     read: int = 0
     """Entries read so far, in all catalogues of the run."""
@@ -204,20 +206,12 @@ def _card(run: Following, at: _Catalogue, entry: Entry) -> FetchOutcome:
                 entry_at, path, CardFetchError(entry_at, "the entry's data is not an object, so not a card")
             )
         inline = Provenance(url=at.url, requested=entry_at, catalog=at.url, entry=at.base + entry.pointer)
-        return keep_card(entry.data, path, inline, strict=run.strict, limits=run.limits, deadline=deadline)
+        return keep_fetched(run, entry.data, path, inline, deadline)
     try:
         target = _entry_url(at.url, entry)
     except CardFetchError as exc:
         return failed(entry_at, path, exc)
-    options = _options(run, at.given)
-    previous = read_sidecar(sidecar_path(path)) if path.is_file() else None
-    if previous is not None and previous.get("requested") == target:
-        options = replace(
-            options,
-            etag=_text(previous.get("etag")),
-            last_modified=_text(previous.get("last_modified")),
-            cached_url=_text(previous.get("url")),
-        )
+    options = revalidating(_options(run, at.given), path, target, extended=run.credential is not None)
     try:
         result = fetch_with(run.client, target, options, run.limits)
     except CardFetchError as exc:
@@ -236,11 +230,24 @@ def _card(run: Following, at: _Catalogue, entry: Entry) -> FetchOutcome:
         catalog=at.url,
         entry=at.base + entry.pointer,
     )
-    return keep_card(result.card, path, provenance, strict=run.strict, limits=run.limits, deadline=deadline)
+    return keep_fetched(run, result.card, path, provenance, deadline)
 
 
-def _text(value: object) -> str | None:
-    return value if isinstance(value, str) else None
+def keep_fetched(
+    run: Following, card: JSONObject, path: Path, provenance: Provenance, deadline: Deadline
+) -> FetchOutcome:
+    """Keep a fetched public card, or with ``run.credential`` the extended card it offers instead (marked)."""
+    if run.credential is not None:
+        try:
+            extended = fetch_extended(
+                run.client, card, provenance.url, run.credential, run.options, run.limits
+            )
+        except CardFetchError as exc:
+            return failed(provenance.requested, path, exc, provenance.url)
+        if extended is not None and extended.card is not None:
+            card = extended.card
+            provenance = replace(provenance, url=extended.url, etag=None, last_modified=None, extended=True)
+    return keep_card(card, path, provenance, strict=run.strict, limits=run.limits, deadline=deadline)
 
 
 def _options(run: Following, given: str) -> Options:

@@ -16,6 +16,7 @@ Nothing here prints: failures are ``FetchError`` subclasses whose ``str()`` is a
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
@@ -53,6 +54,7 @@ __all__ = [
     "fetch_card",
     "fetch_with",
     "new_client",
+    "post_json",
 ]
 
 DEFAULT_TIMEOUT = 10.0
@@ -294,18 +296,51 @@ def _conditional_headers(url: httpx.URL, options: Options) -> dict[str, str]:
     return headers
 
 
+def post_json(
+    client: httpx.Client, url: str, body: JSONObject, options: Options, limits: Limits
+) -> FetchResult:
+    """POST ``body`` as JSON to ``url`` (a JSON-RPC call) and parse the answer, within ``options.timeout``,
+    under the rules of a GET; a redirect is not followed (it would carry the request's credential)."""
+    with deadline(options.timeout):
+        target = check_url(url)
+        named = options.secrets_origin or origin(target)
+        content = json.dumps(body, ensure_ascii=False).encode("utf-8")
+        answer = _get(client, target, named, options, content)
+        if not 200 <= answer.status < 300:
+            raise _status_error(url, answer, [])
+        parsed = _parse(answer, limits)
+        return FetchResult(
+            requested=url,
+            url=str(answer.url),
+            not_modified=False,
+            card=parsed.value,
+            content_type=answer.headers.get("content-type"),
+            etag=None,
+            last_modified=None,
+            text=parsed.text,
+        )
+
+
 def _get(
-    client: httpx.Client, url: httpx.URL, named: tuple[str, str, int | None], options: Options
+    client: httpx.Client,
+    url: httpx.URL,
+    named: tuple[str, str, int | None],
+    options: Options,
+    content: bytes | None = None,
 ) -> _Answer:
-    """GET with redirects followed by hand; returns the first non-redirect answer (body read for 2xx)."""
+    """GET (or POST ``content`` as JSON) with redirects followed by hand (a GET's only); returns the first
+    non-redirect answer (body read for 2xx)."""
     visited = [url]
+    method = "GET" if content is None else "POST"
     while True:
         current = visited[-1]
         headers = _conditional_headers(current, options)
         if origin(current) == named:
             headers.update(options.headers)  # secrets stay with the origin the user named
+        if content is not None:
+            headers["Content-Type"] = "application/json"
         try:
-            with client.stream("GET", current, headers=headers) as response:
+            with client.stream(method, current, headers=headers, content=content) as response:
                 body = b""
                 if 200 <= response.status_code < 300:
                     _check_content_type(current, response.headers.get("content-type"))
@@ -313,6 +348,10 @@ def _get(
                     body = _read_capped(current, response, options.max_bytes)
                 return _Answer(current, response.status_code, response.reason_phrase, response.headers, body)
         except _Redirected as redirect:
+            if content is not None:
+                raise RedirectRefused(
+                    str(current), "the agent redirected a POST; it is not followed"
+                ) from None
             visited.append(_redirect_target(current, redirect.location, visited, options.max_redirects))
         except Refused as refused:
             raise AddressRefused(str(current), str(refused)) from None

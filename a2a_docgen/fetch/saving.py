@@ -18,6 +18,7 @@ from typing import Literal
 
 from a2a_docgen.catalog import load_card_bytes
 from a2a_docgen.errors import FetchError
+from a2a_docgen.fetch.client import Options
 from a2a_docgen.fetch.errors import CardFetchError, CardWriteError, NotACard
 from a2a_docgen.files import same_bytes, write_atomic
 from a2a_docgen.limits import Deadline, Limits
@@ -33,7 +34,9 @@ __all__ = [
     "format_card",
     "keep_card",
     "read_sidecar",
+    "revalidating",
     "sidecar_path",
+    "unexpected",
 ]
 
 
@@ -70,6 +73,8 @@ class FetchOutcome:
     error: FetchError | None = None
     note: str = ""
     """For a catalogue: what its entries are."""
+    extended: bool = False
+    """The card kept is the agent's extended card (``fetch --extended``)."""
 
     @property
     def ok(self) -> bool:
@@ -151,7 +156,9 @@ def keep_card(
             previous = read_sidecar(meta_path)
             if previous is None or _identity(previous) != _identity(metadata):
                 _write_sidecar(meta_path, metadata)
-            return FetchOutcome(requested=requested, status="unchanged", path=path, url=url)
+            return FetchOutcome(
+                requested=requested, status="unchanged", path=path, url=url, extended=provenance.extended
+            )
         checked, diagnostics = _validate(data, str(path), limits, deadline)
         if checked is None:  # its text is not repeated: it may be anything, credentials included
             not_a_card = NotACard(
@@ -167,7 +174,33 @@ def keep_card(
         _write_sidecar(meta_path, metadata)
     except OSError as exc:
         return failed(requested, path, CardWriteError(f"cannot write {path}: {exc.strerror or exc}"), url)
-    return FetchOutcome(requested=requested, status="written", path=path, url=url, diagnostics=diagnostics)
+    return FetchOutcome(
+        requested=requested,
+        status="written",
+        path=path,
+        url=url,
+        diagnostics=diagnostics,
+        extended=provenance.extended,
+    )
+
+
+def revalidating(options: Options, path: Path, requested: str, *, extended: bool) -> Options:
+    """``options`` with the validators of the card kept at ``path`` (a conditional request), when it was
+    fetched from ``requested`` and as the same kind of card (public or extended): a 304 must never keep an
+    extended card where a public one is asked for, nor the other way round."""
+    previous = read_sidecar(sidecar_path(path)) if path.is_file() else None
+    if previous is None or previous.get("requested") != requested or extended or previous.get("extended"):
+        return options
+    return replace(
+        options,
+        etag=_text(previous.get("etag")),
+        last_modified=_text(previous.get("last_modified")),
+        cached_url=_text(previous.get("url")),
+    )
+
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) else None
 
 
 def unexpected(requested: str, path: Path, exc: Exception) -> FetchOutcome:

@@ -11,13 +11,12 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import replace
 from pathlib import Path
 
 import httpx
 
 from a2a_docgen.errors import FetchError, UsageError
-from a2a_docgen.fetch.catalogues import DEFAULT_MAX_ENTRIES, Following, follow
+from a2a_docgen.fetch.catalogues import DEFAULT_MAX_ENTRIES, Following, follow, keep_fetched
 from a2a_docgen.fetch.client import (
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_REDIRECTS,
@@ -26,14 +25,14 @@ from a2a_docgen.fetch.client import (
     fetch_with,
     new_client,
 )
+from a2a_docgen.fetch.extended import Credential
 from a2a_docgen.fetch.saving import (
     FetchOutcome,
     Provenance,
     Status,
     failed,
     format_card,
-    keep_card,
-    read_sidecar,
+    revalidating,
     sidecar_path,
     unexpected,
 )
@@ -59,6 +58,7 @@ def fetch_to_directory(
     allow_private: bool = False,
     clock: Callable[[], float] = time.monotonic,
     max_entries: int = DEFAULT_MAX_ENTRIES,
+    extended: Credential | None = None,
 ) -> list[FetchOutcome]:
     """Fetch each URL into ``out_dir/<slug>.json`` (plus a ``.fetch.json`` sidecar): one outcome per URL, and
     for a URL that answers with an AI Catalog, one for the catalogue and one per A2A entry it lists.
@@ -71,7 +71,9 @@ def fetch_to_directory(
     sends the same card again, so a directory under version control stays clean. ``on_outcome`` is called
     with each outcome as soon as it is known. ``timeout`` covers a URL (or an entry) as a whole, fetching and
     checking: the checking stops once it has passed (measured on ``clock``), with a ``checking-stopped``
-    error. ``max_entries`` bounds the catalogue entries read in all (``fetch.catalogues``).
+    error. ``max_entries`` bounds the catalogue entries read in all (``fetch.catalogues``). ``extended``: the
+    credential to ask each agent that offers one for its extended card, kept instead of the public card and
+    marked as extended in its sidecar (``fetch.extended``); without it no extended card is ever asked for.
     """
     options = Options.checked(headers, timeout, max_bytes, max_redirects, allow_private=allow_private)
     if max_entries < 1:
@@ -97,6 +99,7 @@ def fetch_to_directory(
             strict=strict,
             limits=limits,
             max_entries=max_entries,
+            credential=extended,
             clock=clock,
         )
         for given, stem in zip(unique, stems, strict=True):
@@ -115,15 +118,7 @@ def fetch_to_directory(
 
 def _fetch_one(run: Following, url: str, path: Path) -> Iterator[FetchOutcome]:
     deadline = Deadline.after(run.options.timeout, run.clock)  # the network's share is bounded on its own
-    options = run.options
-    previous = read_sidecar(sidecar_path(path)) if path.is_file() else None
-    if previous is not None and previous.get("requested") == url:
-        options = replace(
-            options,
-            etag=_text(previous.get("etag")),
-            last_modified=_text(previous.get("last_modified")),
-            cached_url=_text(previous.get("url")),
-        )
+    options = revalidating(run.options, path, url, extended=run.credential is not None)
     try:
         result = fetch_with(run.client, url, options, run.limits)
     except FetchError as exc:
@@ -139,8 +134,4 @@ def _fetch_one(run: Following, url: str, path: Path) -> Iterator[FetchOutcome]:
     provenance = Provenance(
         url=result.url, requested=url, etag=result.etag, last_modified=result.last_modified
     )
-    yield keep_card(result.card, path, provenance, strict=run.strict, limits=run.limits, deadline=deadline)
-
-
-def _text(value: object) -> str | None:
-    return value if isinstance(value, str) else None
+    yield keep_fetched(run, result.card, path, provenance, deadline)
