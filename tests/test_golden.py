@@ -130,7 +130,7 @@ def test_v03_twin_requests_follow_the_protocol_version(monkeypatch: pytest.Monke
     assert len(v1) == len(v03) == 5
     assert sorted({str(b["method"]) for b in v1}) == ["GetExtendedAgentCard", "SendMessage"]
     assert sorted({str(b["method"]) for b in v03}) == ["agent/getAuthenticatedExtendedCard", "message/send"]
-    assert [b for b in v03 if b["method"] == "agent/getAuthenticatedExtendedCard"][0].get("params") is None
+    assert next(b for b in v03 if b["method"] == "agent/getAuthenticatedExtendedCard").get("params") is None
 
 
 # -- the structure of the expected pages, whatever the templates' wording --------------------------------------
