@@ -16,7 +16,7 @@ from a2a_docgen.cli import main
 from a2a_docgen.fetch import AddressRefused, CardFetchError, addresses, transport
 from a2a_docgen.load.aicatalog import A2A_CARD_TYPE, CATALOG_MEDIA_TYPE
 from tests.support.http_server import TestServer, serve
-from tests.test_fetch import CARD, SECRET
+from tests.test_fetch import CARD, SECRET, fetch_to_directory
 from tests.test_fetch_hostile import loopback_only  # noqa: F401 (a fixture: no connection beyond loopback)
 
 CATALOGUE = "/.well-known/ai-catalog.json"
@@ -32,10 +32,6 @@ def entry(identifier: str, **members: Any) -> dict[str, Any]:
 
 def catalogue(*entries: dict[str, Any]) -> dict[str, Any]:
     return {"specVersion": "1.0", "entries": list(entries)}
-
-
-def fetch_to_directory(urls: list[str], out_dir: Path, **options: Any) -> list[fetch.FetchOutcome]:
-    return fetch.fetch_to_directory(urls, out_dir, allow_private=True, **options)
 
 
 @pytest.fixture

@@ -31,6 +31,7 @@ from a2a_docgen.protocol import CORE_BINDINGS, Binding, canonical_binding, short
 from a2a_docgen.render.credentials import Credential, credentials
 from a2a_docgen.render.deferred import Deferred
 from a2a_docgen.render.requests import (
+    RequestExample,
     Shape,
     build_request,
     extended_card_request,
@@ -264,11 +265,7 @@ def request_variants(
         request = build_request(card, skill, index, target.interface)
         if request is None:
             continue
-        grpc = target.binding == "GRPC"
-        command = grpcurl_command(request, creds) if grpc else curl_command(request, creds)
-        if command is not None:
-            form = "grpcurl" if grpc else "curl"
-            variants.append(RequestVariant(f"{target.label} · {form}", "sh", command, target.label, form))
+        variants += _command(request, creds, target)
         program = python_snippet(
             request,
             creds,
@@ -323,14 +320,21 @@ def extended_variants(card: AgentCard, targets: tuple[RequestTarget, ...]) -> tu
     variants: list[RequestVariant] = []
     for target in targets:
         request = extended_card_request(card, target.interface)
-        if request is None:
-            continue
-        grpc = target.binding == "GRPC"
-        command = grpcurl_command(request, creds) if grpc else curl_command(request, creds)
-        if command is not None:
-            form = "grpcurl" if grpc else "curl"
-            variants.append(RequestVariant(f"{target.label} · {form}", "sh", command, target.label, form))
+        if request is not None:
+            variants += _command(request, creds, target)
     return tuple(variants)
+
+
+def _command(
+    request: RequestExample, creds: tuple[Credential, ...], target: RequestTarget
+) -> tuple[RequestVariant, ...]:
+    """The command line that sends ``request`` (curl, or grpcurl for gRPC), when it can be written."""
+    grpc = target.binding == "GRPC"
+    command = grpcurl_command(request, creds) if grpc else curl_command(request, creds)
+    if command is None:
+        return ()
+    form = "grpcurl" if grpc else "curl"
+    return (RequestVariant(f"{target.label} · {form}", "sh", command, target.label, form),)
 
 
 def _note(credential: Credential, card: AgentCard) -> PlaceholderNote | None:
