@@ -18,7 +18,7 @@ from a2a_docgen.model import AgentCard, Catalog, Diagnostic, FetchRecord, card_o
 from a2a_docgen.signing import Trust, verify_catalog
 from a2a_docgen.validate import validate_card, validate_catalog
 
-__all__ = ["CardCache", "assemble_catalog", "load_card_bytes", "load_card_file", "load_catalog"]
+__all__ = ["CardCache", "assemble_catalog", "load_card_bytes", "load_card_file", "load_catalog", "load_files"]
 
 
 def load_catalog(
@@ -38,7 +38,17 @@ def load_catalog(
     and validating it again; the rules across cards and signature verification always run. The catalogue is
     the same either way. Raises ``UsageError`` for a path that does not exist.
     """
-    files = discover(paths, base=base)
+    return load_files(discover(paths, base=base), limits=limits, trust=trust, cache=cache)
+
+
+def load_files(
+    files: Sequence[CardFile],
+    *,
+    limits: Limits = DEFAULT_LIMITS,
+    trust: Trust | None = None,
+    cache: CardCache | None = None,
+) -> Catalog:
+    """``load_catalog`` of files already found (``load.discover``)."""
     with collector_paused():  # every card's model and diagnostics: many objects, no cycles
         if cache is None:
             loaded = [(*load_card_file(card_file, limits), card_file.display) for card_file in files]

@@ -310,6 +310,8 @@ class FetchRecord:
     """The card's final URL (after the legacy-path fallback and redirects)."""
     requested: str
     """The URL that was asked for (an agent's base URL, or a card's own URL)."""
+    extended: bool = False
+    """The card is the agent's extended card, given only to authenticated clients (``fetch --extended``)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -279,7 +279,7 @@ def test_json_examples_are_json_fences_and_text_examples_are_quotes() -> None:
 
 def test_every_example_has_requests_for_every_interface() -> None:
     site = site_of("route-planner")
-    text = site.pages[agent_path(site, "Coastal")]
+    text, _, extended = site.pages[agent_path(site, "Coastal")].partition("### Extended card")
     tokens = parse(text)
     labels = [
         tokens[i + 1].content
@@ -301,6 +301,12 @@ def test_every_example_has_requests_for_every_interface() -> None:
         for form in forms
     ]
     assert labels == one * count
+    # the extended card is asked of each interface too, by command line only
+    assert re.findall(r"\*\*([^*]+ · [^*]+)\*\*", extended) == [
+        "JSON-RPC v1.0 · curl",
+        "gRPC v1.0 · grpcurl",
+        "HTTP+JSON v1.0 · curl",
+    ]
     commands = [content for info, content in fences(text) if info == "sh"]
     curls = [c for c in commands if c.startswith("curl ")]
     assert {c.split(" \\\n", 1)[0] for c in curls} == {

@@ -190,7 +190,7 @@ def read_fetch_record(card_path: Path) -> FetchRecord | None:
     url, requested = value.get("url"), value.get("requested")
     if not isinstance(url, str) or not isinstance(requested, str):
         return None
-    return FetchRecord(url=url, requested=requested)
+    return FetchRecord(url=url, requested=requested, extended=value.get("extended") is True)
 
 
 @dataclass(slots=True)
