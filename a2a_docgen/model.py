@@ -14,6 +14,7 @@ Conventions:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
@@ -321,13 +322,35 @@ class CardSource:
     root: str
     """The argument it was found under, for building relative output paths."""
     relpath: str
-    """Path relative to ``root`` with ``/`` separators (``agent.json`` when the argument was the file)."""
+    """Path relative to ``root`` with ``/`` separators (``agent.json`` when the argument was the file; the display
+    path when the card was read without a root)."""
+    position: int = 0
+    """Which of the configured card paths ``root`` is (0 for the first): with ``relpath``, the card's ``key``."""
     raw: JSONObject = field(repr=False, compare=False)
     """The parsed JSON exactly as found, for the raw-card download and the differ."""
     text: str = field(repr=False, compare=False)
     """The decoded text, for locating diagnostics and review findings."""
     fetched: FetchRecord | None = field(default=None, compare=False)
     """Where ``fetch`` found the card, when a sidecar lies beside the file (the grade reads it)."""
+
+    @property
+    def key(self) -> str:
+        """The card's identity key (``card_key``): what its page address, its ids and its history are made
+        from, the same from any working directory, spelling of the path, link on the way or machine."""
+        return card_key(self.position, self.relpath)
+
+
+_NUMBERED = re.compile(r"[0-9]+:")
+
+
+def card_key(position: int, relpath: str) -> str:
+    """A card file's identity key from the cards alone: its path below the configured card path it was found
+    under (``/`` separators, normalised; a file given directly: its name), prefixed ``<n>:`` when that path is the
+    n-th configured (n >= 2), so adding a card path after the others changes no key. A path of the first that
+    begins like such a prefix is written ``1:<path>``, so no two files share a key."""
+    if position == 0:
+        return f"1:{relpath}" if _NUMBERED.match(relpath) else relpath
+    return f"{position + 1}:{relpath}"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -370,8 +393,9 @@ class AgentCard:
 
 
 def card_order(card: AgentCard) -> tuple[str, str, str]:
-    """The catalogue order of cards: agent name case-insensitively, then name, then source path."""
-    return ((card.name or "").casefold(), card.name or "", card.source.path)
+    """The catalogue order of cards: agent name case-insensitively, then name, then identity key
+    (``CardSource.key``: never the path as typed)."""
+    return ((card.name or "").casefold(), card.name or "", card.source.key)
 
 
 SignatureStatus = Literal[

@@ -94,7 +94,8 @@ def read_history(
     parallel: Parallel | None = None,
     defer: Defer | None = None,
 ) -> HistoryRead:
-    """The history of the cards ``load_catalog(paths, base=base)`` reads, keyed by their display paths.
+    """The history of the cards ``load_catalog(paths, base=base)`` reads, keyed by their identity keys
+    (``CardSource.key``).
     ``parallel``: the caller's worker processes, for a history with many versions to read (``history.prefill``);
     the history is the same without. ``defer``: where the writes of the cache files go when the caller has a
     better moment for them (the plugin: while its pages convert in workers, where it would wait); without it they
@@ -154,20 +155,21 @@ def _repository(paths: Sequence[str], cwd: str) -> Repository | None:
     return None
 
 
-def _arguments(paths: Sequence[str], cwd: str, top: str) -> list[tuple[str, str, bool]]:
-    """(argument, its path in the repository, whether it is a file) for each path inside the repository."""
+def _arguments(paths: Sequence[str], cwd: str, top: str) -> list[tuple[str, str, bool, int]]:
+    """(argument, its path in the repository, whether it is a file, its position in ``paths``) for each path
+    inside the repository."""
     found = []
-    for argument in paths:
+    for position, argument in enumerate(paths):
         prefix = repository_path(str(argument), cwd=cwd, top=top)
         if prefix is not None:
-            found.append((str(argument), prefix, os.path.isfile(os.path.join(cwd, argument))))
+            found.append((str(argument), prefix, os.path.isfile(os.path.join(cwd, argument)), position))
     return found
 
 
 def _read(
     repository: Repository,
     head: str,
-    arguments: list[tuple[str, str, bool]],
+    arguments: list[tuple[str, str, bool, int]],
     limits: Limits,
     max_commits: int,
     seconds: float,
@@ -183,7 +185,7 @@ def _read(
     kept = read_snapshot(*snapshot, repository=repository) if snapshot is not None else None
     if isinstance(kept, CatalogHistory):
         return dataclasses.replace(kept, commit_url=repo_url)
-    prefixes = [prefix for _, prefix, _ in arguments]
+    prefixes = [prefix for _, prefix, _, _ in arguments]
     where = place(arguments)
     continued = (
         _continued(repository, head, prefixes, max_commits, seconds, kept) if kept is not None else None
@@ -279,7 +281,7 @@ def _snapshot(
     directory: Path | None,
     repository: Repository,
     head: str,
-    arguments: list[tuple[str, str, bool]],
+    arguments: list[tuple[str, str, bool, int]],
     limits: Limits,
     max_commits: int,
 ) -> tuple[Path, dict[str, Any]] | None:

@@ -11,7 +11,7 @@ import json
 import os
 import stat
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from a2a_docgen.diagnostics import FILE_TOO_LARGE, NOT_A_CARD, SYMLINK_OUTSIDE, UNREADABLE, Code, diagnostic
@@ -59,6 +59,8 @@ class CardFile:
     """Set when the file must not be read (a link leading out of the scanned tree)."""
     problem_code: Code = SYMLINK_OUTSIDE
     """The diagnostic code of ``problem``."""
+    position: int = 0
+    """Which of the paths given ``root`` is (``CardSource.position``)."""
 
 
 def discover(paths: Sequence[str | os.PathLike[str]], *, base: str | None = None) -> list[CardFile]:
@@ -70,7 +72,7 @@ def discover(paths: Sequence[str | os.PathLike[str]], *, base: str | None = None
     """
     found: list[CardFile] = []
     seen: set[str] = set()
-    for argument in paths:
+    for position, argument in enumerate(paths):
         root = Path(base, argument) if base is not None else Path(argument)
         if not root.exists():
             raise UsageError(f"{os.fspath(argument)}: no such file or directory")
@@ -83,7 +85,7 @@ def discover(paths: Sequence[str | os.PathLike[str]], *, base: str | None = None
             key = os.path.realpath(card_file.path)
             if key not in seen:
                 seen.add(key)
-                found.append(card_file)
+                found.append(replace(card_file, position=position) if position else card_file)
     return found
 
 
@@ -235,13 +237,15 @@ def read_card_bytes(
     display: str,
     root: str = "",
     relpath: str = "",
+    position: int = 0,
     limits: Limits = DEFAULT_LIMITS,
     fetched: FetchRecord | None = None,
     memo: SkillMemo | None = None,
 ) -> ReadCard | Diagnostic:
     """Parse and normalise one card from bytes (a file, a git revision, an HTTP body), or the one diagnostic of
-    a document that is not a JSON object. Never raises for its content. ``fetched`` is the card's fetch
-    sidecar, kept in its ``CardSource``; ``memo``, the skills of the file's other versions (``load.memo``)."""
+    a document that is not a JSON object. Never raises for its content. ``position``: which of the paths given
+    ``root`` is (``CardSource.position``). ``fetched`` is the card's fetch sidecar, kept in its ``CardSource``;
+    ``memo``, the skills of the file's other versions (``load.memo``)."""
     try:
         parsed = parse_bytes(data, limits)
     except SourceError as exc:
@@ -256,7 +260,8 @@ def read_card_bytes(
     source = CardSource(
         path=display,
         root=root,
-        relpath=relpath or os.path.basename(display),
+        relpath=relpath or Path(display).as_posix(),  # no root given: the display path is all there is to key by
+        position=position,
         raw=parsed.value,
         text=parsed.text,
         fetched=fetched,

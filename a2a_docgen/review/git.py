@@ -56,6 +56,8 @@ class RevisionFile:
     """Path below ``argument`` with ``/`` separators (the file name when the argument is the file)."""
     oid: str
     size: int
+    position: int = 0
+    """Which of the paths given ``argument`` is (``CardSource.position``)."""
 
 
 class GitRevision:
@@ -135,7 +137,7 @@ class GitRevision:
         """The card files under ``paths`` at this revision, in ``discover`` order (each argument, by path)."""
         found: list[RevisionFile] = []
         seen: set[str] = set()
-        for argument in paths:
+        for position, argument in enumerate(paths):
             prefix = self.repo_path(argument)
             listing = self._git(
                 [
@@ -173,7 +175,7 @@ class GitRevision:
                     continue
                 seen.add(path)
                 display = argument if is_argument else os.path.join(argument, *below.split("/"))
-                found.append(RevisionFile(argument, display, below, oid, int(size)))
+                found.append(RevisionFile(argument, display, below, oid, int(size), position))
         return found
 
     def read_file(self, path: str) -> bytes | None:
@@ -215,7 +217,12 @@ class GitRevision:
                     file.display,
                 )
             card, found = load_card_bytes(
-                blobs[file.oid], display=file.display, root=file.argument, relpath=file.relpath, limits=limits
+                blobs[file.oid],
+                display=file.display,
+                root=file.argument,
+                relpath=file.relpath,
+                position=file.position,
+                limits=limits,
             )
             return card, found, file.display
 
