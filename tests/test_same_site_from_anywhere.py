@@ -265,3 +265,50 @@ def test_the_cross_card_diagnostics_name_the_other_file_by_its_key(tmp_path: Pat
             os.path.basename(cards),
         }
         assert all("also used by nested/weather.json;" in message for message in named.values())
+
+
+@pytest.mark.slow
+def test_the_plugin_gives_one_site_from_any_spelling_at_the_addresses_of_the_cli(tmp_path: Path) -> None:
+    from tests.support.mkdocs_build import build_projects, snapshot
+
+    repo = catalogue(tmp_path)
+    projects = {
+        "relative": (repo.root / "site-a", "../cards"),
+        "absolute": (repo.root / "site-b", f"{repo.cards}/"),
+        "through a link": (tmp_path / "elsewhere" / "site-c", str(tmp_path / "link")),
+    }
+    jobs = {}
+    for name, (project, cards) in projects.items():
+        (project / "docs").mkdir(parents=True)
+        (project / "mkdocs.yml").write_text(
+            f"site_name: Cards\ndocs_dir: docs\nplugins:\n  - a2a-docgen:\n      cards: {json.dumps(cards)}\n"
+            "      search_index: off\n",
+            encoding="utf-8",
+        )
+        jobs[name] = (project / "mkdocs.yml", tmp_path / "built" / name.replace(" ", "-"))
+    builds = build_projects(jobs, env={"SOURCE_DATE_EPOCH": "1767225600"})  # MkDocs' build date, fixed
+    sites = {}
+    for name, built in builds.items():
+        assert built.returncode == 0, built.output
+        sites[name] = snapshot(built.site)
+    first = sites["relative"]
+    assert any(path.endswith("/changes.xml") for path in first)  # with the history
+    for name, site in sites.items():
+        assert not differing(first, site), (name, differing(first, site)[:5])
+    cli = cli_build(repo.root, "cards", tmp_path / "cli")
+    assert first["catalog.json"] == cli["catalog.json"]  # the same ids and addresses
+    assert {
+        p.removesuffix("index.html") for p in first if p.startswith("agents/") and p.endswith("/index.html")
+    } == {p.removesuffix("index.md") for p in cli if p.startswith("agents/") and p.endswith("/index.md")}
+
+
+def test_the_real_cards_give_one_tree_from_two_spellings(shared_dir: Path, tmp_path: Path) -> None:
+    """The issue measured 172 files that differed between spellings of the real cards' directory."""
+    cards = tmp_path / "project" / "cards"
+    shutil.copytree(shared_dir / "cards" / "real", cards)
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "link").symlink_to(cards, target_is_directory=True)
+    relative = cli_build(cards.parent, "./cards/", tmp_path / "relative", "--no-history")
+    linked = cli_build(tmp_path / "elsewhere", str(tmp_path / "link"), tmp_path / "linked", "--no-history")
+    assert len(relative) > 100
+    assert not differing(relative, linked)
