@@ -53,7 +53,7 @@ def load_catalog(
 @dataclass(frozen=True, slots=True)
 class _Loaded:
     data: bytes | Diagnostic
-    where: tuple[str, str, int]
+    where: tuple[str, str, str]
     limits: Limits
     fetched: FetchRecord | None
     card: AgentCard | None
@@ -75,7 +75,7 @@ class CardCache:
         """``load_card_file(card_file, limits)``, from the last load when nothing it reads changed."""
         data = read_card_file(card_file, limits)
         fetched = read_fetch_record(card_file.path) if isinstance(data, bytes) else None
-        where = (card_file.root, card_file.relpath, card_file.position)
+        where = (card_file.root, card_file.relpath, card_file.key)
         last = self._loaded.get(card_file.display)
         if (
             last is not None
@@ -143,7 +143,7 @@ def _load_read(
         display=card_file.display,
         root=card_file.root,
         relpath=card_file.relpath,
-        position=card_file.position,
+        key=card_file.key,
         limits=limits,
         fetched=fetched,
     )
@@ -155,17 +155,17 @@ def load_card_bytes(
     display: str,
     root: str = "",
     relpath: str = "",
-    position: int = 0,
+    key: str = "",
     limits: Limits = DEFAULT_LIMITS,
     fetched: FetchRecord | None = None,
     deadline: Deadline | None = None,
 ) -> tuple[AgentCard | None, list[Diagnostic]]:
     """Read and validate one card from bytes (a file, a git revision, an HTTP body). Never raises for its
-    content: the card (``None`` when it cannot be documented) and its diagnostics. ``position``: which of the
-    configured card paths ``root`` is (``CardSource.position``). ``fetched``: the card's fetch sidecar, when
+    content: the card (``None`` when it cannot be documented) and its diagnostics. ``key``: the file's identity key
+    (``CardSource.key``). ``fetched``: the card's fetch sidecar, when
     there is one. ``deadline``: when checking must stop (``validate_card``)."""
     read = read_card_bytes(
-        data, display=display, root=root, relpath=relpath, position=position, limits=limits, fetched=fetched
+        data, display=display, root=root, relpath=relpath, key=key, limits=limits, fetched=fetched
     )
     if isinstance(read, Diagnostic):
         return None, [read]

@@ -26,7 +26,7 @@ from a2a_docgen.catalog import load_catalog
 from a2a_docgen.cli import main
 from a2a_docgen.history import read as history_read
 from a2a_docgen.history.read import read_history
-from a2a_docgen.model import Catalog, card_key
+from a2a_docgen.model import Catalog, card_key, card_keys
 from a2a_docgen.render import render_catalog
 from a2a_docgen.render.exports import catalog_json, sorted_cards
 from tests.support.history_repo import CardRepo, maps_card, weather_card
@@ -229,16 +229,27 @@ def test_ids_stay_when_a_page_moves(tmp_path: Path) -> None:
     assert all(entry_id.encode() in feed for entry_id in before_entries[first["id"]])
 
 
-def test_the_key_is_the_path_below_the_cards_path_and_which_path() -> None:
+def test_the_key_is_the_path_below_the_cards_path() -> None:
     assert card_key(0, "nested/weather.json") == "nested/weather.json"
-    assert card_key(1, "weather.json") == "2:weather.json"
-    assert (
-        card_key(0, "2:weather.json") == "1:2:weather.json"
-    )  # a file of the first named like a later one's key
-    keys = {
-        card_key(position, relpath) for position in range(3) for relpath in ("a.json", "2:a.json", "1:a.json")
-    }
-    assert len(keys) == 9
+    assert card_key(1, "weather.json") == "weather.json"  # given as a file, or below a second path alone
+    assert card_key(1, "weather.json", [0, 1]) == "2:weather.json"  # the first path holds one too
+    assert card_key(0, "weather.json", [0, 1]) == "weather.json"
+    assert card_key(0, "2:weather.json") == "1:2:weather.json"  # never taken for the second path's
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(0, 3), st.sampled_from(["a.json", "1:a.json", "2:a.json", "n/a.json", "10:a.json"])
+        ),
+        unique=True,
+    )
+)
+def test_no_two_files_of_a_catalogue_share_a_key(found: list[tuple[int, str]]) -> None:
+    keys = card_keys(found)
+    assert len(set(keys)) == len(found)
+    first = [item for item in found if item[0] == 0]
+    assert card_keys(first) == [key for item, key in zip(found, keys, strict=True) if item[0] == 0]
 
 
 def test_a_second_cards_path_moves_nothing_of_the_first_and_clashes_with_nothing(tmp_path: Path) -> None:
@@ -252,6 +263,9 @@ def test_a_second_cards_path_moves_nothing_of_the_first_and_clashes_with_nothing
     pages = [agent["page"] for agent in both["agents"]]
     assert len(set(pages)) == 3  # one name, three files, three pages
     assert {(a["id"], a["page"]) for a in alone["agents"]} <= {(a["id"], a["page"]) for a in both["agents"]}
+    # Files given one by one are keyed by name, as below their directory, as long as no two share one.
+    files = data_of(load_catalog(sorted(str(path) for path in first.iterdir())))
+    assert files["agents"] == alone["agents"]
 
 
 def test_the_cross_card_diagnostics_name_the_other_file_by_its_key(tmp_path: Path) -> None:
@@ -312,3 +326,20 @@ def test_the_real_cards_give_one_tree_from_two_spellings(shared_dir: Path, tmp_p
     linked = cli_build(tmp_path / "elsewhere", str(tmp_path / "link"), tmp_path / "linked", "--no-history")
     assert len(relative) > 100
     assert not differing(relative, linked)
+
+
+def test_the_history_of_two_cards_paths_holding_one_relative_path_is_keyed_as_the_catalogue(
+    tmp_path: Path,
+) -> None:
+    repo = CardRepo(tmp_path / "repo")
+    _write(repo, "weather.json", _weather("https://weather.example.com/a2a"))
+    more = repo.root / "more"
+    more.mkdir()
+    (more / "weather.json").write_text(json.dumps(_weather("https://more.example.com/a2a")), encoding="utf-8")
+    repo.commit("Two weather agents")
+    with working_directory(repo.root):
+        catalog = load_catalog(["cards", "more"])
+        read = read_history(["cards", "more"])
+    assert read.history is not None, read.message
+    assert sorted(card.source.key for card in catalog.cards) == ["2:weather.json", "weather.json"]
+    assert set(read.history.agents) == {card.source.key for card in catalog.cards}

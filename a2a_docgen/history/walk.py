@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import posixpath
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -315,7 +315,9 @@ def load_version(
     card = read.card
     verifications = verify_catalog([card], Trust())[0] if card.signatures else {}
     errors = [finding for finding in read.report.findings if finding.severity == "error"]
-    diagnostics = locate_all(errors, key, lambda pointer, at_key=False: (1, 1))  # the history shows no positions
+    diagnostics = locate_all(
+        errors, key, lambda pointer, at_key=False: (1, 1)
+    )  # the history shows no positions
     return Catalog(cards=(card,), diagnostics=tuple(diagnostics), excluded=(), verifications=verifications)
 
 
@@ -329,9 +331,18 @@ def classify(old: Catalog, new: Catalog, day: date) -> tuple[HistoryFinding, ...
     return tuple(HistoryFinding(c.severity, c.code, c.skill, c.message) for c in ordered)
 
 
-def place(arguments: Sequence[tuple[str, str, bool, int]]) -> Callable[[str], Place | None]:
+def place(
+    arguments: Sequence[tuple[str, str, bool, int]], held: Mapping[str, Sequence[int]] | None = None
+) -> Callable[[str], Place | None]:
     """Where a repository path is in the catalogue: ``arguments`` are (argument as given, its repository path,
-    whether it is a file, its position among the paths given); ``None`` for a path that no argument reads."""
+    whether it is a file, its position among the paths given); ``None`` for a path that no argument reads.
+    ``held``: the positions of the paths that hold a card file at each relative path in the catalogue, so a
+    file's key is its card's (``model.card_key``)."""
+    held = held or {}
+
+    def key(position: int, relpath: str) -> str:
+        return card_key(position, relpath, held.get(relpath, ()))
+
     from a2a_docgen.review.git import is_card_path
 
     @functools.cache  # a path is asked about in every commit that changes it
@@ -340,13 +351,13 @@ def place(arguments: Sequence[tuple[str, str, bool, int]]) -> Callable[[str], Pl
             if is_file:
                 if path == prefix:
                     name = posixpath.basename(path)
-                    return card_key(position, name), argument, name
+                    return key(position, name), argument, name
                 continue
             if prefix and not path.startswith(prefix + "/"):
                 continue
             below = path[len(prefix) + 1 :] if prefix else path
             if is_card_path(below):
-                return card_key(position, below), argument, below
+                return key(position, below), argument, below
         return None
 
     return where
