@@ -226,7 +226,7 @@ def test_site_url_reaches_the_pages(tmp_path: Path, cards: Path, capsys: pytest.
 def test_committed_site_src_is_up_to_date(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.chdir(REPO)  # card paths appear in the pages as given: build exactly as a contributor does
+    monkeypatch.chdir(REPO)  # the default cards, examples/cards, are found from the repository's top
     # Without the change history: the committed pages must not depend on how deep the clone is (CI clones are
     # shallow), and they are the embedded example's pages too, which has no history.
     code, _, err = build(capsys, "--no-history", "-o", str(tmp_path / "fresh"))

@@ -84,7 +84,7 @@ def codes(entry: HistoryEntry) -> set[str]:
 def test_each_step_of_the_story_is_classified_by_the_differ(story: tuple[CardRepo, list[str]]) -> None:
     repo, commits = story
     history = history_of(repo)
-    weather = history.of(os.path.join("cards", "forecast.json"))
+    weather = history.of("forecast.json")
     assert weather is not None  # the history followed the file's rename
     by_commit = {e.commit: e for e in weather.entries}
     assert [e.commit for e in weather.entries] == list(reversed(commits))  # latest first, one per commit
@@ -105,17 +105,17 @@ def test_each_step_of_the_story_is_classified_by_the_differ(story: tuple[CardRep
     assert codes(fixed) == {"version-changed"}
     assert (fixed.version_before, fixed.version_after) == ("1.1.0", "2.0.0")
     assert renamed.kind == "moved"
-    assert renamed.moved_from == os.path.join("cards", "weather.json")
-    assert renamed.path == os.path.join("cards", "forecast.json")
+    assert renamed.moved_from == "weather.json"
+    assert renamed.path == "forecast.json"
     assert all(e.subject for e in weather.entries)
-    maps = history.of(os.path.join("cards", "maps.json"))
+    maps = history.of("maps.json")
     assert maps is not None
     assert [e.kind for e in maps.entries] == ["added"]
 
 
 def test_dates_come_from_the_commits(story: tuple[CardRepo, list[str]]) -> None:
     repo, _commits = story
-    weather = history_of(repo).of(os.path.join("cards", "forecast.json"))
+    weather = history_of(repo).of("forecast.json")
     assert weather is not None
     # Commit n is dated 2026-01-01 + n days (at 00:00 UTC, written with a +0200 offset).
     assert [e.date for e in reversed(weather.entries)] == [f"2026-01-0{n + 1}T00:00:00Z" for n in range(7)]
@@ -257,7 +257,7 @@ def test_a_shallow_clone_says_so_and_shows_what_it_has(
     assert read.message is not None
     assert "shallow clone" in read.message
     assert "fetch-depth: 0" in read.message
-    weather = read.history.of(os.path.join("cards", "forecast.json"))
+    weather = read.history.of("forecast.json")
     assert weather is not None
     assert [e.kind for e in weather.entries] == ["moved", "first-seen"]
     assert weather.entries[1].commit == commits[-2]
@@ -273,7 +273,7 @@ def test_the_bound_on_commits_keeps_the_latest(story: tuple[CardRepo, list[str]]
     assert read.history is not None
     assert read.message is not None
     assert "latest 3 commits" in read.message
-    weather = read.history.of(os.path.join("cards", "forecast.json"))
+    weather = read.history.of("forecast.json")
     assert weather is not None
     assert [e.commit for e in weather.entries] == list(reversed(commits[-3:]))
     # The oldest of the three broke the card: the version before it, outside the bound, is still read (from the
@@ -297,11 +297,11 @@ def test_an_agent_renamed_or_moved_to_another_file_keeps_its_history(tmp_path: P
     repo.write("atlas-v2.json", card)  # another file, content changed: no git rename, the differ pairs it
     repo.commit("Move the agent to atlas-v2.json")
     history = history_of(repo)
-    atlas = history.of(os.path.join("cards", "atlas-v2.json"))
+    atlas = history.of("atlas-v2.json")
     assert atlas is not None
     assert [e.kind for e in atlas.entries] == ["changed", "changed", "added"]
     assert "agent-renamed" in codes(atlas.entries[1])
-    assert atlas.entries[0].moved_from == os.path.join("cards", "maps.json")
+    assert atlas.entries[0].moved_from == "maps.json"
     assert "description-changed" in codes(atlas.entries[0])
 
 
@@ -327,7 +327,7 @@ def test_a_file_that_never_loaded_is_reported_not_raised(tmp_path: Path) -> None
     repo.write("junk.json", '{"name": "Junk Agent", "skills": []}')  # loads (with errors) now
     repo.commit("Junk is a card now")
     history = history_of(repo)
-    junk = history.of(os.path.join("cards", "junk.json"))
+    junk = history.of("junk.json")
     assert junk is not None
     assert [e.kind for e in junk.entries] == ["added", "unreadable"]
 
@@ -525,7 +525,7 @@ def test_merges_are_told_along_the_first_parent(tmp_path: Path) -> None:
     repo.commit("Weather")
     repo.git("merge", "-q", "--no-ff", "-m", "Merge topic", "topic")
     repo.count += 1
-    maps = history_of(repo).of(os.path.join("cards", "maps.json"))
+    maps = history_of(repo).of("maps.json")
     assert maps is not None
     assert [e.subject for e in maps.entries] == ["Merge topic", "Maps"]
     assert "skill-added" in codes(maps.entries[0])
@@ -544,14 +544,11 @@ def test_cards_at_the_top_a_file_argument_and_odd_names(tmp_path: Path) -> None:
     repo.commit("Bump")
     read = read_history(["."], base=str(repo.root))
     assert read.history is not None
-    assert {os.path.normpath(path) for path in read.history.agents} == {
-        os.path.join("cards", "söme card.json"),
-        "top.json",
-    }
+    assert set(read.history.agents) == {"cards/söme card.json", "top.json"}  # keyed below "."
     single = read_history([os.path.join("cards", "söme card.json")], base=str(repo.root))
     assert single.history is not None
-    assert list(single.history.agents) == [os.path.join("cards", "söme card.json")]
-    (entry, _) = single.history.agents[os.path.join("cards", "söme card.json")].entries
+    assert list(single.history.agents) == ["söme card.json"]  # a file given directly: its name
+    (entry, _) = single.history.agents["söme card.json"].entries
     assert (entry.version_before, entry.version_after) == ("2.0.0", "2.1.0")
 
 

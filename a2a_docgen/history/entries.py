@@ -50,8 +50,9 @@ _ID_NAMESPACE = uuid.UUID("6f0b7b1e-3c55-4d0a-9a44-a2a0d0c9e025")
 
 
 def entry_id(commit: str, path: str) -> str:
-    """The Atom id of one agent's entry for one commit: the same for the same commit and file, whatever builds
-    it (a name-based UUID, RFC 4122 version 5)."""
+    """The Atom id of one agent's entry for one commit: the same for the same commit and card file (``path``, its
+    identity key: the cards alone), whatever builds it, from wherever, and wherever the agent's page is (a
+    name-based UUID, RFC 4122 version 5)."""
     return f"urn:uuid:{uuid.uuid5(_ID_NAMESPACE, f'{commit}:{path}')}"
 
 
@@ -84,11 +85,12 @@ class HistoryEntry:
     agent: str
     """The agent's name in this commit (card text)."""
     path: str
-    """The card file in this commit (display path)."""
+    """The card file in this commit: its identity key (``CardSource.key``: its path below the configured cards
+    path, never as typed), as the pages show it."""
     findings: tuple[HistoryFinding, ...] = ()
     """Most severe first."""
     moved_from: str | None = None
-    """The card file before this commit, when the commit renamed it (display path)."""
+    """The card file before this commit, when the commit renamed it (its identity key, as ``path``)."""
     version_before: str | None = None
     version_after: str | None = None
     """The card's own version before and after, when it changed (card text)."""
@@ -139,8 +141,8 @@ class AgentHistory:
 
 @dataclass(frozen=True, slots=True)
 class RecentEntry:
-    """An entry of the catalogue's "What's new": the entry, and the agent's card file today (``None`` for an
-    agent that is gone)."""
+    """An entry of the catalogue's "What's new": the entry, and the identity key of the agent's card file today
+    (``None`` for an agent that is gone)."""
 
     entry: HistoryEntry
     current: str | None
@@ -148,8 +150,8 @@ class RecentEntry:
 
 @dataclass(frozen=True, slots=True)
 class CatalogHistory:
-    """The history of a catalogue: per card file (the display path of the card in the catalogue), and every
-    entry across the catalogue, latest first (agents that are gone included)."""
+    """The history of a catalogue: per card file (the identity key of the card in the catalogue,
+    ``CardSource.key``), and every entry across the catalogue, latest first (agents that are gone included)."""
 
     agents: Mapping[str, AgentHistory] = field(default_factory=dict)
     recent: tuple[RecentEntry, ...] = ()

@@ -13,6 +13,7 @@ a page or section that does not exist.
 from __future__ import annotations
 
 import functools
+import uuid
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -47,6 +48,7 @@ __all__ = [
     "LLMS_TXT",
     "SCHEMA_VERSION",
     "AgentPaths",
+    "agent_id",
     "agent_paths",
     "badge_files",
     "catalog_data",
@@ -63,9 +65,20 @@ CATALOG_JSON = "catalog.json"
 LLMS_TXT = "llms.txt"
 DEFAULT_SITE_NAME = "A2A agent catalogue"
 
+_AGENT_NAMESPACE = uuid.UUID("3d6c1f52-8b0e-4f3a-9c61-a2a0d0c9e025")
+
+
+def agent_id(card: AgentCard) -> str:
+    """The agent's ``id`` in ``catalog.json``: a name-based UUID (RFC 4122 version 5) of its card's identity key
+    (``CardSource.key``), so it stays when the page's address moves (another card takes the same name) and is
+    the same from any working directory or spelling of the cards' path."""
+    return f"urn:uuid:{uuid.uuid5(_AGENT_NAMESPACE, card.source.key)}"
+
+
 # --------------------------------------------------------------------------------------------------------------
 # Paths: taken from the renderer, which decides them for the whole catalogue (agents whose names share a slug
-# are told apart by their source path; skills without an id, or repeating one, are anchored by position).
+# are told apart by their card's identity key; skills without an id, or repeating one, are anchored by
+# position).
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +99,7 @@ class AgentPaths:
 
 
 def sorted_cards(catalog: Catalog) -> list[AgentCard]:
-    """The cards in catalogue order (name case-insensitively, then name, then source path), whatever order
+    """The cards in catalogue order (name case-insensitively, then name, then identity key), whatever order
     the ``Catalog`` was built in."""
     return sorted(catalog.cards, key=card_order)
 
@@ -175,6 +188,7 @@ def _agent_entry(
     )
     capabilities = card.capabilities
     return {
+        "id": agent_id(card),
         "name": card.name,
         "description": card.description,
         "version": card.version,

@@ -572,7 +572,7 @@ def agent_views(
         path = card.source.path
         verification = catalog.verifications.get(path)
         grade = raw_grades.get(path)
-        own_history = history.of(path) if history is not None else None
+        own_history = history.of(card.source.key) if history is not None else None
         own_tags = {tag_key(tag) for skill in card.skills for tag in shown_tags(skill)}
         inputs = ViewInputs(
             card.source.text,
