@@ -148,6 +148,30 @@ def test_the_changes_section_shows_the_latest_and_links_to_every_change(
     assert f"{directory}/changes.xml" in site.files
 
 
+def test_the_agent_page_says_when_it_last_changed_and_what_near_the_top(
+    story: tuple[CardRepo, list[str]],
+) -> None:
+    repo, _ = story
+    card = weather_card()
+    card["version"] = "2.0.0"
+    card["defaultInputModes"] = ["text/plain"]
+    card["securitySchemes"] = {"key": card["securitySchemes"]["apiKey"]}
+    card["securityRequirements"] = [{"schemes": {"key": {"list": []}}}]
+    card["skills"] = card["skills"][:1]  # the alerts skill is gone
+    repo.write("forecast.json", card)
+    repo.commit("Weather: no alerts")
+    site = render(repo, history_of(repo))
+    page = agent_page(site, "weather-agent")
+    top = text_of(page[: page.index("\n## ")])  # the facts, before the first skill
+    assert "Last changed: 2026-01-08, " in top
+    assert 'Breaking: the skill is gone ("Alerts"); clients that call it fail (skill alerts)' in top
+    assert "#changes" in links(page[: page.index("\n## ")])
+    maps = text_of(agent_page(site, "maps-agent"))
+    assert "Last changed: 2026-01-01, " in maps
+    assert "Agent added (changes)" in maps
+    assert "Last changed" not in text_of(agent_page(render(repo, None), "maps-agent"))
+
+
 def test_an_agent_with_few_changes_has_no_history_page(story: tuple[CardRepo, list[str]]) -> None:
     repo, _ = story
     site = render(repo, history_of(repo))

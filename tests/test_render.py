@@ -209,6 +209,10 @@ def test_layout_and_nav() -> None:
     tag_page = next(p for p in site.pages if p.startswith("tags/") and p != "tags/index.md")
     assert "search:\n  exclude: true\n" in front_matter(site.pages[tag_page])
     assert tag_page in site.unindexed
+    # Where a page outside the navigation belongs: a tag page to Tags; an agent page to no entry (not Home).
+    assert site.nav_owner(tag_page) == "tags/index.md"
+    assert site.nav_owner("index-2.md") == "index.md"
+    assert site.nav_owner(f"agents/{agent_slug}/index.md") is None
 
 
 def test_long_lists_are_split_over_pages() -> None:
@@ -275,6 +279,28 @@ def test_json_examples_are_json_fences_and_text_examples_are_quotes() -> None:
     plain = [e.text for e in examples if not e.is_json]
     assert len(plain) == 2
     assert all(example_text in quoted for example_text in plain)  # as written: nothing in them to encode
+    # Each example's text is shown once: its heading is its number in the skill, not its first words.
+    example_headings = [
+        title for level, title in headings(text) if level == 3 and title.startswith("Example")
+    ]
+    assert len(example_headings) == len(examples)
+    assert "Example 1" in example_headings
+    assert "Example 1 (JSON)" in example_headings or "Example 2 (JSON)" in example_headings
+    for example_text in plain:
+        first_words = " ".join(example_text.split()[:4])
+        assert sum(first_words in line for line in inline_text(text)) == 1
+
+
+def test_the_interfaces_table_has_three_columns_for_a_phone() -> None:
+    site = site_of("route-planner")
+    text = site.pages[agent_path(site, "Coastal")]
+    card = catalog_of("route-planner").cards[0]
+    details = text[text.index("### Interfaces") :]
+    rows = table_rows(details[: details.index("###", 5)])
+    assert rows[0] == ["#", "URL", "Binding"]
+    first = card.interfaces[0]
+    assert rows[1][:2] == ["1", first.url]
+    assert rows[1][2].startswith(f"{first.protocol_binding}, A2A {first.protocol_version}")
 
 
 def test_every_example_has_requests_for_every_interface() -> None:

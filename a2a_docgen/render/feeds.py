@@ -68,7 +68,8 @@ _TITLE_NAMES = 3
 
 def _what_changed(entry: HistoryEntry) -> str:
     """What one agent's entry changed, for a title: the most severe change in the differ's words, then how
-    many more (card text: escaped by the caller)."""
+    many more, as the pages say it (``_history.md.jinja``'s ``what_changed``; card text: escaped by the
+    caller)."""
     agent = entry.agent
     if entry.kind in ("added", "removed"):
         return f"{agent} {entry.kind}"
@@ -76,7 +77,7 @@ def _what_changed(entry: HistoryEntry) -> str:
         return f"{agent}: card file renamed to {entry.path}"
     changes = entry.changes
     if not changes:
-        what = entry.label[:1].lower() + entry.label[1:]
+        what = entry.label
     else:
         first = changes[0]
         message = first.message if len(first.message) <= _TITLE_CHARS else first.message[:_TITLE_CHARS] + "…"
