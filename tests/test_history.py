@@ -172,6 +172,17 @@ def test_the_agent_page_says_when_it_last_changed_and_what_near_the_top(
     assert "Last changed" not in text_of(agent_page(render(repo, None), "maps-agent"))
 
 
+def test_the_home_page_links_the_agents_recently_changed_first(story: tuple[CardRepo, list[str]]) -> None:
+    repo, _ = story
+    site = render(repo, history_of(repo))
+    assert "sorted/changed.md" in links(site.pages["index.md"])
+    items = [i for i in inline_text(site.pages["sorted/changed.md"]) if "changed 2026-" in i]
+    assert [i.split(" · changed ")[1][:10] for i in items] == [
+        "2026-01-07",
+        "2026-01-01",
+    ]  # weather, then maps
+
+
 def test_an_agent_with_few_changes_has_no_history_page(story: tuple[CardRepo, list[str]]) -> None:
     repo, _ = story
     site = render(repo, history_of(repo))

@@ -152,6 +152,15 @@ def test_a_commit_s_agents_are_folded_under_their_count() -> None:
         assert "<details" not in to_html(other).html
 
 
+def test_a_grade_that_starts_a_list_item_is_a_badge() -> None:
+    body = to_html(
+        "- **B** [Unit](u.md): converts\n    - facts\n- **Version:** `1`\n- **G** not a grade\n"
+    ).html
+    assert '<li><strong class="a2a-grade a2a-grade-b">B</strong> <a' in body
+    assert body.count("a2a-grade") == 2  # the two classes of the one badge
+    assert "<strong>Version:</strong>" in body
+
+
 def test_urls_in_code_get_a_copy_button_with_material_only() -> None:
     url = "https://agent.example/a2a/v1"
     material = to_html(f"`{url}` and `not-a-url`\n", theme=MATERIAL).html

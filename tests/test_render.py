@@ -184,7 +184,7 @@ def test_layout_and_nav() -> None:
     sections = "|".join(sorted({e.path.removesuffix(".md").removesuffix("/index") for e in NAV} - {"index"}))
     for path in site.pages:
         assert re.fullmatch(
-            rf"[a-z0-9-]+\.md|({sections})/[a-z0-9-]+\.md|agents/[a-z0-9-]+/index\.md", path
+            rf"[a-z0-9-]+\.md|({sections}|sorted)/[a-z0-9-]+\.md|agents/[a-z0-9-]+/index\.md", path
         ), path
     card = catalog_of("route-planner").cards[0]
     agent_slug = slug("Coastal Route Planner", "agent")
@@ -222,7 +222,7 @@ def test_long_lists_are_split_over_pages() -> None:
     home = [
         job
         for job in page_jobs(views, per_page={"agents": 1, "facet": 1})
-        if job.template == "index.md.jinja"
+        if job.template == "index.md.jinja" and job.path.startswith("index")
     ]
     assert [job.path for job in home] == ["index.md", "index-2.md"]
     assert [[a.card.name for a in job.context["page"].items] for job in home] == [
@@ -399,9 +399,13 @@ def test_index_lists_agents_and_notices() -> None:
     site = site_of("mixed")
     index = site.pages["index.md"]
     items = list_items(index)
-    assert items[0].startswith("Harbour Desk <beta>")
-    assert any(i.startswith("Harbour Authority · 2 skills") for i in items)
-    assert any(i.startswith("Lighthouse Weather") for i in items)
+    assert items[0].startswith("F Harbour Desk <beta>")  # its grade first
+    assert any(i.startswith("2 skills · ") for i in items)  # its provider is the group's heading
+    assert any(i.startswith("B Lighthouse Weather") for i in items)
+    assert [title for level, title in headings(index) if level == 3] == [
+        "Harbour Authority",
+        "No provider named",
+    ]
     assert "1 file could not be read as an Agent Card" in index
     assert "1 card has errors" in index  # the other one's bare "text" media types are warnings
     clean = site_of("route-planner").pages["index.md"]
@@ -511,6 +515,43 @@ def test_same_agent_name_gets_distinct_pages() -> None:
     assert len(agents) == 2
     for path, text in site.pages.items():
         check_page(path, text, site)
+    # The home page's lists name the endpoint's host where names repeat, in every order (here both the same).
+    for path in ("index.md", "sorted/name.md", "sorted/grade.md"):
+        named = [i for i in list_items(site.pages[path]) if "Coastal Route Planner" in i]
+        assert len(named) == 2
+        assert all("Coastal Route Planner (routes.tidewater.example): " in i for i in named)
+    rows = json.loads(site.files["catalogue-filter.json"])["agents"]
+    assert [row[12] for row in rows] == ["routes.tidewater.example"] * 2
+    alone = render_catalog(load_catalog(files[:1]))
+    assert "(routes.tidewater.example)" not in alone.pages["index.md"]
+
+
+@pytest.mark.parametrize(
+    ("url", "host"),
+    [
+        ("https://a.example.com:8443/a2a", "a.example.com"),
+        ("grpc.example.com:443", "grpc.example.com"),
+        ("not a url", "not a url"),
+    ],
+)
+def test_an_endpoint_s_host(url: str, host: str) -> None:
+    from a2a_docgen.render.kinds.home import endpoint_host
+
+    assert endpoint_host(url) == host
+
+
+def test_the_home_page_offers_other_orders_as_static_pages() -> None:
+    site = site_of("mixed")
+    home = site.pages["index.md"]
+    assert {"sorted/name.md", "sorted/grade.md"} <= set(links(home))
+    assert "sorted/changed.md" not in site.pages  # no history: no order by change
+    by_grade = list_items(site.pages["sorted/grade.md"])
+    assert [i.split()[0] for i in by_grade if re.match(r"[A-F] ", i)] == ["B", "F"]  # best first
+    by_name = [i for i in list_items(site.pages["sorted/name.md"]) if re.match(r"[A-F] ", i)]
+    assert [i.split(" ", 1)[1][:8] for i in by_name] == ["Harbour ", "Lighthou"]
+    assert {"../index.md", "grade.md"} <= set(links(site.pages["sorted/name.md"]))  # the others linked
+    assert "name.md" not in links(site.pages["sorted/name.md"])
+    assert {"sorted/name.md", "sorted/grade.md"} <= set(site.unindexed)  # the home page is the one indexed
 
 
 # -- card text reaches pages only through encoders ------------------------------------------------------------
@@ -992,7 +1033,8 @@ def test_the_grade_and_how_to_improve_it() -> None:
         if "how to improve it" in found[0]:
             assert "\n### Card quality {#card-quality}\n" in text
     home = site.pages["index.md"]
-    assert re.search(r" · grade [A-F]( ·|$)", home, re.M)
+    assert re.search(r" · grade [A-F] \([0-9]+/100\)( ·|$)", home, re.M)
+    assert re.search(r"^- \*\*[A-F]\*\* \[", home, re.M)  # the grade first, a badge on the plugin's pages
 
 
 def test_a_skill_taking_bare_text_gets_no_contradictory_note_and_every_skill_a_request() -> None:

@@ -15,6 +15,8 @@ CommonMark plus GFM tables, which is how GitHub shows the same file:
   searches skip, as content tabs with mkdocs-material and one after another elsewhere;
 - a GitHub alert (``> [!NOTE]``) becomes the admonition the themes style, and a list whose every item starts
   with a bold label (``- **Version:** …``) is a list of facts (``ul.a2a-facts``, ``li.a2a-fact-version``);
+- a list item that starts with a bold grade letter (``- **B** [Agent](…)``, the home page's lists) shows it as
+  a badge (``strong.a2a-grade.a2a-grade-b``);
 - a list item of a bold count of agents and a list (``- **103 agents**``: a commit's agents on "What's new")
   holds the list folded under the count (``<details class="a2a-fold">``).
 
@@ -232,6 +234,7 @@ def to_html(markdown: str, *, theme: Theme = Theme(), memo: InlineMemo | None = 
     headings = _assign_ids(tokens)
     links = _mark_links(tokens)
     _mark_facts(tokens)
+    _mark_grades(tokens)
     renderer = _Renderer(theme)
     body, boxes = _encoded(renderer.pieces(tokens, _MD.options, env))
     title = next((h.text for h in headings if h.level == 1), None)
@@ -317,6 +320,26 @@ def _mark_facts(tokens: Sequence[Token]) -> None:
             token.attrSet("class", "a2a-facts")
             for item, label in labels:
                 item.attrSet("class", f"a2a-fact-{label}")
+
+
+_GRADE = re.compile(r"[A-F]")
+
+
+def _mark_grades(tokens: Sequence[Token]) -> None:
+    """Give a list item that starts with a bold grade letter (``- **B** [Agent](…)``: the home page's lists) the
+    classes ``a2a-grade a2a-grade-b`` on that letter, for the catalogue's stylesheet to show it as a badge."""
+    for index, token in enumerate(tokens):
+        if token.type != "list_item_open" or index + 2 >= len(tokens):
+            continue
+        if tokens[index + 1].type != "paragraph_open" or tokens[index + 2].type != "inline":
+            continue
+        children = _significant(tokens[index + 2])
+        if (
+            len(children) > 3
+            and [c.type for c in children[:3]] == ["strong_open", "text", "strong_close"]
+            and _GRADE.fullmatch(children[1].content)
+        ):
+            children[0].attrSet("class", f"a2a-grade a2a-grade-{children[1].content.lower()}")
 
 
 def _fact_label(tokens: Sequence[Token], item: int) -> str | None:

@@ -225,6 +225,9 @@ class AgentChanges:
     """``agents/<slug>/changes.xml``."""
     notices: tuple[str, ...]
     """What readers should know about the history (a shallow clone): our words."""
+    last_changed: str = ""
+    """The date of the latest entry (RFC 3339, from its commit; ``""`` without one or with an unknown date):
+    the home page's "recently changed" order reads it without making the views."""
 
     @property
     def latest(self) -> ChangeViews:
@@ -258,6 +261,7 @@ def agent_changes(
         history_path=agent_history_path(agent_slug) if len(entries) > CHANGES_ON_PAGE else None,
         feed_path=agent_feed_path(agent_slug),
         notices=history.notices,
+        last_changed=entries[0].date if entries else "",
     )
 
 

@@ -141,6 +141,8 @@
         binding: names("binding", row[8]),
         era: row[9] ? String(row[9]) : "",
         words: String(row[10] || ""),
+        grade: row[11] ? String(row[11]) : "",
+        host: row[12] ? String(row[12]) : "",
       };
       agent.values = {
         tag: agent.tag, media: agent.media, auth: agent.auth, binding: agent.binding,
@@ -177,7 +179,13 @@
       var shown = agent.tag.slice(0, 6).join(", ");
       facts.push("tags " + shown + (agent.tag.length > 6 ? " and " + (agent.tag.length - 6) + " more" : ""));
     }
-    var children = [el("a", { href: pageHref(agent.url), text: agent.name })];
+    if (agent.grade) facts.push("grade " + agent.grade);
+    var children = [];
+    if (/^[A-F]$/.test(agent.grade)) {
+      children.push(el("strong", { class: "a2a-grade a2a-grade-" + agent.grade.toLowerCase(), text: agent.grade }), " ");
+    }
+    children.push(el("a", { href: pageHref(agent.url), text: agent.name }));
+    if (agent.host) children.push(" (" + agent.host + ")");
     if (agent.summary) children.push(": " + agent.summary);
     children.push(el("ul", null, [el("li", { text: facts.join(" · ") })]));
     return el("li", null, children);
@@ -290,13 +298,18 @@
     if (page.querySelector(".a2a-filter")) return;
     hasSearchIndex = indexHasFacets = page.getAttribute("data-a2a-search") === "pagefind";
 
+    // The static list: everything up to the next section, its agents in one list or in one list per provider
+    // (each under its heading).
     var staticNodes = [];
-    for (var node = heading.nextElementSibling; node && !/^H[1-6]$/.test(node.tagName); node = node.nextElementSibling) {
+    for (var node = heading.nextElementSibling; node && !/^H[12]$/.test(node.tagName); node = node.nextElementSibling) {
       staticNodes.push(node);
     }
-    var staticList = staticNodes.filter(function (n) { return n.tagName === "UL" || n.tagName === "OL"; })[0];
-    if (!staticList) return;
-    var staticItems = Array.prototype.filter.call(staticList.children, function (li) { return li.tagName === "LI"; });
+    var staticLists = staticNodes.filter(function (n) { return n.tagName === "UL" || n.tagName === "OL"; });
+    if (!staticLists.length) return;
+    var staticItems = [];
+    staticLists.forEach(function (list) {
+      Array.prototype.forEach.call(list.children, function (li) { if (li.tagName === "LI") staticItems.push(li); });
+    });
 
     var ids = "a2a-filter";
     var query = el("input", {
@@ -439,6 +452,14 @@
         var ok = queryWords.every(function (w) { return text.indexOf(w) >= 0; });
         li.hidden = !ok;
         n += ok ? 1 : 0;
+      });
+      // A provider's heading goes with its agents.
+      var group = null;
+      staticNodes.forEach(function (node) {
+        if (/^H[3-6]$/.test(node.tagName)) group = node;
+        else if (group && (node.tagName === "UL" || node.tagName === "OL")) {
+          group.hidden = !Array.prototype.some.call(node.children, function (li) { return !li.hidden; });
+        }
       });
       agentSummary = queryWords.length
         ? numbers.format(n) + " of " + plural(staticItems.length, "agent", "agents") + " on this page"
