@@ -314,7 +314,7 @@
     var ids = "a2a-filter";
     var query = el("input", {
       type: "search", id: ids + "-q", name: "q", autocomplete: "off", spellcheck: "false",
-      placeholder: "Name, skill, tag, example words…", "aria-describedby": ids + "-status",
+      placeholder: "Name, skill, tag, example words…",
     });
     var selects = {};
     var facetBox = el("div", { class: "a2a-filter__facets", id: ids + "-facets" });
@@ -332,11 +332,17 @@
       text: "Filters",
     });
     var facetDetails = el("div", { class: "a2a-filter__more", hidden: true }, [facetSummary, facetBox]);
+    var scope = el("p", {
+      id: ids + "-scope", class: "a2a-filter__scope",
+      text: "Searches the catalogue's agents: their names, descriptions, tags and skills, and the full text of " +
+        "their pages. The site's own search box searches every page of the site, section by section.",
+    });
+    query.setAttribute("aria-describedby", ids + "-scope " + ids + "-status");
     var status = el("p", { id: ids + "-status", class: "a2a-filter__status", role: "status", "aria-live": "polite" });
     var note = el("p", { class: "a2a-filter__note", hidden: true });
     var form = el("form", { class: "a2a-filter", role: "search", "aria-label": "Agents" }, [
       el("div", { class: "a2a-filter__query" }, [
-        el("label", { for: query.id, text: "Search the agents and their skills" }), query,
+        el("label", { for: query.id, text: "Search the agents and their skills" }), query, scope,
       ]),
       facetDetails, status, note,
     ]);
@@ -361,6 +367,7 @@
     var shownCount = 0;
     var searchText = "";
     var hitCount = null;
+    var searchPending = false; // a text search of the agent pages has been asked and has not answered
     var agentSummary = "";
     var timer = 0;
     var searchRun = 0;
@@ -373,13 +380,31 @@
       return s;
     }
 
+    /* One answer, in the status line: the agents whose name, description, tags or skills match, and the agent
+       pages whose text holds the words (Pagefind), said together; "No agent matches" only when neither has
+       any, and not before the pages have answered. */
     function announce() {
-      var parts = [agentSummary];
-      if (hitCount !== null) parts.push(plural(hitCount, "agent page mentions", "agent pages mention") + " “" + searchText + "”");
-      status.textContent = parts.filter(Boolean).join("; ");
-      // No agent matched by name, summary, tag or skill, but their pages mention the words: the page hits say it.
-      if (catalogue && shown.length === 0 && hitCount) agentsBox.hidden = true;
-      else if (catalogue && !isEmpty(state())) agentsBox.hidden = false;
+      var s = state();
+      var filtering = catalogue && !isEmpty(s);
+      if (!s.q || hitCount === null) {
+        status.textContent = searchPending ? agentSummary + "; searching the agent pages…" : agentSummary;
+        if (filtering) {
+          agentsBox.hidden = searchPending && shown.length === 0;
+          agentsHeading.textContent = shown.length ? "Agents" : "No agent matches";
+        }
+        return;
+      }
+      var words = "“" + searchText + "”";
+      var pages = hitCount ? plural(hitCount, "agent page", "agent pages") + " hold " + words : "";
+      if (!catalogue) status.textContent = agentSummary + (pages ? "; " + pages : "");
+      else if (shown.length && pages) status.textContent = agentSummary + " match " + words + "; " + pages;
+      else if (shown.length) status.textContent = agentSummary + " match " + words;
+      else if (pages) status.textContent = pages + ", in the skills below";
+      else status.textContent = "No agent matches " + words;
+      if (filtering) {
+        agentsBox.hidden = shown.length === 0 && hitCount > 0;
+        agentsHeading.textContent = shown.length ? "Agents" : "No agent matches";
+      }
     }
 
     function showStatic(visible) {
@@ -471,17 +496,21 @@
       clearTimeout(timer);
       if (!s.q) {
         hitCount = null;
+        searchPending = false;
         hitsBox.hidden = true;
         hitsList.replaceChildren();
         return;
       }
       hitCount = null; // until this search answers, the status says nothing about an older one
+      searchPending = hasSearchIndex && location.protocol !== "file:";
       timer = setTimeout(function () {
         loadPagefind().then(function (module) {
           if (run !== searchRun) return null;
           if (!module) {
             hitCount = null;
+            searchPending = false;
             hitsBox.hidden = true;
+            announce();
             return null;
           }
           hitsBox.setAttribute("aria-busy", "true");
@@ -491,15 +520,18 @@
             pagefindShown = 0;
             searchText = s.q;
             hitCount = pagefindResults.length;
-            hitsHeading.textContent = hitCount ? "Found in the agent pages" : "No agent page mentions “" + s.q + "”";
-            hitsBox.hidden = false;
+            searchPending = false;
+            hitsHeading.textContent = "Skills whose agent page holds “" + s.q + "”";
+            hitsBox.hidden = !hitCount;
             announce();
             return showHits(run, true);
           });
         }).catch(function () {
           hitCount = null;
+          searchPending = false;
           hitsBox.hidden = true;
           hitsBox.setAttribute("aria-busy", "false");
+          announce();
         });
       }, DEBOUNCE_MS);
       // While the reader types, fetch the index chunk of the word so far (from three letters: shorter
