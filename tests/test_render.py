@@ -551,6 +551,8 @@ def test_the_home_page_offers_other_orders_as_static_pages() -> None:
     assert [i.split(" ", 1)[1][:8] for i in by_name] == ["Harbour ", "Lighthou"]
     assert {"../index.md", "grade.md"} <= set(links(site.pages["sorted/name.md"]))  # the others linked
     assert "name.md" not in links(site.pages["sorted/name.md"])
+    # a tight list: an agent's facts line is followed by the next agent, no blank line between
+    assert re.search(r"\n    - [^\n]*\n- \*\*[A-F]\*\* \[", site.pages["sorted/name.md"])
     assert {"sorted/name.md", "sorted/grade.md"} <= set(site.unindexed)  # the home page is the one indexed
 
 

@@ -395,7 +395,7 @@
         return;
       }
       var words = "“" + searchText + "”";
-      var pages = hitCount ? plural(hitCount, "agent page", "agent pages") + " hold " + words : "";
+      var pages = hitCount ? plural(hitCount, "agent page holds", "agent pages hold") + " " + words : "";
       if (!catalogue) status.textContent = agentSummary + (pages ? "; " + pages : "");
       else if (shown.length && pages) status.textContent = agentSummary + " match " + words + "; " + pages;
       else if (shown.length) status.textContent = agentSummary + " match " + words;
