@@ -13,6 +13,7 @@ from typing import Literal
 
 __all__ = [
     "KIND_LABELS",
+    "POLICY_CODES",
     "UNKNOWN_DATE",
     "AgentHistory",
     "CatalogHistory",
@@ -46,6 +47,13 @@ KIND_LABELS: dict[str, str] = {
 
 SEVERITY_ORDER = ("breaking", "non-breaking", "info")
 
+POLICY_CODES = frozenset(
+    {"version-not-bumped", "version-not-semver", "config-loosened", "config-tightened", "config-invalid"}
+)
+"""The differ's codes about the rules a change must follow (the version policy, the configuration), not about
+what changed: counted apart, as ``diff`` counts them (``review.codes.POLICY_CODES``; a test keeps the two the
+same, since this module imports nothing of a2a-docgen)."""
+
 _ID_NAMESPACE = uuid.UUID("6f0b7b1e-3c55-4d0a-9a44-a2a0d0c9e025")
 
 
@@ -68,6 +76,11 @@ class HistoryFinding:
     """The skill id concerned (card text), ``None`` for the agent as a whole."""
     message: str
     """What changed (card text)."""
+
+    @property
+    def policy(self) -> bool:
+        """A finding about the version policy or the configuration, not a change."""
+        return self.code in POLICY_CODES
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,18 +131,28 @@ class HistoryEntry:
             return "breaking"
         if self.kind == "added":
             return "non-breaking"
-        found = {f.severity for f in self.findings}
+        found = {f.severity for f in self.findings if not f.policy}
         return next((s for s in SEVERITY_ORDER if s in found), "info")
 
     @property
     def breaking(self) -> bool:
         return self.severity == "breaking"
 
+    @property
+    def changes(self) -> tuple[HistoryFinding, ...]:
+        """The findings that are changes (the policy findings left out)."""
+        return tuple(f for f in self.findings if not f.policy)
+
     def counts(self) -> dict[str, int]:
+        """The changes by severity (policy findings are counted by ``policy_count``)."""
         result = dict.fromkeys(SEVERITY_ORDER, 0)
-        for finding in self.findings:
+        for finding in self.changes:
             result[finding.severity] = result.get(finding.severity, 0) + 1
         return result
+
+    @property
+    def policy_count(self) -> int:
+        return sum(f.policy for f in self.findings)
 
 
 @dataclass(frozen=True, slots=True)

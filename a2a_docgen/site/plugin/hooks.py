@@ -343,7 +343,7 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         ``data-search-*="..."`` attributes out of the whole content with a regular expression, about a second a
         build here, though our markup writes no such attribute with a value and card text has every quote
         escaped). A kept page's template writes its last output, so it needs none. And where a page of ours
-        that is not in the navigation belongs (an agent page: the home page's entry; a tag page: Tags ...) is
+        that is not in the navigation belongs (a tag page: Tags ...; an agent page belongs to none) is
         marked, so the theme shows readers their place; undone after the page."""
         build = self.build
         if build is None:
