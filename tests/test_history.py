@@ -695,7 +695,7 @@ def test_a_version_policy_finding_is_counted_apart_from_the_changes(tmp_path: Pa
     card["defaultInputModes"] = ["text/plain"]  # breaking, and the version stays 1.0.0
     repo.write("weather.json", card)
     repo.commit("Weather: text input only")
-    entry = history_of(repo).agents[os.path.join("cards", "weather.json")].entries[0]
+    entry = history_of(repo).agents["weather.json"].entries[0]
     assert {f.code for f in entry.findings} == {"input-mode-removed", "version-not-bumped"}
     assert entry.counts()["breaking"] == 1
     assert entry.policy_count == 1
