@@ -36,6 +36,7 @@ __all__ = [
     "A2A_CARD_TYPE",
     "A2A_ENTRY_TYPES",
     "ARD_IDENTIFIER",
+    "CATALOG_FILE",
     "CATALOG_MEDIA_TYPE",
     "MAX_NESTING",
     "SPEC_VERSION",
@@ -57,7 +58,9 @@ A2A_ENTRY_TYPES = frozenset({A2A_CARD_TYPE, "application/agent-card+json"})
 is the only Agent Card format in use; what an entry holds is checked as a card anyway)."""
 SPEC_VERSION = "1.0"
 """The version written, and the only one ARD's schema accepts."""
-WELL_KNOWN_PATH = "/.well-known/ai-catalog.json"
+CATALOG_FILE = "ai-catalog.json"
+"""The catalogue's file name, at the well-known path and wherever a site publishes one."""
+WELL_KNOWN_PATH = f"/.well-known/{CATALOG_FILE}"
 """Where a host may serve its catalogue (optional: a catalogue may live at any URL)."""
 MAX_NESTING = 4
 """How deep nested catalogues are followed (the draft recommends 4)."""
