@@ -220,9 +220,10 @@ def test_site_url_reaches_the_pages(tmp_path: Path, cards: Path, capsys: pytest.
     assert plain.keys() == with_url.keys()
     differ = sorted(path for path in plain if plain[path] != with_url[path])
     assert differ
-    # the pages (and their Markdown copies) show the raw card's URL; ai-catalog.json lists it absolute
+    # the pages (their Markdown copies, llms-full.txt) show the raw card's URL; ai-catalog.json lists it absolute
     assert "ai-catalog.json" in differ
-    assert all(re.fullmatch(r"agents/[a-z0-9-]+/index\.md(\.txt)?|ai-catalog\.json", path) for path in differ)
+    page = r"agents/[a-z0-9-]+/index\.md(\.txt)?"
+    assert all(re.fullmatch(rf"{page}|ai-catalog\.json|llms-full\.txt", path) for path in differ)
     # without the URL, one warning says what is relative and how to set it
     assert plain_err.count("warning:") == 1
     assert "ai-catalog.json lists each agent's card by a URL relative" in plain_err and "--site-url" in plain_err

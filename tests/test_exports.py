@@ -513,7 +513,7 @@ def test_hostile_text_makes_no_links_and_no_html() -> None:
     assert (skill_href, "<img src=x onerror=alert(1)>") in links
     exports = {"catalog.json", "llms-full.txt", "ai-catalog.json"}
     assert all(href.startswith("agents/") or href in exports for href, _ in links)
-    assert len(links) == 2 + 3 + 1 + 2
+    assert len(links) == 2 + 3 + 3 + 2
     assert len([t for t in _parse(md) if t.type == "heading_open"]) == 4
     assert _text(_parse(md)[1]) == "Site <b>](x)"
     # the notes render back to the card's own text, on one line
