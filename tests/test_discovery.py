@@ -8,6 +8,7 @@ cards and the hostile corpus, whose text must come back from the JSON as exactly
 from __future__ import annotations
 
 import json
+import logging
 import re
 from pathlib import Path
 from typing import Any
@@ -391,3 +392,48 @@ def test_a_page_larger_than_the_bound_is_cut_and_names_its_whole_page() -> None:
         body, _, note = shown.rstrip("\n").rpartition("\n")
         assert whole.startswith(body.rstrip("\n"))
         assert note == f"[The page is cut here to fit this file; the whole page is {path}]"
+
+
+# --------------------------------------------------------------------------------------------------------------
+# The plugin: a real MkDocs build
+
+
+def test_the_plugin_publishes_and_links_the_markdown_and_the_ai_catalog(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    from tests.test_mkdocs_build import Project
+
+    project = Project(tmp_path)
+    (project.docs / "about.md").write_text("# About\n")
+    plugin = {"cards": "cards", "prefix": "catalogue", "publisher_domain": "example.org"}
+    with caplog.at_level(logging.INFO):
+        project.build(site_url="https://x.example/docs/", plugins=[{"a2a-docgen": plugin}])
+    assert "relative to the catalogue" not in caplog.text
+    sealed = render_catalog(
+        load_catalog([project.root / "cards"]), site_url="https://x.example/docs/catalogue/", site_name="Test"
+    )
+    (agent,) = build_views(load_catalog([project.root / "cards"])).agents
+    page = project.site / "catalogue" / agent.path
+    # the Markdown beside the HTML is the page the plugin converted
+    assert page.read_text(encoding="utf-8") == sealed.pages[agent.path]
+    head = project.html(f"catalogue/{agent.path.removesuffix('index.md')}index.html").partition("</head>")[0]
+    assert '<link rel="alternate markdown" type="text/markdown" href="index.md">' in head
+    assert '<link rel="ai-catalog" type="application/ai-catalog+json" href="../../ai-catalog.json">' in head
+    assert 'rel="alternate"' not in head  # Material would fetch a sitemap.xml beside an exact alternate
+    own = project.html("about/index.html").partition("</head>")[0]
+    assert (
+        '<link rel="ai-catalog" type="application/ai-catalog+json" href="../catalogue/ai-catalog.json">'
+        in own
+    )
+    assert "text/markdown" not in own  # the site's own pages publish no Markdown of ours
+    document = json.loads((project.site / "catalogue" / "ai-catalog.json").read_bytes())
+    assert_valid(document)
+    assert document["entries"][0]["url"] == f"https://x.example/docs/catalogue/{agent.card_json}"
+    assert document["entries"][0]["identifier"].startswith("urn:air:example.org:a2a:")
+    assert (project.site / "catalogue" / "llms-full.txt").read_bytes() == sealed.files["llms-full.txt"]
+    # without a site URL: relative URLs, said once in the log (INFO: a strict build does not fail for it)
+    caplog.clear()
+    with caplog.at_level(logging.INFO):
+        project.build(plugins=[{"a2a-docgen": {"cards": "cards"}}])
+    assert caplog.text.count("relative to the catalogue") == 1
+    assert "site_url in mkdocs.yml" in caplog.text

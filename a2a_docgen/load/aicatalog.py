@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import TypeGuard
 from dataclasses import dataclass
+from typing import TypeGuard
 
 from a2a_docgen.diagnostics import (
     CATALOG_ARD,
