@@ -41,7 +41,6 @@ __all__ = [
     "MAX_QUERIES",
     "MAX_QUERY_CHARS",
     "ai_catalog_data",
-    "ai_catalog_json",
     "discovery_files",
     "llms_full_parts",
     "markdown_copies",
@@ -182,17 +181,6 @@ def ai_catalog_data(
     }
 
 
-def ai_catalog_json(
-    agents: Sequence[AgentPage],
-    *,
-    site_url: str | None = None,
-    site_name: str = DEFAULT_SITE_NAME,
-    publisher: str | None = None,
-) -> bytes:
-    """``ai-catalog.json``'s bytes (``ai_catalog_data``)."""
-    return dump_json(ai_catalog_data(agents, site_url=site_url, site_name=site_name, publisher=publisher))
-
-
 # --------------------------------------------------------------------------------------------------------------
 # The agent pages' Markdown and llms-full.txt
 
@@ -313,7 +301,9 @@ def discovery_files(
     """Every file of this module for one site: ``ai-catalog.json``, ``llms-full.txt`` (in parts past the bound),
     and, where the site does not publish its pages' sources (``sources_published``), each agent page's Markdown."""
     files = {
-        AI_CATALOG_JSON: ai_catalog_json(agents, site_url=site_url, site_name=site_name, publisher=publisher),
+        AI_CATALOG_JSON: dump_json(
+            ai_catalog_data(agents, site_url=site_url, site_name=site_name, publisher=publisher)
+        ),
         **llms_full_parts(agents, sealed, site_name=site_name, sources_published=sources_published),
     }
     if not sources_published:
