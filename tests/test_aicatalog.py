@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -146,6 +147,50 @@ def test_each_rule(document: dict[str, object], code: str) -> None:
     report = Report()
     catalog_findings(document, report)  # type: ignore[arg-type]
     assert code in {f.code for f in report.findings}
+
+
+_ENTRY = {
+    "identifier": "urn:air:a.b:c:d",
+    "displayName": "D",
+    "type": A2A_CARD_TYPE,
+    "url": "https://a.b/c.json",
+}
+
+
+@pytest.mark.parametrize(
+    ("member", "value"),
+    [
+        ("url", "agents/d/card.json"),  # format: uri is an absolute URI
+        ("tags", ["a", 1]),
+        ("tags", []),  # the CDDL's [+ tstr]
+        ("capabilities", "plan"),
+        ("representativeQueries", ["one", {"two": 2}]),
+        ("updatedAt", "yesterday"),
+        ("updatedAt", "2026-09-01 12:00"),
+        ("metadata", {"nested": {"no": 1}}),
+        ("metadata", ["x"]),
+    ],
+)
+def test_ard_schema_rules_of_an_entry(member: str, value: Any) -> None:
+    clean: dict[str, Any] = {
+        "specVersion": "1.0",
+        "entries": [{**_ENTRY, "updatedAt": "2026-09-01T12:00:00.5+02:00"}],
+    }
+    report = Report()
+    catalog_findings(clean, report)
+    assert report.findings == []
+    report = Report()
+    catalog_findings({"specVersion": "1.0", "entries": [{**_ENTRY, member: value}]}, report)
+    assert [(f.code, f.pointer) for f in report.findings] == [("catalog-ard", f"/entries/0/{member}")]
+
+
+@pytest.mark.parametrize("member", ["documentationUrl", "logoUrl"])
+def test_ard_wants_the_hosts_urls_absolute(member: str) -> None:
+    report = Report()
+    catalog_findings(
+        {"specVersion": "1.0", "entries": [], "host": {"displayName": "H", member: "/docs/"}}, report
+    )
+    assert [(f.code, f.pointer) for f in report.findings] == [("catalog-ard", f"/host/{member}")]
 
 
 def test_recognised_by_shape_or_media_type() -> None:

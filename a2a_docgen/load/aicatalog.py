@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TypeGuard
 
 from a2a_docgen.diagnostics import (
     CATALOG_ARD,
@@ -36,6 +37,7 @@ __all__ = [
     "A2A_CARD_TYPE",
     "A2A_ENTRY_TYPES",
     "ARD_IDENTIFIER",
+    "CATALOG_FILE",
     "CATALOG_MEDIA_TYPE",
     "MAX_NESTING",
     "SPEC_VERSION",
@@ -57,7 +59,9 @@ A2A_ENTRY_TYPES = frozenset({A2A_CARD_TYPE, "application/agent-card+json"})
 is the only Agent Card format in use; what an entry holds is checked as a card anyway)."""
 SPEC_VERSION = "1.0"
 """The version written, and the only one ARD's schema accepts."""
-WELL_KNOWN_PATH = "/.well-known/ai-catalog.json"
+CATALOG_FILE = "ai-catalog.json"
+"""The catalogue's file name, at the well-known path and wherever a site publishes one."""
+WELL_KNOWN_PATH = f"/.well-known/{CATALOG_FILE}"
 """Where a host may serve its catalogue (optional: a catalogue may live at any URL)."""
 MAX_NESTING = 4
 """How deep nested catalogues are followed (the draft recommends 4)."""
@@ -69,6 +73,11 @@ _VERSION = re.compile(r"(0|[1-9][0-9]{0,8})\.(0|[1-9][0-9]{0,8})")
 _ARD_ROOT = frozenset({"specVersion", "host", "entries"})
 _ARD_HOST = frozenset({"displayName", "identifier", "documentationUrl", "logoUrl", "trustManifest"})
 _ARD_QUERIES = (2, 5)
+_ABSOLUTE_URI = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:[^\s]")
+_DATE_TIME = re.compile(
+    r"\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])[Tt]([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?"
+    r"([Zz]|[+-]([01]\d|2[0-3]):[0-5]\d)"
+)
 
 
 def is_catalog(value: object, content_type: str | None = None) -> bool:
@@ -223,6 +232,8 @@ def _host(host: JSONValue, pointer: str, report: Report) -> None:
         report.add(
             CATALOG_INVALID, join_pointer(pointer, "displayName"), 'the host needs a "displayName" (a string)'
         )
+    for name in ("documentationUrl", "logoUrl"):
+        _ard_uri(host, name, pointer, report)
     for member in host:
         if member not in _ARD_HOST:
             report.add(
@@ -283,13 +294,54 @@ def _entry(entry: JSONObject, pointer: str, report: Report) -> None:
                 join_pointer(pointer, name),
                 f"{_quote(name)} is {json_type(entry[name], article=True)}, not a string",
             )
+    if has_url and isinstance(entry["url"], str):
+        _ard_uri(entry, "url", pointer, report)
     queries = entry.get("representativeQueries")
     low, high = _ARD_QUERIES
-    if queries is not None and (not isinstance(queries, list) or not low <= len(queries) <= high):
+    if queries is not None and (not _strings(queries) or not low <= len(queries) <= high):
         report.add(
             CATALOG_ARD,
             join_pointer(pointer, "representativeQueries"),
             f'ARD wants "representativeQueries" to be {low} to {high} strings',
+        )
+    for name in ("tags", "capabilities"):
+        if name in entry and (not _strings(entry[name]) or not entry[name]):
+            report.add(
+                CATALOG_ARD,
+                join_pointer(pointer, name),
+                f"ARD wants {_quote(name)} to be a non-empty list of strings",
+            )
+    updated = entry.get("updatedAt")
+    if isinstance(updated, str) and not _DATE_TIME.fullmatch(updated):
+        report.add(
+            CATALOG_ARD,
+            join_pointer(pointer, "updatedAt"),
+            f'ARD wants "updatedAt" to be an RFC 3339 date-time (such as 2026-09-01T12:00:00Z), not {_quote(updated)}',
+        )
+    metadata = entry.get("metadata")
+    if "metadata" in entry and (
+        not isinstance(metadata, dict) or any(isinstance(v, (dict, list)) for v in metadata.values())
+    ):
+        report.add(
+            CATALOG_ARD,
+            join_pointer(pointer, "metadata"),
+            'ARD wants "metadata" to be an object of strings, numbers, booleans and nulls',
+        )
+
+
+def _strings(value: JSONValue) -> TypeGuard[list[JSONValue]]:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+
+
+def _ard_uri(owner: JSONObject, name: str, pointer: str, report: Report) -> None:
+    """ARD's ``format: uri``: an absolute URI, with a scheme (a relative reference is not one)."""
+    value = owner.get(name)
+    if name in owner and not (isinstance(value, str) and _ABSOLUTE_URI.match(value)):
+        shown = _quote(value) if isinstance(value, str) else json_type(value, article=True)
+        report.add(
+            CATALOG_ARD,
+            join_pointer(pointer, name),
+            f"ARD wants {_quote(name)} to be an absolute URI (such as https://example.com/card.json), not {shown}",
         )
 
 
