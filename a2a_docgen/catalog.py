@@ -18,7 +18,7 @@ from a2a_docgen.model import AgentCard, Catalog, Diagnostic, FetchRecord, card_o
 from a2a_docgen.signing import Trust, verify_catalog
 from a2a_docgen.validate import validate_card, validate_catalog
 
-__all__ = ["CardCache", "assemble_catalog", "load_card_bytes", "load_card_file", "load_catalog"]
+__all__ = ["CardCache", "assemble_catalog", "load_card_bytes", "load_card_file", "load_catalog", "load_files"]
 
 
 def load_catalog(
@@ -38,7 +38,17 @@ def load_catalog(
     and validating it again; the rules across cards and signature verification always run. The catalogue is
     the same either way. Raises ``UsageError`` for a path that does not exist.
     """
-    files = discover(paths, base=base)
+    return load_files(discover(paths, base=base), limits=limits, trust=trust, cache=cache)
+
+
+def load_files(
+    files: Sequence[CardFile],
+    *,
+    limits: Limits = DEFAULT_LIMITS,
+    trust: Trust | None = None,
+    cache: CardCache | None = None,
+) -> Catalog:
+    """``load_catalog`` of files already found (``load.discover``)."""
     with collector_paused():  # every card's model and diagnostics: many objects, no cycles
         if cache is None:
             loaded = [(*load_card_file(card_file, limits), card_file.display) for card_file in files]
@@ -53,7 +63,7 @@ def load_catalog(
 @dataclass(frozen=True, slots=True)
 class _Loaded:
     data: bytes | Diagnostic
-    where: tuple[str, str]
+    where: tuple[str, str, str]
     limits: Limits
     fetched: FetchRecord | None
     card: AgentCard | None
@@ -75,7 +85,7 @@ class CardCache:
         """``load_card_file(card_file, limits)``, from the last load when nothing it reads changed."""
         data = read_card_file(card_file, limits)
         fetched = read_fetch_record(card_file.path) if isinstance(data, bytes) else None
-        where = (card_file.root, card_file.relpath)
+        where = (card_file.root, card_file.relpath, card_file.key)
         last = self._loaded.get(card_file.display)
         if (
             last is not None
@@ -143,6 +153,7 @@ def _load_read(
         display=card_file.display,
         root=card_file.root,
         relpath=card_file.relpath,
+        key=card_file.key,
         limits=limits,
         fetched=fetched,
     )
@@ -154,14 +165,18 @@ def load_card_bytes(
     display: str,
     root: str = "",
     relpath: str = "",
+    key: str = "",
     limits: Limits = DEFAULT_LIMITS,
     fetched: FetchRecord | None = None,
     deadline: Deadline | None = None,
 ) -> tuple[AgentCard | None, list[Diagnostic]]:
     """Read and validate one card from bytes (a file, a git revision, an HTTP body). Never raises for its
-    content: the card (``None`` when it cannot be documented) and its diagnostics. ``fetched``: the card's
-    fetch sidecar, when there is one. ``deadline``: when checking must stop (``validate_card``)."""
-    read = read_card_bytes(data, display=display, root=root, relpath=relpath, limits=limits, fetched=fetched)
+    content: the card (``None`` when it cannot be documented) and its diagnostics. ``key``: the file's identity key
+    (``CardSource.key``). ``fetched``: the card's fetch sidecar, when
+    there is one. ``deadline``: when checking must stop (``validate_card``)."""
+    read = read_card_bytes(
+        data, display=display, root=root, relpath=relpath, key=key, limits=limits, fetched=fetched
+    )
     if isinstance(read, Diagnostic):
         return None, [read]
     validate_card(read.card, read.report, limits, deadline)

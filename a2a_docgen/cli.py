@@ -18,7 +18,7 @@ from a2a_docgen.errors import A2ADocgenError, BuildFailed, UsageError
 from a2a_docgen.version import __version__
 
 COMMANDS: dict[str, str] = {
-    "init": "write a new site project for Zensical, MkDocs or ProperDocs",
+    "init": "write a new site project for MkDocs, ProperDocs or Zensical",
     "check": "validate Agent Cards against the A2A specification",
     "build": "render Agent Cards into Markdown pages",
     "search-index": "index a built site's agent pages for the catalogue search (Pagefind)",

@@ -325,3 +325,23 @@ CONVERT_SIGNATURE_STALE = _register(
     _WARNING,
     "a signature signed the source card, so the converted card leaves it out",
 )
+
+# -- AI Catalog files (ai-catalog.json; a2a_docgen.load.aicatalog) --------------------------------------------------
+
+CATALOG_INVALID = _register(
+    "catalog-invalid",
+    _ERROR,
+    "an AI Catalog breaks a rule of its format (a required member, a type, url or data)",
+)
+CATALOG_SPEC_VERSION = _register(
+    "catalog-spec-version", _ERROR, "an AI Catalog's specVersion is missing, malformed or of a major not read"
+)
+CATALOG_DUPLICATE_ENTRY = _register(
+    "catalog-duplicate-entry", _ERROR, "two entries of an AI Catalog share one identifier and version"
+)
+CATALOG_TYPE_ALIAS = _register(
+    "catalog-type-alias",
+    _WARNING,
+    "an entry's type is given only as mediaType, or mediaType differs from type",
+)
+CATALOG_ARD = _register("catalog-ard", _WARNING, "an AI Catalog breaks a rule ARD's JSON Schema adds")

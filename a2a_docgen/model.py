@@ -14,7 +14,8 @@ Conventions:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
 
@@ -310,6 +311,8 @@ class FetchRecord:
     """The card's final URL (after the legacy-path fallback and redirects)."""
     requested: str
     """The URL that was asked for (an agent's base URL, or a card's own URL)."""
+    extended: bool = False
+    """The card is the agent's extended card, given only to authenticated clients (``fetch --extended``)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -321,13 +324,40 @@ class CardSource:
     root: str
     """The argument it was found under, for building relative output paths."""
     relpath: str
-    """Path relative to ``root`` with ``/`` separators (``agent.json`` when the argument was the file)."""
+    """Path relative to ``root`` with ``/`` separators (``agent.json`` when the argument was the file; the display
+    path when the card was read without a root)."""
+    key: str = ""
+    """The card's identity key (``card_key``): what its page address, its ids and its history are made from,
+    the same from any working directory, spelling of the path, link on the way or machine."""
     raw: JSONObject = field(repr=False, compare=False)
     """The parsed JSON exactly as found, for the raw-card download and the differ."""
     text: str = field(repr=False, compare=False)
     """The decoded text, for locating diagnostics and review findings."""
     fetched: FetchRecord | None = field(default=None, compare=False)
     """Where ``fetch`` found the card, when a sidecar lies beside the file (the grade reads it)."""
+
+
+_NUMBERED = re.compile(r"[0-9]+:")
+
+
+def card_key(position: int, relpath: str, holders: Collection[int] = ()) -> str:
+    """A card file's identity key, from the cards alone: its path below the configured card path it was found
+    under (``relpath``: ``/`` separators, normalised; a file given directly: its name). ``holders``: the
+    positions of the configured paths that hold a file at ``relpath`` in the catalogue. Where an earlier path
+    holds one too (or ``relpath`` begins like what follows), the key is ``<n>:<relpath>``, ``n`` the path's
+    place (1 for the first): no two files of a catalogue share a key, and adding a card path after the others
+    changes no key."""
+    if _NUMBERED.match(relpath) or (holders and min(holders) != position):
+        return f"{position + 1}:{relpath}"
+    return relpath
+
+
+def card_keys(found: Sequence[tuple[int, str]]) -> list[str]:
+    """``card_key`` of each (position of its configured path, relpath) of the files of one catalogue."""
+    held: dict[str, list[int]] = {}
+    for position, relpath in found:
+        held.setdefault(relpath, []).append(position)
+    return [card_key(position, relpath, held[relpath]) for position, relpath in found]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -370,8 +400,9 @@ class AgentCard:
 
 
 def card_order(card: AgentCard) -> tuple[str, str, str]:
-    """The catalogue order of cards: agent name case-insensitively, then name, then source path."""
-    return ((card.name or "").casefold(), card.name or "", card.source.path)
+    """The catalogue order of cards: agent name case-insensitively, then name, then identity key
+    (``CardSource.key``: never the path as typed)."""
+    return ((card.name or "").casefold(), card.name or "", card.source.key)
 
 
 SignatureStatus = Literal[

@@ -130,3 +130,17 @@ def semantic_version(version: str | None) -> tuple[int, int, int] | None:
 def media_type_essence(media_type: str) -> str:
     """``type/subtype`` in lower case, without parameters: ``"Text/Plain; charset=utf-8"`` -> ``"text/plain"``."""
     return media_type.split(";", 1)[0].strip().lower()
+
+
+EXTENDED_CARD_OPERATIONS: dict[tuple[Binding, str], str] = {
+    ("JSONRPC", "1.0"): "GetExtendedAgentCard",
+    ("JSONRPC", "0.3"): "agent/getAuthenticatedExtendedCard",
+    ("HTTP+JSON", "1.0"): "/extendedAgentCard",
+    ("HTTP+JSON", "0.3"): "/v1/card",
+    ("GRPC", "1.0"): "lf.a2a.v1.A2AService/GetExtendedAgentCard",
+    ("GRPC", "0.3"): "a2a.v1.A2AService/GetAgentCard",
+}
+"""How an authenticated client asks for the extended Agent Card, by binding and message shape (``"1.0"`` or
+``"0.3"``): the JSON-RPC method, the HTTP+JSON path below the interface URL (v1.0: after the tenant, if any;
+always ``GET``), the gRPC method. v1.0.1 section 3.1.11 and 9-11; v0.3.0 ``agent/getAuthenticatedExtendedCard``
+(agent-card-reference.md, discovery.md 3.2)."""

@@ -34,14 +34,15 @@ page, so no card can take another's."""
 
 def agent_slug_clashes(cards: Sequence[AgentCard]) -> tuple[list[str], list[tuple[int, ...]]]:
     """``slug(name, "agent")`` per card, all distinct (``unique_slugs``): cards with one name are told apart by
-    their source path; distinct names whose slugs clash all get longer ones. Also the clashes (card indexes)."""
+    their identity key (``CardSource.key``: the cards alone, never the path as typed); distinct names whose
+    slugs clash all get longer ones. Also the clashes (card indexes)."""
     names = [identity_key(card.name or "") for card in cards]
     counts: dict[str, int] = {}
     for name in names:
         counts[name] = counts.get(name, 0) + 1
     return unique_slugs(
         [
-            (card.name or "", "agent" if counts[name] == 1 else f"agent:{card.source.path}")
+            (card.name or "", "agent" if counts[name] == 1 else f"agent:{card.source.key}")
             for card, name in zip(cards, names, strict=True)
         ]
     )
@@ -79,7 +80,7 @@ def site_addresses(cards: Sequence[AgentCard]) -> dict[str, AgentAddress]:
     """The address of each agent by name on the site built from ``cards``, with the slugs the renderer gives
     them (clashes widened: ``agent_slug_clashes``, ``skill_anchor_clashes``), for whatever links to that site
     from outside it (the review comment). A name that two cards share is left out: their pages are told apart by
-    source file, which a name alone cannot say."""
+    card file, which a name alone cannot say."""
     slugs, _ = agent_slug_clashes(cards)
     named: dict[str, list[int]] = {}
     for index, card in enumerate(cards):

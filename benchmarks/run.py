@@ -21,8 +21,8 @@ Measures, on the synthetic catalogue (benchmarks/synthetic.py), each build in a 
   (i) the change history: the plugin build of 5 N agents with 50 commits, with and without it
       (benchmarks/history.py).
 
-Prints the report and writes it to docs/performance.md (--output to choose; --quick writes nothing unless
---output is given). Every number is from this run, on this machine: nothing is carried over.
+Prints the report (--output FILE writes it too); docs/performance.md takes the rows that changed, with the
+machine and the date. Every number is from this run, on this machine: nothing is carried over.
 """
 
 from __future__ import annotations
@@ -55,7 +55,9 @@ from a2a_docgen.render import render_catalog
 from a2a_docgen.site.pagefind import find_pagefind
 from a2a_docgen.site.writer import write_site
 
-REPO = Path(__file__).resolve().parents[1]
+TWO_CORES = (0.9, 1.25)
+ONE_CORE = (1.0, 1.0)
+"""The plugin build against a plain one (docs/performance.md): at most these times its wall and CPU time."""
 HERE = Path(__file__).resolve().parent
 MEASURE = HERE / "measure_mkdocs.py"
 SPEED_CODE_KEEP = 3.0
@@ -184,7 +186,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--card-sizes", action="store_true", help="only build time and memory against card size"
     )
-    parser.add_argument("--output", type=Path, help="where the report goes (default docs/performance.md)")
+    parser.add_argument("--output", type=Path, help="also write the report to this file")
     args = parser.parse_args(argv)
     if args.card_sizes:
         import card_size
@@ -234,9 +236,8 @@ def main(argv: list[str] | None = None) -> int:
         changes,
     )
     print(report)
-    output = args.output or (None if args.quick else REPO / "docs" / "performance.md")
-    if output is not None:
-        output.write_text(report, encoding="utf-8")
+    if args.output is not None:
+        args.output.write_text(report, encoding="utf-8")
     return 0
 
 
@@ -253,13 +254,14 @@ def targets(
     largest = int(pages["largest_bytes"])
     rows: list[Row] = []
     for c in configurations:
+        wall, cpu = ONE_CORE if c.get("cpus") else TWO_CORES
         rows.append(
             (
                 f"plugin build vs plain `mkdocs build`, {c['agents']} x {c['skills']}, "
                 f"{builds.configuration_name(c)}: wall, CPU (medians)",
                 f"{c['wall_ratio']:.2f}x, {c['cpu_ratio']:.2f}x",
-                "<= 0.5x both",
-                c["wall_ratio"] <= 0.5 and c["cpu_ratio"] <= 0.5,
+                f"<= {wall}x wall, <= {cpu}x CPU",
+                c["wall_ratio"] <= wall and c["cpu_ratio"] <= cpu,
             )
         )
         if "serve" in c:

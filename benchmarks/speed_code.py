@@ -1,11 +1,12 @@
 """What each piece of speed code saves on a whole plugin build (issue: keep only what saves 5% or more).
 
-    python benchmarks/speed_code.py [--agents 1000] [--skills 10] [--repeat 3] [--json]
+    python benchmarks/speed_code.py [--agents 1000] [--skills 10] [--repeat 3] [--no-pagefind] [--json]
 
 Builds the synthetic catalogue with the repository's mkdocs.yml (Material, its search plugin and the
-a2a-docgen plugin; Pagefind off, as it runs after the pages and is the same either way) once as shipped and
-once with each piece of speed code turned off, each build in a fresh Python process, interleaved, the fastest
-of ``--repeat`` runs counting. A variant turns its piece off from the outside (the driver below patches the
+a2a-docgen plugin with its Pagefind index, the configuration users get; ``--no-pagefind`` leaves it out) once
+as shipped and once with each piece of speed code turned off, each build in a fresh Python process,
+interleaved, the fastest of ``--repeat`` runs counting, in wall time and in CPU time (the build and every
+process it waited for). A piece stays where it saves at least 5% of either. A variant turns its piece off from the outside (the driver below patches the
 module before MkDocs starts), so the product carries no switch for the benchmark:
 
 - ``gc-pause``: ``collector.collector_paused`` (the collector off while pages are rendered and converted, and
@@ -26,10 +27,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -99,8 +102,11 @@ print(json.dumps({"seconds": time.perf_counter() - start}))
 """
 
 
-def measure(agents: int, skills: int, repeat: int, variants: tuple[str, ...] = VARIANTS) -> dict[str, float]:
-    """The fastest build time of each variant (``shipped`` first), in seconds."""
+def measure(
+    agents: int, skills: int, repeat: int, variants: tuple[str, ...] = VARIANTS, *, pagefind: bool = True
+) -> dict[str, dict[str, float]]:
+    """The fastest wall and CPU time of each variant's whole build (``shipped`` first), in seconds: a new
+    process each, timed from outside (CPU: the build and every process it waited for, workers and Pagefind)."""
     with tempfile.TemporaryDirectory(prefix="a2a-docgen-speed-") as tmp:
         work = Path(tmp)
         cards = work / "cards"
@@ -108,8 +114,10 @@ def measure(agents: int, skills: int, repeat: int, variants: tuple[str, ...] = V
         docs = work / "docs"
         docs.mkdir()
         config = work / "mkdocs.yml"
-        config.write_text(_config(cards, docs, search_index="off"), encoding="utf-8")
-        times: dict[str, list[float]] = {v: [] for v in variants}
+        config.write_text(
+            _config(cards, docs, search_index="pagefind" if pagefind else "off"), encoding="utf-8"
+        )
+        times: dict[str, list[dict[str, float]]] = {v: [] for v in variants}
         env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
         for n in range(repeat):
             # The order turns by one each round, so no variant always runs first (or after the same one), and
@@ -119,6 +127,8 @@ def measure(agents: int, skills: int, repeat: int, variants: tuple[str, ...] = V
                 site = work / "site"
                 shutil.rmtree(site, ignore_errors=True)
                 os.sync()
+                before = resource.getrusage(resource.RUSAGE_CHILDREN)
+                start = time.perf_counter()
                 done = subprocess.run(
                     [sys.executable, "-c", DRIVER, variant, str(config), str(site)],
                     check=False,
@@ -126,10 +136,13 @@ def measure(agents: int, skills: int, repeat: int, variants: tuple[str, ...] = V
                     text=True,
                     env=env,
                 )
+                wall = time.perf_counter() - start
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
                 if done.returncode != 0:
                     raise SystemExit(f"{variant}: the build failed:\n{done.stderr[-3000:]}")
-                times[variant].append(json.loads(done.stdout.strip().splitlines()[-1])["seconds"])
-    return {variant: min(runs) for variant, runs in times.items()}
+                cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+                times[variant].append({"wall": wall, "cpu": cpu})
+    return {v: {k: min(run[k] for run in runs) for k in ("wall", "cpu")} for v, runs in times.items()}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -140,22 +153,30 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skills", type=int, default=10)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--json", action="store_true", help="print the numbers as JSON")
+    parser.add_argument("--no-pagefind", action="store_true", help="the plugin's search_index: off")
     parser.add_argument("--variants", help="comma-separated variants to measure beside the shipped build")
     args = parser.parse_args(argv)
     chosen = tuple(args.variants.split(",")) if args.variants else VARIANTS[1:]
     unknown = set(chosen) - set(DESCRIPTIONS)
     if unknown:
         parser.error(f"unknown variants: {', '.join(sorted(unknown))} (known: {', '.join(DESCRIPTIONS)})")
-    best = measure(args.agents, args.skills, args.repeat, ("shipped", *chosen))
+    best = measure(args.agents, args.skills, args.repeat, ("shipped", *chosen), pagefind=not args.no_pagefind)
     if args.json:
         print(json.dumps(best, indent=2))
         return 0
     shipped = best["shipped"]
-    print(f"{args.agents} agents x {args.skills} skills, fastest of {args.repeat}")
-    print(f"{'variant':<14} {'seconds':>8} {'saves':>7}")
-    for variant, seconds in best.items():
-        saves = (seconds - shipped) / seconds * 100 if variant != "shipped" else 0.0
-        print(f"{variant:<14} {seconds:>8.2f} {saves:>6.1f}%")
+    search = "Pagefind off" if args.no_pagefind else "Pagefind on"
+    print(f"{args.agents} agents x {args.skills} skills, {search}, fastest of {args.repeat}")
+    print(f"{'variant':<14} {'wall s':>8} {'saves':>7} {'CPU s':>8} {'saves':>7}")
+    for variant, measured in best.items():
+        saves = {
+            k: (measured[k] - shipped[k]) / measured[k] * 100 if variant != "shipped" else 0.0
+            for k in ("wall", "cpu")
+        }
+        print(
+            f"{variant:<14} {measured['wall']:>8.2f} {saves['wall']:>6.1f}% {measured['cpu']:>8.2f} "
+            f"{saves['cpu']:>6.1f}%"
+        )
     return 0
 
 

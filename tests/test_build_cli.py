@@ -213,20 +213,28 @@ def test_limits_apply(tmp_path: Path, cards: Path, capsys: pytest.CaptureFixture
 
 def test_site_url_reaches_the_pages(tmp_path: Path, cards: Path, capsys: pytest.CaptureFixture[str]) -> None:
     url = "https://docs.example.org/teams/agents/"
-    build(capsys, str(cards), "-o", str(tmp_path / "plain"))
+    _, _, plain_err = build(capsys, str(cards), "-o", str(tmp_path / "plain"))
     code, _, err = build(capsys, str(cards), "-o", str(tmp_path / "url"), "--site-url", url)
     assert code == 0, err
     plain, with_url = tree(tmp_path / "plain"), tree(tmp_path / "url")
     assert plain.keys() == with_url.keys()
     differ = sorted(path for path in plain if plain[path] != with_url[path])
     assert differ
-    assert all(re.fullmatch(r"agents/[a-z0-9-]+/index\.md", path) for path in differ)
+    # the pages (their Markdown copies, llms-full.txt) show the raw card's URL; ai-catalog.json lists it absolute
+    assert "ai-catalog.json" in differ
+    page = r"agents/[a-z0-9-]+/index\.md(\.txt)?"
+    assert all(re.fullmatch(rf"{page}|ai-catalog\.json|llms-full\.txt", path) for path in differ)
+    # without the URL, one warning says what is relative and how to set it
+    assert plain_err.count("warning:") == 1
+    assert "ai-catalog.json lists each agent's card by a URL relative" in plain_err
+    assert "--site-url" in plain_err
+    assert "warning:" not in err
 
 
 def test_committed_site_src_is_up_to_date(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.chdir(REPO)  # card paths appear in the pages as given: build exactly as a contributor does
+    monkeypatch.chdir(REPO)  # the default cards, examples/cards, are found from the repository's top
     # Without the change history: the committed pages must not depend on how deep the clone is (CI clones are
     # shallow), and they are the embedded example's pages too, which has no history.
     code, _, err = build(capsys, "--no-history", "-o", str(tmp_path / "fresh"))

@@ -553,9 +553,6 @@ def test_home_filter_from_disk_filters_the_page_and_says_how_to_serve(
     catalogue_sites: dict[str, Path], chromium: Browser
 ) -> None:
     site = catalogue_sites["synthetic"]
-    data = _filter_index(site)
-    name = data["agents"][2][0]  # "Agent 0002 ...": its number is in no other agent's text
-    query = " ".join(name.split()[:2]).lower()
     with browse_site(site, browser=chromium) as served:
         page, record = served.new_page()
         page.goto((site / "index.html").as_uri(), wait_until="load")
@@ -563,6 +560,9 @@ def test_home_filter_from_disk_filters_the_page_and_says_how_to_serve(
         note.wait_for(state="visible", timeout=TIMEOUT_MS)
         assert "python3 -m http.server -d site" in note.inner_text()
         assert page.locator(".a2a-filter__more").is_hidden(), "facets shown without the catalogue's index"
+        # An agent of this page ("Agent 0002 ...": its number is in no other agent's text).
+        name = page.locator("h2#agents ~ ul > li").nth(2).locator("a").first.inner_text()
+        query = " ".join(name.split()[:2]).lower()
         page.locator("#a2a-filter-q").fill(query)
         page.wait_for_function(
             "() => document.querySelector('.a2a-filter__status').textContent.includes('on this page')",
@@ -809,3 +809,178 @@ def test_readme_picture(
     if update_golden:
         README_PICTURE.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(shot, README_PICTURE)
+
+
+# -- a catalogue that reads at a glance (issue 41): home page, search answer, agent page, What's new ---------
+
+GLANCE_SIZES = {"desktop": DESKTOP, "phone": PHONE}
+
+
+def _axe_clean(page: Page, theme: str) -> None:
+    found = serious(axe_violations(page, exclusions=EXCLUSIONS[THEMES[theme][0]]))
+    assert not found, report(found)
+
+
+@pytest.mark.parametrize("size", GLANCE_SIZES)
+@pytest.mark.parametrize("theme", ["material", "zensical"])
+def test_the_home_page_groups_by_provider_shows_grades_and_links_other_orders(
+    catalogue_sites: dict[str, Path], chromium: Browser, theme: str, size: str
+) -> None:
+    with _browse(catalogue_sites, chromium, theme, GLANCE_SIZES[size]) as site:
+        page = _open(site, "")
+        _wait_for_catalogue(page)
+        groups = page.locator("h2#agents ~ h3")
+        assert groups.count() >= 2, "the agents are not grouped by provider"
+        assert groups.first.is_visible()
+        grades = page.locator("h2#agents ~ ul > li > strong:first-child")
+        assert grades.count() == page.locator("h2#agents ~ ul > li").count()
+        assert all(re.fullmatch(r"[A-F]", t) for t in grades.all_inner_texts())
+        if theme == "material":  # the plugin's pages: a badge, coloured by grade
+            badge = page.locator("h2#agents ~ ul > li > strong.a2a-grade").first
+            assert badge.evaluate("b => getComputedStyle(b).backgroundColor") != "rgba(0, 0, 0, 0)"
+        sizes = _no_horizontal_overflow(page)
+        assert sizes["scroll"] <= sizes["inner"], sizes
+        _axe_clean(page, theme)
+        screenshot(page, f"{theme}-{size}-home-grouped", directory=SHOTS)
+        page.get_by_role("link", name="by card quality").click()
+        page.wait_for_selector("h1:has-text('Agents by card quality')", timeout=TIMEOUT_MS)
+        letters = page.locator("h2#agents ~ ul > li > strong:first-child").all_inner_texts()
+        assert letters == sorted(letters), "not best grade first"
+        page.close()
+        _clean(site)
+
+
+@pytest.mark.parametrize("size", GLANCE_SIZES)
+def test_a_word_only_skill_text_holds_gets_one_answer(
+    catalogue_sites: dict[str, Path], chromium: Browser, pagefind_required: None, size: str
+) -> None:
+    """A word no agent's name, description, tag or skill name holds, only a skill's text: the status says the
+    pages hold it, the skills are listed, and nothing says "No agent matches" or "0 of"."""
+    site_dir = catalogue_sites["material"]
+    rows = _filter_index(site_dir)["agents"]
+    filtered = " ".join(json.dumps(row).lower() for row in rows)
+    words = set()
+    for card in load_catalog([EXAMPLE_CARDS]).cards:
+        for skill in card.skills:
+            words |= set(re.findall(r"[a-z]{9,}", (skill.description or "").lower()))
+    word = min(w for w in words if w not in filtered)
+    with _browse(catalogue_sites, chromium, "material", GLANCE_SIZES[size]) as site:
+        page = _open(site, "")
+        _wait_for_catalogue(page)
+        scope = page.locator(".a2a-filter__scope").inner_text()
+        assert "full text of their pages" in scope
+        assert "site's own search box" in scope
+        hits = _search(page, word)
+        assert hits, f"no skill found for {word!r}"
+        status = _status(page)
+        assert status.startswith("1 agent page hold") or re.match(r"\d+ agent pages hold", status), status
+        assert "0 of" not in status
+        assert "No agent matches" not in page.locator(".a2a-results").inner_text()
+        assert page.locator(".a2a-agents-box").is_hidden()
+        _axe_clean(page, "material")
+        screenshot(page, f"material-{size}-search-one-answer", directory=SHOTS)
+        page.close()
+        _clean(site)
+
+
+@pytest.mark.parametrize("size", GLANCE_SIZES)
+@pytest.mark.parametrize("theme", ["material", "zensical"])
+def test_the_agent_page_reads_at_a_glance(
+    catalogue_sites: dict[str, Path],
+    chromium: Browser,
+    example_agents: list[AgentPaths],
+    theme: str,
+    size: str,
+) -> None:
+    agent = next(a for a in example_agents if "route-planner" in a.page_url)
+    has_history = (catalogue_sites[THEMES[theme][0]] / "whats-new.xml").is_file()
+    with _browse(catalogue_sites, chromium, theme, GLANCE_SIZES[size]) as site:
+        page = _open(site, agent.page_url)
+        # when it last changed, in the facts before the first skill
+        if has_history:
+            fact = page.locator("li:has(> strong:text-is('Last changed:'))")
+            assert fact.count() == 1
+            first_skill = page.locator("h2[id^='skill-']").first
+            assert fact.evaluate(
+                "(f, s) => !!(f.compareDocumentPosition(s) & 4)", first_skill.element_handle()
+            )
+        # each example's text once: headed by its number, its text below
+        example_headings = page.locator("h3").filter(has_text=re.compile(r"^Example \d+"))
+        assert example_headings.count() >= 1
+        for quote in page.locator("blockquote").all_inner_texts():
+            assert quote.strip() not in " ".join(page.locator("h3").all_inner_texts())
+        # the Interfaces table fits the screen
+        table = page.locator("h3:has-text('Interfaces') ~ * table, h3:has-text('Interfaces') ~ table").first
+        fit = table.evaluate("t => ({scroll: t.scrollWidth, client: t.clientWidth})")
+        assert fit["scroll"] <= fit["client"] + 1, fit
+        sizes = _no_horizontal_overflow(page)
+        assert sizes["scroll"] <= sizes["inner"], sizes
+        # the navigation does not say the reader is on Home
+        active = page.evaluate(
+            "() => [...document.querySelectorAll('.md-nav__item--active > .md-nav__link, "
+            ".md-nav__link--active, .md-tabs__item--active')].map(a => a.textContent.trim())"
+        )
+        assert not any(text.startswith("Home") for text in active), active
+        _axe_clean(page, theme)
+        screenshot(page, f"{theme}-{size}-agent-page", directory=SHOTS)
+        page.close()
+        _clean(site)
+
+
+@pytest.mark.parametrize("size", GLANCE_SIZES)
+def test_whats_new_has_one_entry_per_commit(
+    catalogue_sites: dict[str, Path], chromium: Browser, size: str
+) -> None:
+    site_dir = catalogue_sites["material"]
+    if not (site_dir / "whats-new" / "index.html").is_file():
+        pytest.skip("the example site was built without a history (no git checkout)")
+    with _browse(catalogue_sites, chromium, "material", GLANCE_SIZES[size]) as site:
+        page = _open(site, "whats-new/")
+        entries = page.locator(".a2a-page > ul > li")
+        assert entries.count() >= 1
+        commits = [
+            entries.nth(i).locator(":scope > a, :scope > code").first.inner_text()
+            for i in range(entries.count())
+        ]
+        assert len(commits) == len(set(commits)), "a commit has more than one entry"
+        folds = page.locator("details.a2a-fold")
+        for i in range(folds.count()):
+            fold = folds.nth(i)
+            assert fold.locator("summary").inner_text().endswith("agents")
+            assert fold.locator("ul").first.is_hidden()  # folded until opened
+            fold.locator("summary").click()
+            assert fold.locator("ul").first.is_visible()
+        sizes = _no_horizontal_overflow(page)
+        assert sizes["scroll"] <= sizes["inner"], sizes
+        _axe_clean(page, "material")
+        page.close()
+        _clean(site)
+
+
+def test_pictures_of_the_home_page_and_an_agent_page(
+    catalogue_sites: dict[str, Path],
+    chromium: Browser,
+    example_agents: list[AgentPaths],
+    update_golden: bool,
+) -> None:
+    """The home page's agents (grouped, graded, other orders linked) and the top of an agent page, at desktop
+    width: written to docs/images/ (home.png, agent-page.png) only with --update-golden."""
+    agent = next(a for a in example_agents if "route-planner" in a.page_url)
+    shots = {}
+    with _browse(catalogue_sites, chromium, "material", {"width": 1280, "height": 860}) as site:
+        page = _open(site, "")
+        _wait_for_catalogue(page)
+        page.locator("h2#agents ~ p").first.scroll_into_view_if_needed()
+        page.evaluate("() => { document.querySelector('h2#agents ~ p').scrollIntoView(); scrollBy(0, -80); }")
+        page.wait_for_timeout(300)
+        shots["home"] = screenshot(page, "home", directory=SHOTS)
+        page.close()
+        page = _open(site, agent.page_url)
+        page.wait_for_timeout(300)
+        shots["agent-page"] = screenshot(page, "agent-page", directory=SHOTS)
+        page.close()
+        _clean(site)
+    for name, shot in shots.items():
+        assert shot.stat().st_size < 300_000
+        if update_golden:
+            shutil.copyfile(shot, README_PICTURE.parent / f"{name}.png")

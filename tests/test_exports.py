@@ -474,32 +474,31 @@ def test_llms_txt_shape() -> None:
     ) in md.splitlines()
     # every list item is exactly one link at the start of the line
     items = [line for line in md.splitlines() if line.startswith("- ")]
-    assert len(items) == len(_links(md)) == 2 + 3 + 1 + 2
+    assert len(items) == len(_links(md)) == 2 + 3 + 3 + 2
+    optional = md[md.index("## Optional") :]
+    assert [href for href, _ in _links(optional)][:3] == ["llms-full.txt", "catalog.json", "ai-catalog.json"]
 
 
-def test_llms_txt_for_an_engine_links_to_the_html_pages() -> None:
-    """``a2a-docgen build`` output is turned into HTML by an engine, which publishes no Markdown sources: its
-    llms.txt links to the pages' directory URLs (as catalog.json does), anchors kept."""
+def test_llms_txt_for_an_engine_links_to_the_markdown_copies() -> None:
+    """``a2a-docgen build`` output is turned into HTML by an engine, which converts every ``.md`` file: each agent
+    page's Markdown is published beside it as ``index.md.txt``, and llms.txt links to that, anchors kept."""
     catalog = catalog_of((V10, "weather.json"), (OPEN, "abacus.json"))
     md = llms_txt(catalog, markdown_sources=False)
     weather = paths_by_name(catalog)["Weather Desk"]
     hrefs = [href for href, _ in _links(md)]
-    assert weather.page_url in hrefs
-    assert f"{weather.page_url}#{weather.skill_anchors[0]}" in hrefs
-    assert not [href for href in hrefs if ".md" in href]
-    assert "Every link leads to a page of this site." in md
+    assert f"{weather.page_path}.txt" in hrefs
+    assert f"{weather.page_path}.txt#{weather.skill_anchors[0]}" in hrefs
     # the rest is the same as with the sources
-    assert md.replace(
-        "Every link leads to a page", "Every link leads to the Markdown source of a page"
-    ).replace("/)", "/index.md)").replace("/#", "/index.md#") == llms_txt(catalog)
+    assert md.replace("/index.md.txt", "/index.md") == llms_txt(catalog)
     site = render_catalog(catalog, markdown_sources=False)
     assert site.files["llms.txt"] == md.encode("utf-8")
+    assert site.files[f"{weather.page_path}.txt"] == site.pages[weather.page_path].encode("utf-8")
 
 
 def test_llms_txt_of_an_empty_catalogue() -> None:
     md = llms_txt(Catalog(cards=(), diagnostics=(), excluded=()))
     assert md.startswith("# A2A agent catalogue\n\n> 0 agents and 0 skills ")
-    assert _links(md) == [("catalog.json", "catalog.json")]
+    assert _links(md) == [(name, name) for name in ("llms-full.txt", "catalog.json", "ai-catalog.json")]
 
 
 def test_hostile_text_makes_no_links_and_no_html() -> None:
@@ -512,8 +511,9 @@ def test_hostile_text_makes_no_links_and_no_html() -> None:
     links = _links(md)
     assert (hostile.page_path, shown) in links
     assert (skill_href, "<img src=x onerror=alert(1)>") in links
-    assert all(href.startswith("agents/") or href == "catalog.json" for href, _ in links)
-    assert len(links) == 2 + 3 + 1 + 2
+    exports = {"catalog.json", "llms-full.txt", "ai-catalog.json"}
+    assert all(href.startswith("agents/") or href in exports for href, _ in links)
+    assert len(links) == 2 + 3 + 3 + 2
     assert len([t for t in _parse(md) if t.type == "heading_open"]) == 4
     assert _text(_parse(md)[1]) == "Site <b>](x)"
     # the notes render back to the card's own text, on one line
@@ -555,7 +555,7 @@ def _exported_targets(files: dict[str, bytes]) -> set[str]:
 
 def test_exports_link_to_agent_paths() -> None:
     catalog = catalog_of((V10, "weather.json"), (HOSTILE, "h.json"), (DUPLICATES, "d.json"))
-    expected = {"catalog.json"}
+    expected = {"catalog.json", "llms-full.txt", "ai-catalog.json"}
     for paths in agent_paths(catalog):
         expected |= {paths.page_path, paths.card_path}
         expected |= {f"{paths.page_path}#{a}" for a in paths.skill_anchors}

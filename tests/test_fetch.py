@@ -31,6 +31,7 @@ from a2a_docgen.fetch import (
 from a2a_docgen.validate.formats import check_url
 from tests.support.http_server import TestServer, serve
 
+CATALOGUE = "/.well-known/ai-catalog.json"
 NEW = "/.well-known/agent-card.json"
 LEGACY = "/.well-known/agent.json"
 SECRET = "Bearer s3cr3t-t0ken-9f8e7d"
@@ -92,7 +93,7 @@ def test_fetches_the_current_well_known_path(server: TestServer) -> None:
     assert result.card == CARD
     assert list(result.card) == list(CARD)  # document order kept
     assert result.url == server.url(NEW)
-    assert server.paths_requested() == [NEW]
+    assert server.paths_requested() == [CATALOGUE, NEW]  # a bare origin: its AI Catalog first
 
 
 def test_base_url_with_a_path_keeps_it(server: TestServer) -> None:
@@ -106,7 +107,7 @@ def test_falls_back_to_the_legacy_path(server: TestServer, status: int) -> None:
     server.route(LEGACY, body=CARD)
     result = fetch_card(server.url())
     assert result.url == server.url(LEGACY)
-    assert server.paths_requested() == [NEW, LEGACY]
+    assert server.paths_requested() == [CATALOGUE, NEW, LEGACY]
 
 
 def test_other_errors_do_not_fall_back(server: TestServer) -> None:
@@ -115,7 +116,7 @@ def test_other_errors_do_not_fall_back(server: TestServer) -> None:
     with pytest.raises(HTTPStatusError, match="HTTP 500") as info:
         fetch_card(server.url())
     assert info.value.status == 500
-    assert server.paths_requested() == [NEW]
+    assert server.paths_requested() == [CATALOGUE, NEW]
 
 
 def test_404_on_both_paths_names_both(server: TestServer) -> None:
@@ -183,7 +184,7 @@ def test_redirect_loop_is_detected(server: TestServer) -> None:
     server.redirect("/b.json", NEW)
     with pytest.raises(RedirectRefused, match="redirect loop"):
         fetch_card(server.url(), max_redirects=10)
-    assert len(server.requests) == 2
+    assert server.paths_requested() == [CATALOGUE, NEW, "/b.json"]
 
 
 def test_too_many_redirects(server: TestServer) -> None:
@@ -208,8 +209,8 @@ def test_headers_stay_with_their_origin(server: TestServer, other_server: TestSe
     server.redirect("/same-origin.json", other_server.url("/elsewhere.json"))
     other_server.route("/elsewhere.json", body=CARD)
     fetch_card(server.url(), headers={"Authorization": SECRET, "X-Api-Key": "k-123"})
-    assert [r.headers.get("authorization") for r in server.requests] == [SECRET, SECRET]
-    assert [r.headers.get("x-api-key") for r in server.requests] == ["k-123", "k-123"]
+    assert [r.headers.get("authorization") for r in server.requests] == [SECRET] * 3
+    assert [r.headers.get("x-api-key") for r in server.requests] == ["k-123"] * 3
     (request,) = other_server.requests
     assert "authorization" not in request.headers
     assert "x-api-key" not in request.headers

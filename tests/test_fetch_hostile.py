@@ -159,7 +159,7 @@ def test_every_redirect_is_checked(server: TestServer, tmp_path: Path, location:
     server.route("/card.json", body=CARD)
     (outcome,) = fetch_to_directory([server.url()], tmp_path, timeout=5)
     assert isinstance(outcome.error, AddressRefused), outcome
-    assert server.paths_requested() == [CARD_PATH]
+    assert server.paths_requested() == ["/.well-known/ai-catalog.json", CARD_PATH]
     assert list(tmp_path.iterdir()) == []
 
 

@@ -121,15 +121,16 @@ def test_v03_twin_requests_follow_the_protocol_version(monkeypatch: pytest.Monke
         found = [
             json.loads(content.split("<<'EOF'\n", 1)[1].rsplit("\nEOF", 1)[0])
             for info, content in fences(page)
-            if info == "sh" and content.startswith("curl ")
+            if info == "sh" and content.startswith("curl ") and "<<'EOF'\n" in content  # a GET sends none
         ]
         return [b for b in found if isinstance(b, dict) and b.get("jsonrpc") == "2.0"]
 
     v1 = bodies(agent_page(render_case("route-planner", monkeypatch)))
     v03 = bodies(agent_page(render_case("v03-twin", monkeypatch)))
-    assert len(v1) == len(v03) == 4
-    assert {b["method"] for b in v1} == {"SendMessage"}
-    assert {b["method"] for b in v03} == {"message/send"}
+    assert len(v1) == len(v03) == 5
+    assert sorted({str(b["method"]) for b in v1}) == ["GetExtendedAgentCard", "SendMessage"]
+    assert sorted({str(b["method"]) for b in v03}) == ["agent/getAuthenticatedExtendedCard", "message/send"]
+    assert next(b for b in v03 if b["method"] == "agent/getAuthenticatedExtendedCard").get("params") is None
 
 
 # -- the structure of the expected pages, whatever the templates' wording --------------------------------------

@@ -22,6 +22,7 @@ from a2a_docgen.history import walk as history_walk
 from a2a_docgen.history.cache import HistoryCache
 from a2a_docgen.history.entries import CatalogHistory, HistoryEntry
 from a2a_docgen.history.read import read_history
+from a2a_docgen.html import to_html
 from a2a_docgen.render import render_catalog
 from a2a_docgen.render.feeds import xml_text
 from a2a_docgen.render.site import RenderedSite
@@ -80,7 +81,7 @@ def codes(entry: HistoryEntry) -> set[str]:
 def test_each_step_of_the_story_is_classified_by_the_differ(story: tuple[CardRepo, list[str]]) -> None:
     repo, commits = story
     history = history_of(repo)
-    weather = history.of(os.path.join("cards", "forecast.json"))
+    weather = history.of("forecast.json")
     assert weather is not None  # the history followed the file's rename
     by_commit = {e.commit: e for e in weather.entries}
     assert [e.commit for e in weather.entries] == list(reversed(commits))  # latest first, one per commit
@@ -101,17 +102,17 @@ def test_each_step_of_the_story_is_classified_by_the_differ(story: tuple[CardRep
     assert codes(fixed) == {"version-changed"}
     assert (fixed.version_before, fixed.version_after) == ("1.1.0", "2.0.0")
     assert renamed.kind == "moved"
-    assert renamed.moved_from == os.path.join("cards", "weather.json")
-    assert renamed.path == os.path.join("cards", "forecast.json")
+    assert renamed.moved_from == "weather.json"
+    assert renamed.path == "forecast.json"
     assert all(e.subject for e in weather.entries)
-    maps = history.of(os.path.join("cards", "maps.json"))
+    maps = history.of("maps.json")
     assert maps is not None
     assert [e.kind for e in maps.entries] == ["added"]
 
 
 def test_dates_come_from_the_commits(story: tuple[CardRepo, list[str]]) -> None:
     repo, _commits = story
-    weather = history_of(repo).of(os.path.join("cards", "forecast.json"))
+    weather = history_of(repo).of("forecast.json")
     assert weather is not None
     # Commit n is dated 2026-01-01 + n days (at 00:00 UTC, written with a +0200 offset).
     assert [e.date for e in reversed(weather.entries)] == [f"2026-01-0{n + 1}T00:00:00Z" for n in range(7)]
@@ -143,6 +144,41 @@ def test_the_changes_section_shows_the_latest_and_links_to_every_change(
     assert f"{directory}/changes.xml" in site.files
 
 
+def test_the_agent_page_says_when_it_last_changed_and_what_near_the_top(
+    story: tuple[CardRepo, list[str]],
+) -> None:
+    repo, _ = story
+    card = weather_card()
+    card["version"] = "2.0.0"
+    card["defaultInputModes"] = ["text/plain"]
+    card["securitySchemes"] = {"key": card["securitySchemes"]["apiKey"]}
+    card["securityRequirements"] = [{"schemes": {"key": {"list": []}}}]
+    card["skills"] = card["skills"][:1]  # the alerts skill is gone
+    repo.write("forecast.json", card)
+    repo.commit("Weather: no alerts")
+    site = render(repo, history_of(repo))
+    page = agent_page(site, "weather-agent")
+    top = text_of(page[: page.index("\n## ")])  # the facts, before the first skill
+    assert "Last changed: 2026-01-08, " in top
+    assert 'Breaking: the skill is gone ("Alerts"); clients that call it fail (skill alerts)' in top
+    assert "#changes" in links(page[: page.index("\n## ")])
+    maps = text_of(agent_page(site, "maps-agent"))
+    assert "Last changed: 2026-01-01, " in maps
+    assert "Agent added (changes)" in maps
+    assert "Last changed" not in text_of(agent_page(render(repo, None), "maps-agent"))
+
+
+def test_the_home_page_links_the_agents_recently_changed_first(story: tuple[CardRepo, list[str]]) -> None:
+    repo, _ = story
+    site = render(repo, history_of(repo))
+    assert "sorted/changed.md" in links(site.pages["index.md"])
+    items = [i for i in inline_text(site.pages["sorted/changed.md"]) if "changed 2026-" in i]
+    assert [i.split(" · changed ")[1][:10] for i in items] == [
+        "2026-01-07",
+        "2026-01-01",
+    ]  # weather, then maps
+
+
 def test_an_agent_with_few_changes_has_no_history_page(story: tuple[CardRepo, list[str]]) -> None:
     repo, _ = story
     site = render(repo, history_of(repo))
@@ -160,10 +196,11 @@ def test_whats_new_lists_every_agent_latest_first_with_breaking_marked(
     page = site.pages["whats-new.md"]
     assert html_tokens(page) == []
     items = [t for t in parse(page) if t.type == "list_item_open" and t.level == 1]
-    assert len(items) == 8  # seven weather steps and the maps agent added
+    assert len(items) == 7  # one per commit: the first added both agents
     text = text_of(page)
     assert text.index("Rename weather.json") < text.index("half-saved") < text.index("Add the weather")
     assert text.count("Breaking:") == 3
+    assert "2 agents added · Add the weather and maps agents" in text
     agent_links = [href for href in links(page) if href.startswith("agents/")]
     assert len(agent_links) == 8
     assert all(href.endswith("/index.md") for href in agent_links)
@@ -194,13 +231,16 @@ def test_feeds_are_valid_atom_with_stable_ids(story: tuple[CardRepo, list[str]],
     for path, data in feeds.items():
         assert atom_problems(data) == [], path
     catalogue = entries(feeds["whats-new.xml"])
-    assert len(catalogue) == 8
+    assert len(catalogue) == 7  # one per commit
     assert [e["updated"] for e in catalogue] == sorted((e["updated"] for e in catalogue), reverse=True)
     assert sum("(breaking)" in e["title"] for e in catalogue) == 3
-    assert all(e["link"].startswith("https://agents.example.com/agents/") for e in catalogue)
+    assert all(e["link"].startswith("https://agents.example.com/agents/") for e in catalogue[:-1])
+    assert catalogue[-1]["link"] == "https://agents.example.com/whats-new/"  # the commit of two agents
+    assert catalogue[-1]["title"] == "2 agents added: Maps Agent, Weather Agent"
     weather_feed = next(data for path, data in feeds.items() if path.startswith("agents/weather"))
     weather_ids = {e["id"] for e in entries(weather_feed)}
-    assert weather_ids <= {e["id"] for e in catalogue}  # the same entry has the same id in both feeds
+    # The same entry has the same id in both feeds (the first commit is one entry for two agents there).
+    assert len(weather_ids - {e["id"] for e in catalogue}) == 1
     # A new commit adds an entry and keeps every id the feed had.
     card = weather_card()
     card["version"] = "3.0.0"
@@ -208,7 +248,7 @@ def test_feeds_are_valid_atom_with_stable_ids(story: tuple[CardRepo, list[str]],
     repo.commit("Weather: version 3")
     again = render(repo, history_of(repo), site_url="https://agents.example.com/")
     newer = entries(again.files["whats-new.xml"])
-    assert len(newer) == 9
+    assert len(newer) == 8
     assert {e["id"] for e in catalogue} < {e["id"] for e in newer}
 
 
@@ -251,7 +291,7 @@ def test_a_shallow_clone_says_so_and_shows_what_it_has(
     assert read.message is not None
     assert "shallow clone" in read.message
     assert "fetch-depth: 0" in read.message
-    weather = read.history.of(os.path.join("cards", "forecast.json"))
+    weather = read.history.of("forecast.json")
     assert weather is not None
     assert [e.kind for e in weather.entries] == ["moved", "first-seen"]
     assert weather.entries[1].commit == commits[-2]
@@ -267,7 +307,7 @@ def test_the_bound_on_commits_keeps_the_latest(story: tuple[CardRepo, list[str]]
     assert read.history is not None
     assert read.message is not None
     assert "latest 3 commits" in read.message
-    weather = read.history.of(os.path.join("cards", "forecast.json"))
+    weather = read.history.of("forecast.json")
     assert weather is not None
     assert [e.commit for e in weather.entries] == list(reversed(commits[-3:]))
     # The oldest of the three broke the card: the version before it, outside the bound, is still read (from the
@@ -291,11 +331,11 @@ def test_an_agent_renamed_or_moved_to_another_file_keeps_its_history(tmp_path: P
     repo.write("atlas-v2.json", card)  # another file, content changed: no git rename, the differ pairs it
     repo.commit("Move the agent to atlas-v2.json")
     history = history_of(repo)
-    atlas = history.of(os.path.join("cards", "atlas-v2.json"))
+    atlas = history.of("atlas-v2.json")
     assert atlas is not None
     assert [e.kind for e in atlas.entries] == ["changed", "changed", "added"]
     assert "agent-renamed" in codes(atlas.entries[1])
-    assert atlas.entries[0].moved_from == os.path.join("cards", "maps.json")
+    assert atlas.entries[0].moved_from == "maps.json"
     assert "description-changed" in codes(atlas.entries[0])
 
 
@@ -321,7 +361,7 @@ def test_a_file_that_never_loaded_is_reported_not_raised(tmp_path: Path) -> None
     repo.write("junk.json", '{"name": "Junk Agent", "skills": []}')  # loads (with errors) now
     repo.commit("Junk is a card now")
     history = history_of(repo)
-    junk = history.of(os.path.join("cards", "junk.json"))
+    junk = history.of("junk.json")
     assert junk is not None
     assert [e.kind for e in junk.entries] == ["added", "unreadable"]
 
@@ -528,7 +568,7 @@ def test_merges_are_told_along_the_first_parent(tmp_path: Path) -> None:
     repo.commit("Weather")
     repo.git("merge", "-q", "--no-ff", "-m", "Merge topic", "topic")
     repo.count += 1
-    maps = history_of(repo).of(os.path.join("cards", "maps.json"))
+    maps = history_of(repo).of("maps.json")
     assert maps is not None
     assert [e.subject for e in maps.entries] == ["Merge topic", "Maps"]
     assert "skill-added" in codes(maps.entries[0])
@@ -547,14 +587,11 @@ def test_cards_at_the_top_a_file_argument_and_odd_names(tmp_path: Path) -> None:
     repo.commit("Bump")
     read = read_history(["."], base=str(repo.root))
     assert read.history is not None
-    assert {os.path.normpath(path) for path in read.history.agents} == {
-        os.path.join("cards", "söme card.json"),
-        "top.json",
-    }
+    assert set(read.history.agents) == {"cards/söme card.json", "top.json"}  # keyed below "."
     single = read_history([os.path.join("cards", "söme card.json")], base=str(repo.root))
     assert single.history is not None
-    assert list(single.history.agents) == [os.path.join("cards", "söme card.json")]
-    (entry, _) = single.history.agents[os.path.join("cards", "söme card.json")].entries
+    assert list(single.history.agents) == ["söme card.json"]  # a file given directly: its name
+    (entry, _) = single.history.agents["söme card.json"].entries
     assert (entry.version_before, entry.version_after) == ("2.0.0", "2.1.0")
 
 
@@ -617,6 +654,69 @@ def test_an_entry_shows_a_bounded_number_of_findings(tmp_path: Path) -> None:
     assert "and 15 more findings" in whats_new
     feed = entries(site.files["whats-new.xml"])[0]
     assert feed["content"].count("a new skill") == 40  # a feed entry is complete
+
+
+def test_a_commit_that_removes_many_agents_is_one_entry_with_its_agents_folded(tmp_path: Path) -> None:
+    repo = CardRepo(tmp_path / "repo")
+    repo.write("weather.json", weather_card())
+    for n in range(53):
+        card = maps_card()
+        card["name"] = f"Maps Agent {n:02}"
+        card["supportedInterfaces"][0]["url"] = f"https://maps{n}.example.com/a2a"
+        repo.write(f"maps-{n:02}.json", card)
+    repo.commit("Initial catalogue")
+    for n in range(53):
+        (repo.cards / f"maps-{n:02}.json").unlink()
+    repo.commit("Remove the maps agents")
+    site = render(repo, history_of(repo))
+    assert "whats-new-2.md" not in site.pages
+    page = site.pages["whats-new.md"]
+    assert html_tokens(page) == []
+    assert len([t for t in parse(page) if t.type == "list_item_open" and t.level == 1]) == 2
+    text = text_of(page)
+    assert "Breaking: 53 agents removed · Remove the maps agents" in text
+    assert "54 agents added · Initial catalogue" in text
+    assert text.count("Agent removed") == 50  # COMMIT_AGENTS_SHOWN
+    assert text.index("Maps Agent 00") < text.index("Maps Agent 49") < text.index("and 3 more agents")
+    assert "and 3 more agents" in text
+    assert to_html(page).html.count('<details class="a2a-fold">') == 2
+    feed = entries(site.files["whats-new.xml"])
+    assert atom_problems(site.files["whats-new.xml"]) == []
+    assert [e["title"] for e in feed] == [
+        "53 agents removed: Maps Agent 00, Maps Agent 01, Maps Agent 02 and 50 more (breaking)",
+        "54 agents added: Maps Agent 00, Maps Agent 01, Maps Agent 02 and 51 more",
+    ]
+    assert feed[0]["content"].count("Agent removed") == 53
+
+
+def test_a_version_policy_finding_is_counted_apart_from_the_changes(tmp_path: Path) -> None:
+    repo = CardRepo(tmp_path / "repo")
+    card = weather_card()
+    repo.write("weather.json", card)
+    repo.commit("Weather")
+    card = copy.deepcopy(card)
+    card["defaultInputModes"] = ["text/plain"]  # breaking, and the version stays 1.0.0
+    repo.write("weather.json", card)
+    repo.commit("Weather: text input only")
+    entry = history_of(repo).agents["weather.json"].entries[0]
+    assert {f.code for f in entry.findings} == {"input-mode-removed", "version-not-bumped"}
+    assert entry.counts()["breaking"] == 1
+    assert entry.policy_count == 1
+    site = render(repo, history_of(repo))
+    assert "Card changed: 1 breaking, 1 policy finding" in text_of(site.pages["whats-new.md"])
+    assert "policy finding (breaking): breaking changes ship" in text_of(site.pages["whats-new.md"])
+    title = entries(site.files["whats-new.xml"])[0]["title"]
+    assert title == (
+        'Weather Agent: the card defaults no longer accept "application/json"; this applies to the skills that '
+        'inherit these defaults: "forecast"; 1 policy finding (breaking)'
+    )
+
+
+def test_the_history_knows_the_differ_s_policy_codes() -> None:
+    from a2a_docgen.history.entries import POLICY_CODES
+    from a2a_docgen.review.codes import POLICY_CODES as REVIEW_POLICY_CODES
+
+    assert POLICY_CODES == REVIEW_POLICY_CODES
 
 
 def test_the_real_cards_through_a_history_never_raise(shared_dir: Path, tmp_path: Path) -> None:

@@ -106,7 +106,7 @@ def forge(document: dict[str, Any], commit: str = PHISH) -> dict[str, Any]:
             NOTICE,
             "changed",
             "Weather Agent",
-            "cards/forecast.json",
+            "forecast.json",
             [["breaking", "skill-removed", "forecast", NOTICE]],
             None,
             None,
@@ -114,8 +114,8 @@ def forge(document: dict[str, Any], commit: str = PHISH) -> dict[str, Any]:
         ]
     )
     number = len(forged["entries"]) - 1
-    forged["recent"].insert(0, [number, "cards/forecast.json"])
-    forged["agents"]["cards/forecast.json"].insert(0, number)
+    forged["recent"].insert(0, [number, "forecast.json"])
+    forged["agents"]["forecast.json"].insert(0, number)
     forged["walk"]["state"]["cards/forecast.json"][2].append(number)
     return forged
 
@@ -212,7 +212,7 @@ def test_a_link_at_the_cache_directory_or_file_is_neither_read_nor_written_throu
         shutil.rmtree(place)
     # The same files in place of the link are taken: the link was the reason they were not.
     shutil.copytree(elsewhere, place)
-    assert NOTICE in {entry.subject for entry in read(story.root).agents["cards/forecast.json"].entries}
+    assert NOTICE in {entry.subject for entry in read(story.root).agents["forecast.json"].entries}
 
 
 def test_a_named_directory_inside_the_work_tree_is_no_cache(

@@ -137,6 +137,30 @@ def test_lists_of_facts_are_classed_by_label() -> None:
     assert "<ul>\n<li>plain item</li>" in body  # one item without a label: not a list of facts
 
 
+def test_a_commit_s_agents_are_folded_under_their_count() -> None:
+    body = to_html(
+        "- **2026-01-02** · `abc` · 3 agents removed\n    - **3 agents**\n        - A (gone)\n"
+        "        - B (gone)\n            - nested\n        - C (gone)\n- next\n"
+    ).html
+    assert body.count('<details class="a2a-fold"><summary><strong>3 agents</strong></summary>') == 1
+    folded = body[body.index("<details") : body.index("</details>")]
+    assert folded.count("<li>") == 4
+    assert "C (gone)" in folded
+    assert body.index("</details>") < body.index("<li>next</li>")
+    # Another bold label, or a count without a list under it, is no fold.
+    for other in ("- **Implicit flow**\n    - scopes\n", "- **3 agents**\n", "- **3 agents:** x\n    - y\n"):
+        assert "<details" not in to_html(other).html
+
+
+def test_a_grade_that_starts_a_list_item_is_a_badge() -> None:
+    body = to_html(
+        "- **B** [Unit](u.md): converts\n    - facts\n- **Version:** `1`\n- **G** not a grade\n"
+    ).html
+    assert '<li><strong class="a2a-grade a2a-grade-b">B</strong> <a' in body
+    assert body.count("a2a-grade") == 2  # the two classes of the one badge
+    assert "<strong>Version:</strong>" in body
+
+
 def test_urls_in_code_get_a_copy_button_with_material_only() -> None:
     url = "https://agent.example/a2a/v1"
     material = to_html(f"`{url}` and `not-a-url`\n", theme=MATERIAL).html

@@ -6,18 +6,22 @@ with the parsers the engines use (TOML, YAML) and checked for what the issue ask
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
+import shlex
 import sys
+from importlib.metadata import packages_distributions
 from pathlib import Path
 
 import pytest
 import yaml
+from packaging.requirements import Requirement
 
 from a2a_docgen.cli import main
 from a2a_docgen.render import NAV
 from a2a_docgen.render.assets import SCRIPTS, STYLESHEETS
-from a2a_docgen.site.scaffold import ENGINES, quoted
+from a2a_docgen.site.scaffold import ENGINES, install_command, quoted
 from tests.conftest import REPO
 
 if sys.version_info >= (3, 11):
@@ -47,20 +51,39 @@ def assert_follows_the_system(palette: list[dict[str, object]]) -> None:
     ]
 
 
+PYPROJECT = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+
+
 def test_the_zensical_install_line_is_the_tested_range() -> None:
     """``init`` prints the Zensical releases the engine tests run (the ``engines`` extra), never an unbounded
     ``pip install zensical`` (0.0.74 and later need a theme package the tests cannot install)."""
-    pyproject = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
-    pinned = next(
-        r for r in pyproject["project"]["optional-dependencies"]["engines"] if r.startswith("zensical")
-    )
+    pinned = next(r for r in PYPROJECT["optional-dependencies"]["engines"] if r.startswith("zensical"))
     tested = pinned.removeprefix("zensical==")
-    install = ENGINES["zensical"].install
+    install = ENGINES["zensical"].packages
     # quoted: a shell would read ">" and "<" as redirections
     assert install[0] == install[-1] == "'"
     assert install == f"'zensical>={tested},<{_next_patch(tested)}'"
     docs = (REPO / "docs" / "engines.md").read_text(encoding="utf-8")
-    assert f"pip install {install}" in docs
+    assert install_command(ENGINES["zensical"]) == f"pip install 'a2a-docgen[search]' {install}"
+    assert f"`{install_command(ENGINES['zensical'])}`" in docs
+
+
+@pytest.mark.parametrize("engine", list(ENGINES))
+def test_the_install_line_brings_every_module_the_commands_import(engine: str) -> None:
+    """Each module the engine's commands import comes from a distribution that the printed ``pip install``
+    brings: a2a-docgen's own dependencies, the extra it names, or the engine's packages; and Pagefind, for
+    the catalogue search's index, from the extra."""
+    spec = ENGINES[engine]
+    brought = {
+        Requirement(r).name
+        for r in [*PYPROJECT["dependencies"], *PYPROJECT["optional-dependencies"][spec.extra]]
+    }
+    brought |= {Requirement(word).name for word in shlex.split(spec.packages)}
+    distributions = packages_distributions()
+    for module, title in spec.modules:
+        assert module in distributions, f"{title}: {module} is not installed here"
+        assert set(distributions[module]) & brought, (title, distributions[module], brought)
+    assert "pagefind" in brought
 
 
 def _next_patch(version: str) -> str:
@@ -68,11 +91,20 @@ def _next_patch(version: str) -> str:
     return ".".join([*head, str(int(last) + 1)])
 
 
-def test_zensical_is_the_default_and_gets_the_example_cards(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_the_default_is_mkdocs_with_the_plugin(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """No ``--engine``: the plugin's site, in one command once ``a2a-docgen[material]`` is installed."""
     project = tmp_path / "catalogue"
     code, out, err = init(capsys, str(project))
+    assert code == 0, err
+    examples = {f"cards/{p.name}" for p in EXAMPLES.glob("*.json")}
+    assert files(project) == {"mkdocs.yml", ".gitignore", "docs/.gitkeep", *examples}
+    assert f"  mkdocs build -f {project}/mkdocs.yml\n  mkdocs serve -f {project}/mkdocs.yml\n" in out
+    assert "(MkDocs)" in out
+
+
+def test_zensical_gets_the_example_cards(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    project = tmp_path / "catalogue"
+    code, out, err = init(capsys, "--engine", "zensical", str(project))
     assert code == 0, err
     examples = {f"cards/{p.name}" for p in EXAMPLES.glob("*.json")}
     assert files(project) == {"zensical.toml", ".gitignore", *examples}
@@ -138,6 +170,81 @@ def test_plugin_engines_get_the_plugin(
     assert f"  {engine} serve -f {project}/{config_name}\n" in out
 
 
+def _not_installed(out: str) -> list[str]:
+    """The packages init names as missing (its ``Not installed in this environment: A, B.`` line)."""
+    for line in out.splitlines():
+        if line.startswith("Not installed in this environment: "):
+            return line.removeprefix("Not installed in this environment: ").split(". ")[0].split(", ")
+    return []
+
+
+@pytest.mark.parametrize(
+    ("engine", "hidden"),
+    [
+        ("mkdocs", ["material"]),
+        ("mkdocs", ["pagefind", "pagefind_bin"]),
+        ("properdocs", ["properdocs"]),
+        ("properdocs", ["material", "properdocs"]),
+        ("zensical", ["zensical", "pagefind", "pagefind_bin"]),
+    ],
+)
+def test_what_is_missing_is_named_and_the_install_line_brings_it(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    engine: str,
+    hidden: list[str],
+) -> None:
+    """Each package the commands need and the environment lacks is named (Material, not MkDocs, when only
+    the theme is missing), before the ``pip install`` that brings them. A module set to None in
+    ``sys.modules`` cannot be imported: Python's own way to leave a package out."""
+    for module in hidden:
+        monkeypatch.setitem(sys.modules, module, None)
+    monkeypatch.setenv("PATH", str(tmp_path / "bin"))  # and no pagefind program on PATH
+    spec = ENGINES[engine]
+    code, out, err = init(capsys, "--engine", engine, str(tmp_path / "p"))
+    assert code == 0, err
+    named = _not_installed(out)
+    titles = dict(spec.modules) | {"pagefind": "Pagefind", "pagefind_bin": "Pagefind"}
+    for module, title in titles.items():
+        if module in hidden:
+            assert title in named, out
+        elif importlib.util.find_spec(module) is not None:  # installed here: never named
+            assert title not in named, out
+    assert (
+        f"Install what the commands need:\n\n  {install_command(spec)}\n\nThen, from this directory:" in out
+    )
+
+
+def test_nothing_missing_no_install_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("material")
+    pytest.importorskip("pagefind")
+    code, out, _ = init(capsys, str(tmp_path / "p"))
+    assert code == 0
+    assert "pip install" not in out
+    assert "Not installed" not in out
+    assert "Next, from this directory:" in out
+
+
+def test_the_plugins_quiet_option_is_one_uncommented_line_away(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``mkdocs.yml`` names the ``quiet`` option, commented, with what it does; uncommented, MkDocs reads it
+    as the plugin's option."""
+    pytest.importorskip("material")
+    from mkdocs.config import load_config
+
+    project = tmp_path / "p"
+    assert init(capsys, str(project))[0] == 0
+    config_file = project / "mkdocs.yml"
+    text = config_file.read_text(encoding="utf-8")
+    assert "`quiet: true`\n      # logs the errors only" in text
+    assert text.count("      # quiet: true\n") == 1
+    config_file.write_text(text.replace("      # quiet: true\n", "      quiet: true\n"), encoding="utf-8")
+    config = load_config(str(config_file))
+    assert config.plugins["a2a-docgen"].config.quiet is True
+
+
 def test_cards_of_your_own_are_referenced_not_copied(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -150,7 +257,7 @@ def test_cards_of_your_own_are_referenced_not_copied(
     assert config["plugins"][1]["a2a-docgen"]["cards"] == "../cards"
     assert not (project / "cards").exists()
     zensical = tmp_path / "repo" / "zensical"
-    code, out, _ = init(capsys, "--cards", str(cards), str(zensical))
+    code, out, _ = init(capsys, "--engine", "zensical", "--cards", str(cards), str(zensical))
     assert code == 0
     assert "a2a-docgen build ../cards -o docs --dialect material" in (zensical / "zensical.toml").read_text(
         encoding="utf-8"
@@ -162,12 +269,17 @@ def test_here_needs_no_config_option(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    code, out, _ = init(capsys, ".")
+    code, out, _ = init(capsys, "--engine", "zensical", ".")
     assert code == 0
     assert (
         "  a2a-docgen build cards -o docs --dialect material\n  zensical build\n"
         "  a2a-docgen search-index site\n  python3 -m http.server -d site\n"
     ) in out
+    (tmp_path / "mkdocs").mkdir()
+    monkeypatch.chdir(tmp_path / "mkdocs")
+    code, out, _ = init(capsys, ".")
+    assert code == 0
+    assert "\n\n  mkdocs build\n  mkdocs serve\n\n" in out
 
 
 def test_existing_files_are_never_overwritten(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -220,7 +332,7 @@ def test_a_file_in_place_of_the_directory(tmp_path: Path, capsys: pytest.Capture
 def test_site_names_round_trip_through_toml_and_yaml(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str
 ) -> None:
-    assert init(capsys, "--site-name", name, str(tmp_path / "z"))[0] == 0
+    assert init(capsys, "--engine", "zensical", "--site-name", name, str(tmp_path / "z"))[0] == 0
     toml_config = tomllib.loads((tmp_path / "z" / "zensical.toml").read_text(encoding="utf-8"))
     assert toml_config["project"]["site_name"] == name
     assert init(capsys, "--engine", "properdocs", "--site-name", name, str(tmp_path / "p"))[0] == 0
@@ -244,4 +356,5 @@ def test_engines_md_shows_the_files_init_writes() -> None:
         written = project_files(engine, cards="cards")
         language = "toml" if name == "zensical" else "yaml"
         assert f"```{language}\n{without_nav(written[engine.config])}```\n" in text, engine.config
-    assert f"```gitignore\n{project_files(ENGINES['zensical'], cards='cards')['.gitignore']}```\n" in text
+    for name in ("zensical", "mkdocs"):
+        assert f"```gitignore\n{project_files(ENGINES[name], cards='cards')['.gitignore']}```\n" in text

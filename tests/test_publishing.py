@@ -4,11 +4,13 @@ per engine, run as a script: every ``run:`` step of the build job, in order, in 
 The install step is the one thing not run (the tests have no network): each requirement it names must be
 satisfied by what is installed here instead, so the workflow installs what the tests ran with. The other
 steps run as written, with ``bash -e`` in the project directory, and must leave the site the upload step
-publishes: every page, and the catalogue search's index.
+publishes: every page, and the catalogue search's index, with a card that has errors among the examples
+(the workflow publishes a catalogue valid or not, unless its ``FAIL_ON_CARD_ERRORS`` says otherwise).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shlex
 import subprocess
@@ -21,7 +23,13 @@ import yaml
 from packaging.requirements import Requirement
 
 from a2a_docgen.cli import main
-from a2a_docgen.site.scaffold import A2A_DOCGEN_SOURCE, ENGINES, WORKFLOW, pages_workflow
+from a2a_docgen.site.scaffold import (
+    A2A_DOCGEN_SOURCE,
+    ENGINES,
+    FAIL_ON_CARD_ERRORS,
+    WORKFLOW,
+    pages_workflow,
+)
 from tests.conftest import REPO
 from tests.support.engine_sites import require_engine
 
@@ -30,6 +38,35 @@ def _workflow(project: Path) -> dict[str, object]:
     data = yaml.safe_load((project / WORKFLOW).read_text(encoding="utf-8"))
     assert isinstance(data, dict)
     return data
+
+
+def _add_card_with_an_error(project: Path) -> Path:
+    """An example card without its required ``version``, as a second agent of the project's catalogue."""
+    card = json.loads((REPO / "examples" / "cards" / "unit-converter.json").read_text(encoding="utf-8"))
+    card["name"] = "Unversioned converter"
+    del card["version"]
+    path = project / "cards" / "unversioned.json"
+    path.write_text(json.dumps(card, indent=2), encoding="utf-8")
+    return path
+
+
+def _build_env(build: dict[str, object]) -> dict[str, str]:
+    """The job's environment, with the programs the steps name from this one (a2a-docgen, the engine)."""
+    env = {**os.environ, **{k: str(v) for k, v in build["env"].items()}}  # type: ignore[attr-defined]
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
+    return env
+
+
+def _run_step(run: str, project: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["bash", "-e", "-c", run],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
 
 
 def _assert_installed(run: str, env: dict[str, str]) -> None:
@@ -57,11 +94,10 @@ def test_the_pages_workflow_builds_the_site_when_run_as_a_script(engine: str, tm
     require_engine(engine)
     project = tmp_path / "repo"
     assert main(["init", "--engine", engine, "--github-pages", str(project)]) == 0
+    _add_card_with_an_error(project)
     workflow = _workflow(project)
     build = workflow["jobs"]["build"]  # type: ignore[index]
-    env = {**os.environ, **{k: str(v) for k, v in build["env"].items()}}
-    # the programs the steps name, from this environment (a2a-docgen, the engine)
-    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
+    env = _build_env(build)
     ran = 0
     for step in build["steps"]:
         run = step.get("run")
@@ -70,15 +106,7 @@ def test_the_pages_workflow_builds_the_site_when_run_as_a_script(engine: str, tm
         if run.startswith("pip install"):
             _assert_installed(run, env)
             continue
-        done = subprocess.run(
-            ["bash", "-e", "-c", run],
-            cwd=project,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=600,
-            check=False,
-        )
+        done = _run_step(run, project, env)
         assert done.returncode == 0, f"{run}\n{done.stdout[-3000:]}{done.stderr[-3000:]}"
         ran += 1
     assert ran == 2  # the check, the build
@@ -87,6 +115,35 @@ def test_the_pages_workflow_builds_the_site_when_run_as_a_script(engine: str, tm
     assert (site / "index.html").is_file()
     assert list(site.glob("agents/*/index.html"))
     assert (site / "pagefind" / "pagefind.js").is_file()
+    assert list(site.glob("agents/unversioned-converter-*/index.html"))  # published, errors and all
+
+
+def test_card_errors_are_annotated_and_fail_the_job_only_when_the_workflow_says_so(tmp_path: Path) -> None:
+    """The check step: the card errors as annotations, and the job goes on to publish; with
+    ``FAIL_ON_CARD_ERRORS: "true"`` it fails; a check that cannot run (no cards) fails it either way."""
+    project = tmp_path / "repo"
+    assert main(["init", "--github-pages", str(project)]) == 0
+    _add_card_with_an_error(project)
+    build = _workflow(project)["jobs"]["build"]  # type: ignore[index]
+    assert build["env"][FAIL_ON_CARD_ERRORS] == "false"
+    text = (project / WORKFLOW).read_text(encoding="utf-8")
+    assert '"true" fails the job on any card error instead' in text  # the switch, explained where it is
+    check = next(step["run"] for step in build["steps"] if step.get("name") == "Check the cards")
+    env = _build_env(build)
+    done = _run_step(check, project, env)
+    assert done.returncode == 0, done.stderr
+    assert "::error file=cards/unversioned.json,line=1,col=1,title=required-missing::" in done.stdout
+    failing = _run_step(check, project, {**env, FAIL_ON_CARD_ERRORS: "true"})
+    assert failing.returncode == 1
+    assert "title=required-missing" in failing.stdout
+    (project / "cards" / "unversioned.json").unlink()
+    assert _run_step(check, project, {**env, FAIL_ON_CARD_ERRORS: "true"}).returncode == 0  # no error left
+    for name in os.listdir(project / "cards"):
+        (project / "cards" / name).unlink()
+    (project / "cards").rmdir()
+    gone = _run_step(check, project, env)
+    assert gone.returncode != 0
+    assert "cards: no such file or directory" in gone.stderr
 
 
 def test_publishing_md_shows_the_workflows_init_writes() -> None:

@@ -184,7 +184,7 @@ def test_layout_and_nav() -> None:
     sections = "|".join(sorted({e.path.removesuffix(".md").removesuffix("/index") for e in NAV} - {"index"}))
     for path in site.pages:
         assert re.fullmatch(
-            rf"[a-z0-9-]+\.md|({sections})/[a-z0-9-]+\.md|agents/[a-z0-9-]+/index\.md", path
+            rf"[a-z0-9-]+\.md|({sections}|sorted)/[a-z0-9-]+\.md|agents/[a-z0-9-]+/index\.md", path
         ), path
     card = catalog_of("route-planner").cards[0]
     agent_slug = slug("Coastal Route Planner", "agent")
@@ -209,6 +209,10 @@ def test_layout_and_nav() -> None:
     tag_page = next(p for p in site.pages if p.startswith("tags/") and p != "tags/index.md")
     assert "search:\n  exclude: true\n" in front_matter(site.pages[tag_page])
     assert tag_page in site.unindexed
+    # Where a page outside the navigation belongs: a tag page to Tags; an agent page to no entry (not Home).
+    assert site.nav_owner(tag_page) == "tags/index.md"
+    assert site.nav_owner("index-2.md") == "index.md"
+    assert site.nav_owner(f"agents/{agent_slug}/index.md") is None
 
 
 def test_long_lists_are_split_over_pages(template_envs: TemplateEnvs) -> None:
@@ -218,7 +222,7 @@ def test_long_lists_are_split_over_pages(template_envs: TemplateEnvs) -> None:
     home = [
         job
         for job in page_jobs(views, per_page={"agents": 1, "facet": 1})
-        if job.template == "index.md.jinja"
+        if job.template == "index.md.jinja" and job.path.startswith("index")
     ]
     assert [job.path for job in home] == ["index.md", "index-2.md"]
     assert [[a.card.name for a in job.context["page"].items] for job in home] == [
@@ -275,11 +279,33 @@ def test_json_examples_are_json_fences_and_text_examples_are_quotes() -> None:
     plain = [e.text for e in examples if not e.is_json]
     assert len(plain) == 2
     assert all(example_text in quoted for example_text in plain)  # as written: nothing in them to encode
+    # Each example's text is shown once: its heading is its number in the skill, not its first words.
+    example_headings = [
+        title for level, title in headings(text) if level == 3 and title.startswith("Example")
+    ]
+    assert len(example_headings) == len(examples)
+    assert "Example 1" in example_headings
+    assert "Example 1 (JSON)" in example_headings or "Example 2 (JSON)" in example_headings
+    for example_text in plain:
+        first_words = " ".join(example_text.split()[:4])
+        assert sum(first_words in line for line in inline_text(text)) == 1
+
+
+def test_the_interfaces_table_has_three_columns_for_a_phone() -> None:
+    site = site_of("route-planner")
+    text = site.pages[agent_path(site, "Coastal")]
+    card = catalog_of("route-planner").cards[0]
+    details = text[text.index("### Interfaces") :]
+    rows = table_rows(details[: details.index("###", 5)])
+    assert rows[0] == ["#", "URL", "Binding"]
+    first = card.interfaces[0]
+    assert rows[1][:2] == ["1", first.url]
+    assert rows[1][2].startswith(f"{first.protocol_binding}, A2A {first.protocol_version}")
 
 
 def test_every_example_has_requests_for_every_interface() -> None:
     site = site_of("route-planner")
-    text = site.pages[agent_path(site, "Coastal")]
+    text, _, extended = site.pages[agent_path(site, "Coastal")].partition("### Extended card")
     tokens = parse(text)
     labels = [
         tokens[i + 1].content
@@ -301,6 +327,12 @@ def test_every_example_has_requests_for_every_interface() -> None:
         for form in forms
     ]
     assert labels == one * count
+    # the extended card is asked of each interface too, by command line only
+    assert re.findall(r"\*\*([^*]+ · [^*]+)\*\*", extended) == [
+        "JSON-RPC v1.0 · curl",
+        "gRPC v1.0 · grpcurl",
+        "HTTP+JSON v1.0 · curl",
+    ]
     commands = [content for info, content in fences(text) if info == "sh"]
     curls = [c for c in commands if c.startswith("curl ")]
     assert {c.split(" \\\n", 1)[0] for c in curls} == {
@@ -373,9 +405,13 @@ def test_index_lists_agents_and_notices() -> None:
     site = site_of("mixed")
     index = site.pages["index.md"]
     items = list_items(index)
-    assert items[0].startswith("Harbour Desk <beta>")
-    assert any(i.startswith("Harbour Authority · 2 skills") for i in items)
-    assert any(i.startswith("Lighthouse Weather") for i in items)
+    assert items[0].startswith("F Harbour Desk <beta>")  # its grade first
+    assert any(i.startswith("2 skills · ") for i in items)  # its provider is the group's heading
+    assert any(i.startswith("B Lighthouse Weather") for i in items)
+    assert [title for level, title in headings(index) if level == 3] == [
+        "Harbour Authority",
+        "No provider named",
+    ]
     assert "1 file could not be read as an Agent Card" in index
     assert "1 card has errors" in index  # the other one's bare "text" media types are warnings
     clean = site_of("route-planner").pages["index.md"]
@@ -485,6 +521,45 @@ def test_same_agent_name_gets_distinct_pages(template_envs: TemplateEnvs) -> Non
     assert len(agents) == 2
     for path, text in site.pages.items():
         check_page(path, text, site)
+    # The home page's lists name the endpoint's host where names repeat, in every order (here both the same).
+    for path in ("index.md", "sorted/name.md", "sorted/grade.md"):
+        named = [i for i in list_items(site.pages[path]) if "Coastal Route Planner" in i]
+        assert len(named) == 2
+        assert all("Coastal Route Planner (routes.tidewater.example): " in i for i in named)
+    rows = json.loads(site.files["catalogue-filter.json"])["agents"]
+    assert [row[12] for row in rows] == ["routes.tidewater.example"] * 2
+    alone = render_catalog(load_catalog(files[:1]))
+    assert "(routes.tidewater.example)" not in alone.pages["index.md"]
+
+
+@pytest.mark.parametrize(
+    ("url", "host"),
+    [
+        ("https://a.example.com:8443/a2a", "a.example.com"),
+        ("grpc.example.com:443", "grpc.example.com"),
+        ("not a url", "not a url"),
+    ],
+)
+def test_an_endpoint_s_host(url: str, host: str) -> None:
+    from a2a_docgen.render.kinds.home import endpoint_host
+
+    assert endpoint_host(url) == host
+
+
+def test_the_home_page_offers_other_orders_as_static_pages() -> None:
+    site = site_of("mixed")
+    home = site.pages["index.md"]
+    assert {"sorted/name.md", "sorted/grade.md"} <= set(links(home))
+    assert "sorted/changed.md" not in site.pages  # no history: no order by change
+    by_grade = list_items(site.pages["sorted/grade.md"])
+    assert [i.split()[0] for i in by_grade if re.match(r"[A-F] ", i)] == ["B", "F"]  # best first
+    by_name = [i for i in list_items(site.pages["sorted/name.md"]) if re.match(r"[A-F] ", i)]
+    assert [i.split(" ", 1)[1][:8] for i in by_name] == ["Harbour ", "Lighthou"]
+    assert {"../index.md", "grade.md"} <= set(links(site.pages["sorted/name.md"]))  # the others linked
+    assert "name.md" not in links(site.pages["sorted/name.md"])
+    # a tight list: an agent's facts line is followed by the next agent, no blank line between
+    assert re.search(r"\n    - [^\n]*\n- \*\*[A-F]\*\* \[", site.pages["sorted/name.md"])
+    assert {"sorted/name.md", "sorted/grade.md"} <= set(site.unindexed)  # the home page is the one indexed
 
 
 # -- card text reaches pages only through encoders ------------------------------------------------------------
@@ -970,7 +1045,8 @@ def test_the_grade_and_how_to_improve_it() -> None:
         if "how to improve it" in found[0]:
             assert "\n### Card quality {#card-quality}\n" in text
     home = site.pages["index.md"]
-    assert re.search(r" · grade [A-F]( ·|$)", home, re.M)
+    assert re.search(r" · grade [A-F] \([0-9]+/100\)( ·|$)", home, re.M)
+    assert re.search(r"^- \*\*[A-F]\*\* \[", home, re.M)  # the grade first, a badge on the plugin's pages
 
 
 def test_a_skill_taking_bare_text_gets_no_contradictory_note_and_every_skill_a_request(

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -165,7 +164,7 @@ def test_the_history_says_card_error_fixed(tmp_path: Path) -> None:
     repo.commit("Upgrade the SDK")
     read = read_history(["cards"], base=str(repo.root))
     assert read.history is not None, read.message
-    agent = read.history.of(os.path.join("cards", "hotels.json"))
+    agent = read.history.of("hotels.json")
     assert agent is not None
     broke, fixed = agent.entries[0], agent.entries[1]
     assert [(f.code, f.severity) for f in fixed.findings] == [("card-error-fixed", "non-breaking")]

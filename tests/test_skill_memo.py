@@ -23,7 +23,7 @@ from tests.support.cards import small_card
 from tests.test_diff import to_v10, v03_cards
 
 Card = dict[str, Any]
-PLACE = ("cards/agent.json", "cards", "agent.json")
+PLACE = ("agent.json", "cards", "agent.json")
 
 
 def read(card: Card | bytes, memo: SkillMemo | None = None) -> ReadCard:

@@ -141,6 +141,8 @@
         binding: names("binding", row[8]),
         era: row[9] ? String(row[9]) : "",
         words: String(row[10] || ""),
+        grade: row[11] ? String(row[11]) : "",
+        host: row[12] ? String(row[12]) : "",
       };
       agent.values = {
         tag: agent.tag, media: agent.media, auth: agent.auth, binding: agent.binding,
@@ -177,7 +179,13 @@
       var shown = agent.tag.slice(0, 6).join(", ");
       facts.push("tags " + shown + (agent.tag.length > 6 ? " and " + (agent.tag.length - 6) + " more" : ""));
     }
-    var children = [el("a", { href: pageHref(agent.url), text: agent.name })];
+    if (agent.grade) facts.push("grade " + agent.grade);
+    var children = [];
+    if (/^[A-F]$/.test(agent.grade)) {
+      children.push(el("strong", { class: "a2a-grade a2a-grade-" + agent.grade.toLowerCase(), text: agent.grade }), " ");
+    }
+    children.push(el("a", { href: pageHref(agent.url), text: agent.name }));
+    if (agent.host) children.push(" (" + agent.host + ")");
     if (agent.summary) children.push(": " + agent.summary);
     children.push(el("ul", null, [el("li", { text: facts.join(" · ") })]));
     return el("li", null, children);
@@ -290,18 +298,23 @@
     if (page.querySelector(".a2a-filter")) return;
     hasSearchIndex = indexHasFacets = page.getAttribute("data-a2a-search") === "pagefind";
 
+    // The static list: everything up to the next section, its agents in one list or in one list per provider
+    // (each under its heading).
     var staticNodes = [];
-    for (var node = heading.nextElementSibling; node && !/^H[1-6]$/.test(node.tagName); node = node.nextElementSibling) {
+    for (var node = heading.nextElementSibling; node && !/^H[12]$/.test(node.tagName); node = node.nextElementSibling) {
       staticNodes.push(node);
     }
-    var staticList = staticNodes.filter(function (n) { return n.tagName === "UL" || n.tagName === "OL"; })[0];
-    if (!staticList) return;
-    var staticItems = Array.prototype.filter.call(staticList.children, function (li) { return li.tagName === "LI"; });
+    var staticLists = staticNodes.filter(function (n) { return n.tagName === "UL" || n.tagName === "OL"; });
+    if (!staticLists.length) return;
+    var staticItems = [];
+    staticLists.forEach(function (list) {
+      Array.prototype.forEach.call(list.children, function (li) { if (li.tagName === "LI") staticItems.push(li); });
+    });
 
     var ids = "a2a-filter";
     var query = el("input", {
       type: "search", id: ids + "-q", name: "q", autocomplete: "off", spellcheck: "false",
-      placeholder: "Name, skill, tag, example words…", "aria-describedby": ids + "-status",
+      placeholder: "Name, skill, tag, example words…",
     });
     var selects = {};
     var facetBox = el("div", { class: "a2a-filter__facets", id: ids + "-facets" });
@@ -319,11 +332,17 @@
       text: "Filters",
     });
     var facetDetails = el("div", { class: "a2a-filter__more", hidden: true }, [facetSummary, facetBox]);
+    var scope = el("p", {
+      id: ids + "-scope", class: "a2a-filter__scope",
+      text: "Searches the catalogue's agents: their names, descriptions, tags and skills, and the full text of " +
+        "their pages. The site's own search box searches every page of the site, section by section.",
+    });
+    query.setAttribute("aria-describedby", ids + "-scope " + ids + "-status");
     var status = el("p", { id: ids + "-status", class: "a2a-filter__status", role: "status", "aria-live": "polite" });
     var note = el("p", { class: "a2a-filter__note", hidden: true });
     var form = el("form", { class: "a2a-filter", role: "search", "aria-label": "Agents" }, [
       el("div", { class: "a2a-filter__query" }, [
-        el("label", { for: query.id, text: "Search the agents and their skills" }), query,
+        el("label", { for: query.id, text: "Search the agents and their skills" }), query, scope,
       ]),
       facetDetails, status, note,
     ]);
@@ -348,6 +367,7 @@
     var shownCount = 0;
     var searchText = "";
     var hitCount = null;
+    var searchPending = false; // a text search of the agent pages has been asked and has not answered
     var agentSummary = "";
     var timer = 0;
     var searchRun = 0;
@@ -360,13 +380,31 @@
       return s;
     }
 
+    /* One answer, in the status line: the agents whose name, description, tags or skills match, and the agent
+       pages whose text holds the words (Pagefind), said together; "No agent matches" only when neither has
+       any, and not before the pages have answered. */
     function announce() {
-      var parts = [agentSummary];
-      if (hitCount !== null) parts.push(plural(hitCount, "agent page mentions", "agent pages mention") + " “" + searchText + "”");
-      status.textContent = parts.filter(Boolean).join("; ");
-      // No agent matched by name, summary, tag or skill, but their pages mention the words: the page hits say it.
-      if (catalogue && shown.length === 0 && hitCount) agentsBox.hidden = true;
-      else if (catalogue && !isEmpty(state())) agentsBox.hidden = false;
+      var s = state();
+      var filtering = catalogue && !isEmpty(s);
+      if (!s.q || hitCount === null) {
+        status.textContent = searchPending ? agentSummary + "; searching the agent pages…" : agentSummary;
+        if (filtering) {
+          agentsBox.hidden = searchPending && shown.length === 0;
+          agentsHeading.textContent = shown.length ? "Agents" : "No agent matches";
+        }
+        return;
+      }
+      var words = "“" + searchText + "”";
+      var pages = hitCount ? plural(hitCount, "agent page holds", "agent pages hold") + " " + words : "";
+      if (!catalogue) status.textContent = agentSummary + (pages ? "; " + pages : "");
+      else if (shown.length && pages) status.textContent = agentSummary + " match " + words + "; " + pages;
+      else if (shown.length) status.textContent = agentSummary + " match " + words;
+      else if (pages) status.textContent = pages + ", in the skills below";
+      else status.textContent = "No agent matches " + words;
+      if (filtering) {
+        agentsBox.hidden = shown.length === 0 && hitCount > 0;
+        agentsHeading.textContent = shown.length ? "Agents" : "No agent matches";
+      }
     }
 
     function showStatic(visible) {
@@ -440,6 +478,14 @@
         li.hidden = !ok;
         n += ok ? 1 : 0;
       });
+      // A provider's heading goes with its agents.
+      var group = null;
+      staticNodes.forEach(function (node) {
+        if (/^H[3-6]$/.test(node.tagName)) group = node;
+        else if (group && (node.tagName === "UL" || node.tagName === "OL")) {
+          group.hidden = !Array.prototype.some.call(node.children, function (li) { return !li.hidden; });
+        }
+      });
       agentSummary = queryWords.length
         ? numbers.format(n) + " of " + plural(staticItems.length, "agent", "agents") + " on this page"
         : plural(staticItems.length, "agent", "agents") + " on this page";
@@ -450,17 +496,21 @@
       clearTimeout(timer);
       if (!s.q) {
         hitCount = null;
+        searchPending = false;
         hitsBox.hidden = true;
         hitsList.replaceChildren();
         return;
       }
       hitCount = null; // until this search answers, the status says nothing about an older one
+      searchPending = hasSearchIndex && location.protocol !== "file:";
       timer = setTimeout(function () {
         loadPagefind().then(function (module) {
           if (run !== searchRun) return null;
           if (!module) {
             hitCount = null;
+            searchPending = false;
             hitsBox.hidden = true;
+            announce();
             return null;
           }
           hitsBox.setAttribute("aria-busy", "true");
@@ -470,15 +520,18 @@
             pagefindShown = 0;
             searchText = s.q;
             hitCount = pagefindResults.length;
-            hitsHeading.textContent = hitCount ? "Found in the agent pages" : "No agent page mentions “" + s.q + "”";
-            hitsBox.hidden = false;
+            searchPending = false;
+            hitsHeading.textContent = "Skills whose agent page holds “" + s.q + "”";
+            hitsBox.hidden = !hitCount;
             announce();
             return showHits(run, true);
           });
         }).catch(function () {
           hitCount = null;
+          searchPending = false;
           hitsBox.hidden = true;
           hitsBox.setAttribute("aria-busy", "false");
+          announce();
         });
       }, DEBOUNCE_MS);
       // While the reader types, fetch the index chunk of the word so far (from three letters: shorter

@@ -120,6 +120,12 @@ def register(subparsers: Any) -> None:
         "URL of its raw card",
     )
     parser.add_argument(
+        "--publisher-domain",
+        metavar="DOMAIN",
+        help="the domain under which you publish these agents (example.com): ai-catalog.json then identifies "
+        "them as urn:air:DOMAIN:a2a:ID, as ARD asks; leave it out for a catalogue of other people's agents",
+    )
+    parser.add_argument(
         "--format",
         choices=FORMATS,
         default="text",
@@ -193,6 +199,12 @@ def run(args: argparse.Namespace) -> int:
         args.history = False
     templates = _templates_dir(args.templates)
     site_url = _site_url(args.site_url)
+    from a2a_docgen.render.discovery import publisher_domain, relative_urls_warning
+
+    args.publisher_domain = publisher_domain(args.publisher_domain)  # a usage error before anything is read
+    relative = relative_urls_warning(site_url, "--site-url")
+    if relative is not None:
+        print(f"warning: {relative}", file=sys.stderr)
     if not args.watch:
         build_once(args, cards, templates, site_url)
         return 0
@@ -231,7 +243,8 @@ def build_once(
 
     jobs = args.jobs or default_jobs()
     history = _history(args, cards, limits, jobs, kept.history if kept is not None else None)
-    # The pages are built by an engine, which publishes HTML only: llms.txt links to the HTML pages.
+    # The pages are built by an engine, which converts every .md file: each agent page's Markdown is published
+    # beside it as a copy (render.discovery), which llms.txt links to.
     site = render_catalog(
         catalog,
         templates_dir=templates,
@@ -241,6 +254,7 @@ def build_once(
         history=history,
         dialect=args.dialect,
         envs=kept.templates if kept is not None else None,
+        publisher=getattr(args, "publisher_domain", None),
     )
     # Watching: files replaced in place, so the engine's own watcher (zensical serve) keeps seeing the directory.
     result = write_site(site, args.out_dir, in_place=args.watch)

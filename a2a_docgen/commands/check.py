@@ -14,9 +14,10 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from a2a_docgen.catalog import load_catalog
+from a2a_docgen.catalog import load_files
 from a2a_docgen.errors import UsageError
 from a2a_docgen.limits import DEFAULT_LIMITS, LIMIT_NAMES, Limits
+from a2a_docgen.load import CardFile, discover, read_card_file
 from a2a_docgen.model import Catalog, Diagnostic
 from a2a_docgen.report_formats import (
     FORMATS,
@@ -45,6 +46,8 @@ Validate Agent Cards (A2A v1.0, v0.3 and older shapes) and report every problem 
 file:line:column with a stable code (see docs/diagnostics.md). PATH is a card file or a
 directory, scanned recursively for *.json (including .well-known/agent-card.json and
 the legacy .well-known/agent.json). Without PATH, the bundled example catalogue is checked.
+A file that is an AI Catalog (ai-catalog.json: specVersion and entries, whatever its name)
+is checked against its format, and the A2A cards it holds inline are checked as cards.
 
 With --grade, each card is also graded A to F (docs/grading.md): the quality hints
 (skills without examples, no provider, ...) and a card-grade line per card are reported.
@@ -179,11 +182,12 @@ def default_catalogue() -> Path:
 def run(args: argparse.Namespace) -> int:
     paths: list[str] = list(args.paths) or [str(default_catalogue())]
     limits = limits_from_args(args)
-    catalog = load_catalog(paths, limits=limits, trust=trust_from_args(args, limits))
-    files = len(catalog.cards) + len(catalog.excluded)
+    cards, ai_catalogs, ai_findings = _split(discover(paths), limits)
+    catalog = load_files(cards, limits=limits, trust=trust_from_args(args, limits))
+    files = len(catalog.cards) + len(catalog.excluded) + ai_catalogs
     if files == 0:
         raise UsageError(f"no card files (*.json) found in {', '.join(paths)}")
-    diagnostics = list(catalog.diagnostics) + _verified(catalog)
+    diagnostics = list(catalog.diagnostics) + _verified(catalog) + ai_findings
     grades = ""
     if args.grade or args.min_grade:
         found, grades = _graded(catalog, args.min_grade)
@@ -195,6 +199,25 @@ def run(args: argparse.Namespace) -> int:
         print(printable(by_code), file=sys.stderr)
     print(summary(files, diagnostics) + grades, file=sys.stderr)  # last: the line scripts read
     return exit_code(diagnostics, strict=args.strict)
+
+
+def _split(files: list[CardFile], limits: Limits) -> tuple[list[CardFile], int, list[Diagnostic]]:
+    """The card files, and the number and findings of the files that are AI Catalogs (``ai-catalog.json``:
+    recognised by their shape, whatever their name)."""
+    from a2a_docgen.aicatalog_files import check_ai_catalog, read_ai_catalog
+
+    cards: list[CardFile] = []
+    found: list[Diagnostic] = []
+    ai_catalogs = 0
+    for card_file in files:
+        data = read_card_file(card_file, limits)
+        parsed = read_ai_catalog(data, limits) if isinstance(data, bytes) else None
+        if parsed is None:
+            cards.append(card_file)
+        else:
+            ai_catalogs += 1
+            found += check_ai_catalog(parsed, card_file.display, limits)
+    return cards, ai_catalogs, found
 
 
 def add_quiet_option(parser: argparse.ArgumentParser) -> None:

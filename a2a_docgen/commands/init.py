@@ -1,8 +1,9 @@
 """``a2a-docgen init``: a new site project for one site engine, ready to build.
 
 Writes the engine's configuration (``a2a_docgen.site.scaffold``), a ``.gitignore`` and, unless ``--cards``
-names cards of your own, the example cards into ``DIR/cards``; then prints the two commands that build and
-serve the site. Nothing is ever overwritten: when a file to write exists, nothing is written (exit 2).
+names cards of your own, the example cards into ``DIR/cards``; then prints the commands that build and serve
+the site, after the ``pip install`` of what they need when something is missing here (each missing package
+named). Nothing is ever overwritten: when a file to write exists, nothing is written (exit 2).
 """
 
 from __future__ import annotations
@@ -13,19 +14,23 @@ import os
 import shlex
 import textwrap
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from a2a_docgen.errors import UsageError
 
-HELP = "write a new site project for Zensical, MkDocs or ProperDocs"
+if TYPE_CHECKING:
+    from a2a_docgen.site.scaffold import Engine
 
-DEFAULT_ENGINE = "zensical"
+HELP = "write a new site project for MkDocs, ProperDocs or Zensical"
+
+DEFAULT_ENGINE = "mkdocs"
 
 EXAMPLES = """\
 examples:
-  a2a-docgen init catalogue                      # Zensical, with the example cards in catalogue/cards
-  a2a-docgen init --engine mkdocs --cards cards/ site   # MkDocs + Material and the plugin, your cards
-  a2a-docgen init --engine properdocs .          # ProperDocs + Material and the plugin, here
+  a2a-docgen init catalogue              # MkDocs + Material and the plugin, the example cards in catalogue/cards
+  a2a-docgen init --cards cards/ site    # the same, building your cards
+  a2a-docgen init --engine properdocs .  # ProperDocs + Material and the plugin, here
+  a2a-docgen init --engine zensical catalogue    # Zensical: a2a-docgen build writes the pages it builds
   a2a-docgen init --github-pages .               # and a GitHub Pages workflow that builds and publishes it
 
 exit status: 0 written, 2 usage error (a file to write exists, a bad option).
@@ -43,9 +48,10 @@ def register(subparsers: Any) -> None:
             Write a site project for an A2A agent catalogue into DIR: the engine's configuration, with the
             catalogue's navigation, search, light and dark palettes, copy buttons on code blocks, no web
             fonts and the catalogue's stylesheet and script; a .gitignore; and the example cards in
-            DIR/cards unless --cards names yours. Zensical builds the pages a2a-docgen build writes into
-            DIR/docs; MkDocs and ProperDocs run the a2a-docgen plugin. Existing files are never
-            overwritten. See docs/engines.md."""
+            DIR/cards unless --cards names yours. MkDocs (the default) and ProperDocs run the a2a-docgen
+            plugin; Zensical builds the pages a2a-docgen build writes into DIR/docs. Prints the commands
+            that build and serve the site, and what to install first if something they need is missing.
+            Existing files are never overwritten. See docs/engines.md."""
         ),
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -55,7 +61,7 @@ def register(subparsers: Any) -> None:
         "--engine",
         choices=list(ENGINES),
         default=DEFAULT_ENGINE,
-        help=f"the site engine (default {DEFAULT_ENGINE})",
+        help=f"the site engine (default {DEFAULT_ENGINE}: the plugin's site in one command)",
     )
     parser.add_argument(
         "--cards",
@@ -76,7 +82,14 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from a2a_docgen.commands.check import default_catalogue
     from a2a_docgen.render.exports import DEFAULT_SITE_NAME
-    from a2a_docgen.site.scaffold import ENGINES, WORKFLOW, pages_workflow, project_files
+    from a2a_docgen.site.scaffold import (
+        ENGINES,
+        SITE_DIR,
+        WORKFLOW,
+        install_command,
+        pages_workflow,
+        project_files,
+    )
 
     engine = ENGINES[args.engine]
     project = Path(args.directory)
@@ -123,15 +136,25 @@ def run(args: argparse.Namespace) -> int:
     )
     print(f"a2a-docgen init: wrote {', '.join(str(project / p) for p in written)}{note} ({engine.title})")
     print()
-    print("Next, from this directory:")
+    missing = missing_packages(engine)
+    if missing:
+        print(f"Not installed in this environment: {', '.join(missing)}. Install what the commands need:")
+        print()
+        print(f"  {install_command(engine)}")
+        print()
+    commands = next_commands(engine.name, project, cards_from_here)
+    print("Next, from this directory:" if not missing else "Then, from this directory:")
     print()
-    for command in next_commands(engine.name, project, cards_from_here):
+    for command in commands:
         print(f"  {command}")
     print()
-    if any(importlib.util.find_spec(module) is None for module in engine.modules):
-        print(f"{engine.title} is not installed in this environment: pip install {engine.install}")
-    if not engine.plugin:
-        config_option = next_commands(engine.name, project, cards_from_here)[1].removeprefix("zensical build")
+    if engine.plugin:
+        print(
+            f"The first builds the site into {project / SITE_DIR}; the second serves it at http://127.0.0.1:8000/ "
+            "and rebuilds it on every change to a card. Either one alone renders the catalogue."
+        )
+    else:
+        config_option = commands[1].removeprefix("zensical build")
         print(
             "The third writes the catalogue search's index (Pagefind) into the built site; the last serves it "
             f"at http://localhost:8000/. For a live preview while editing, run `zensical serve{config_option}` "
@@ -142,6 +165,17 @@ def run(args: argparse.Namespace) -> int:
         "Engines and what works on each: https://github.com/a2a-docgen/a2a-docgen/blob/main/docs/engines.md"
     )
     return 0
+
+
+def missing_packages(engine: Engine) -> list[str]:
+    """What the engine's commands need and this environment lacks, by the names a user knows (Material for
+    MkDocs, Pagefind ...): its modules, and a Pagefind binary for the catalogue search's index."""
+    from a2a_docgen.site.pagefind import find_pagefind
+
+    missing = [title for module, title in engine.modules if importlib.util.find_spec(module) is None]
+    if find_pagefind() is None:
+        missing.append("Pagefind")
+    return missing
 
 
 def next_commands(engine: str, project: Path, cards: str) -> list[str]:

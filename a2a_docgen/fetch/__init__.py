@@ -5,12 +5,15 @@
 - ``fetch.transport``: connections only to those addresses, every operation within the fetch's deadline;
 - ``fetch.client``: one card fetched within limits (``fetch_card``);
 - ``fetch.errors``: one exception per reason a fetch fails;
-- ``fetch.store``: cards kept in a directory with their sidecars (``fetch_to_directory``);
+- ``fetch.store``: cards fetched into a directory (``fetch_to_directory``);
+- ``fetch.saving``: one card kept there with its sidecar;
+- ``fetch.catalogues``: the A2A cards an AI Catalog lists, followed;
 - ``fetch.stems``: the file name of each fetched card.
 """
 
 from __future__ import annotations
 
+from a2a_docgen.fetch.catalogues import DEFAULT_MAX_ENTRIES
 from a2a_docgen.fetch.client import (
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_REDIRECTS,
@@ -35,10 +38,18 @@ from a2a_docgen.fetch.errors import (
 )
 from a2a_docgen.fetch.stems import assign_stems
 from a2a_docgen.fetch.store import FetchOutcome, fetch_to_directory, format_card
-from a2a_docgen.fetch.urls import LEGACY_WELL_KNOWN_PATH, WELL_KNOWN_PATH, card_urls, parse_header
+from a2a_docgen.fetch.urls import (
+    CATALOG_WELL_KNOWN_PATH,
+    LEGACY_WELL_KNOWN_PATH,
+    WELL_KNOWN_PATH,
+    card_urls,
+    parse_header,
+)
 
 __all__ = [
+    "CATALOG_WELL_KNOWN_PATH",
     "DEFAULT_MAX_BYTES",
+    "DEFAULT_MAX_ENTRIES",
     "DEFAULT_MAX_REDIRECTS",
     "DEFAULT_TIMEOUT",
     "LEGACY_WELL_KNOWN_PATH",

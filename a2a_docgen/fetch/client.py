@@ -4,8 +4,9 @@ Servers are third parties: the whole fetch of a URL has one deadline (connecting
 request), connections go only to public addresses unless private ones are allowed (``fetch.transport``),
 redirects are followed by hand (counted, loop-checked, http and https only, never from https to http), a
 compressed answer is refused (none is asked for), a body larger than the cap is refused without being read, and
-only JSON-ish content types are accepted. When the current well-known path answers 404 or 410, the legacy one is
-tried.
+only JSON-ish content types are accepted. At a bare origin the host's AI Catalog is tried first (any failure
+there, or an answer that is not a catalogue, moves on to the card); when the current well-known card path
+answers 404 or 410, the legacy one is tried.
 
 Caller-supplied headers (``Authorization`` ...) are secrets: they are sent only to the origin of the URL
 given, never written anywhere and never part of a message.
@@ -15,8 +16,9 @@ Nothing here prints: failures are ``FetchError`` subclasses whose ``str()`` is a
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import httpx
 
@@ -35,9 +37,10 @@ from a2a_docgen.fetch.errors import (
     show,
 )
 from a2a_docgen.fetch.transport import Refused, Router, deadline
-from a2a_docgen.fetch.urls import card_urls, check_header, origin
+from a2a_docgen.fetch.urls import CATALOG_WELL_KNOWN_PATH, card_urls, check_header, check_url, origin
 from a2a_docgen.limits import DEFAULT_LIMITS, Limits
-from a2a_docgen.load.source import SourceError, line_col, parse_bytes
+from a2a_docgen.load.aicatalog import is_catalog
+from a2a_docgen.load.source import ParsedSource, SourceError, line_col, parse_bytes
 from a2a_docgen.model import JSONObject
 from a2a_docgen.protocol import media_type_essence
 from a2a_docgen.version import __version__
@@ -51,6 +54,7 @@ __all__ = [
     "fetch_card",
     "fetch_with",
     "new_client",
+    "post_json",
 ]
 
 DEFAULT_TIMEOUT = 10.0
@@ -76,10 +80,12 @@ class FetchResult:
     not_modified: bool
     """The server answered 304 to a conditional request: ``card`` is ``None``, keep the copy you have."""
     card: JSONObject | None
-    """The parsed card (members in document order)."""
+    """The parsed card (members in document order), or the AI Catalog found instead."""
     content_type: str | None
     etag: str | None
     last_modified: str | None
+    text: str = field(default="", repr=False)
+    """The answer's text, for locating findings in it."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -95,6 +101,11 @@ class Options:
     etag: str | None = None
     last_modified: str | None = None
     cached_url: str | None = None
+    exact: bool = False
+    """Fetch the URL as it is, never the well-known paths below it (a catalogue entry's ``url``)."""
+    secrets_origin: tuple[str, str, int | None] | None = None
+    """The origin ``headers`` go to; ``None``: the URL fetched's own. An entry of a catalogue is fetched with
+    the origin of the URL the user gave, so a catalogue cannot send the user's headers elsewhere."""
 
     @staticmethod
     def checked(
@@ -167,7 +178,7 @@ def new_client(timeout: float, *, allow_private: bool = False) -> httpx.Client:
         event_hooks={"response": [_stop_at_redirects]},
         headers={
             "User-Agent": f"a2a-docgen/{__version__}",
-            "Accept": "application/json, application/a2a+json, */*;q=0.1",
+            "Accept": "application/json, application/a2a+json, application/ai-catalog+json, */*;q=0.1",
             "Accept-Encoding": "identity",
         },
     )
@@ -196,13 +207,20 @@ def fetch_with(client: httpx.Client, requested: str, options: Options, limits: L
 
 
 def _fetch(client: httpx.Client, requested: str, options: Options, limits: Limits) -> FetchResult:
-    candidates = card_urls(requested)
-    named = origin(candidates[0])
-    misses: list[tuple[httpx.URL, _Answer]] = []
+    candidates = [check_url(requested)] if options.exact else card_urls(requested)
+    named = options.secrets_origin or origin(candidates[0])
+    misses: list[tuple[httpx.URL, str]] = []
     for candidate in candidates:
-        answer = _get(client, candidate, named, options)
+        optional = candidate.path.endswith(CATALOG_WELL_KNOWN_PATH) and candidate is not candidates[-1]
+        try:
+            answer = _get(client, candidate, named, options)
+        except UnsupportedContentType:
+            if not optional:
+                raise
+            misses.append((candidate, "not JSON"))  # a site's own page for unknown paths
+            continue
         if answer.status in _GONE_STATUSES and candidate is not candidates[-1]:
-            misses.append((candidate, answer))
+            misses.append((candidate, _status_text(answer)))
             continue
         if answer.status == 304 and _conditional_headers(answer.url, options):
             return FetchResult(
@@ -215,28 +233,45 @@ def _fetch(client: httpx.Client, requested: str, options: Options, limits: Limit
                 last_modified=answer.headers.get("last-modified", options.last_modified),
             )
         if not 200 <= answer.status < 300:
+            if optional:  # the host serves no catalogue (the card paths have their own errors)
+                misses.append((candidate, _status_text(answer)))
+                continue
             raise _status_error(requested, answer, misses)
+        content_type = answer.headers.get("content-type")
+        try:
+            parsed = _parse(answer, limits)
+        except InvalidCardJSON:
+            if not optional:
+                raise
+            misses.append((candidate, "not JSON"))
+            continue
+        card = parsed.value
+        if optional and not is_catalog(card, content_type):
+            misses.append((candidate, "not an AI Catalog"))
+            continue
         return FetchResult(
             requested=requested,
             url=str(answer.url),
             not_modified=False,
-            card=_parse(answer, limits),
-            content_type=answer.headers.get("content-type"),
+            card=card,
+            content_type=content_type,
             etag=answer.headers.get("etag"),
             last_modified=answer.headers.get("last-modified"),
+            text=parsed.text,
         )
     raise AssertionError("unreachable: the last candidate always returns or raises")
 
 
-def _status_error(
-    requested: str, answer: _Answer, misses: list[tuple[httpx.URL, _Answer]]
-) -> HTTPStatusError:
+def _status_error(requested: str, answer: _Answer, misses: list[tuple[httpx.URL, str]]) -> HTTPStatusError:
     status = _status_text(answer)
     if answer.status in _GONE_STATUSES:
         if misses:
-            tried = ", ".join(f"at {show(url)} ({_status_text(a)})" for url, a in misses)
+            catalogue = [(u, why) for u, why in misses if u.path.endswith(CATALOG_WELL_KNOWN_PATH)]
+            cards = [(u, why) for u, why in misses if u.path.endswith(CATALOG_WELL_KNOWN_PATH) is False]
+            tried = ", ".join(f"at {show(url)} ({why})" for url, why in cards)
             legacy = f"at the legacy {show(answer.url)} ({status})"
-            return CardNotFound(requested, answer.status, f"no Agent Card {tried} nor {legacy}")
+            found = "".join(f"no AI Catalog at {show(u)} ({why}), " for u, why in catalogue)
+            return CardNotFound(requested, answer.status, f"{found}no Agent Card {tried} nor {legacy}")
         return CardNotFound(str(answer.url), answer.status, f"{status}: no Agent Card at this URL")
     hint = ""
     if answer.status in (401, 403):
@@ -261,18 +296,51 @@ def _conditional_headers(url: httpx.URL, options: Options) -> dict[str, str]:
     return headers
 
 
+def post_json(
+    client: httpx.Client, url: str, body: JSONObject, options: Options, limits: Limits
+) -> FetchResult:
+    """POST ``body`` as JSON to ``url`` (a JSON-RPC call) and parse the answer, within ``options.timeout``,
+    under the rules of a GET; a redirect is not followed (it would carry the request's credential)."""
+    with deadline(options.timeout):
+        target = check_url(url)
+        named = options.secrets_origin or origin(target)
+        content = json.dumps(body, ensure_ascii=False).encode("utf-8")
+        answer = _get(client, target, named, options, content)
+        if not 200 <= answer.status < 300:
+            raise _status_error(url, answer, [])
+        parsed = _parse(answer, limits)
+        return FetchResult(
+            requested=url,
+            url=str(answer.url),
+            not_modified=False,
+            card=parsed.value,
+            content_type=answer.headers.get("content-type"),
+            etag=None,
+            last_modified=None,
+            text=parsed.text,
+        )
+
+
 def _get(
-    client: httpx.Client, url: httpx.URL, named: tuple[str, str, int | None], options: Options
+    client: httpx.Client,
+    url: httpx.URL,
+    named: tuple[str, str, int | None],
+    options: Options,
+    content: bytes | None = None,
 ) -> _Answer:
-    """GET with redirects followed by hand; returns the first non-redirect answer (body read for 2xx)."""
+    """GET (or POST ``content`` as JSON) with redirects followed by hand (a GET's only); returns the first
+    non-redirect answer (body read for 2xx)."""
     visited = [url]
+    method = "GET" if content is None else "POST"
     while True:
         current = visited[-1]
         headers = _conditional_headers(current, options)
         if origin(current) == named:
             headers.update(options.headers)  # secrets stay with the origin the user named
+        if content is not None:
+            headers["Content-Type"] = "application/json"
         try:
-            with client.stream("GET", current, headers=headers) as response:
+            with client.stream(method, current, headers=headers, content=content) as response:
                 body = b""
                 if 200 <= response.status_code < 300:
                     _check_content_type(current, response.headers.get("content-type"))
@@ -280,6 +348,10 @@ def _get(
                     body = _read_capped(current, response, options.max_bytes)
                 return _Answer(current, response.status_code, response.reason_phrase, response.headers, body)
         except _Redirected as redirect:
+            if content is not None:
+                raise RedirectRefused(
+                    str(current), "the agent redirected a POST; it is not followed"
+                ) from None
             visited.append(_redirect_target(current, redirect.location, visited, options.max_redirects))
         except Refused as refused:
             raise AddressRefused(str(current), str(refused)) from None
@@ -378,7 +450,7 @@ def _read_capped(url: httpx.URL, response: httpx.Response, max_bytes: int) -> by
     return b"".join(chunks)
 
 
-def _parse(answer: _Answer, limits: Limits) -> JSONObject:
+def _parse(answer: _Answer, limits: Limits) -> ParsedSource:
     try:
         parsed = parse_bytes(answer.body, limits)
     except SourceError as exc:
@@ -387,4 +459,4 @@ def _parse(answer: _Answer, limits: Limits) -> JSONObject:
         if media_type and media_type_essence(media_type) in _TEXT_TYPES:
             reason += f" (the server said {show(media_type, 80)})"
         raise InvalidCardJSON(str(answer.url), reason, *line_col(exc.text, exc.problem.offset)) from None
-    return parsed.value
+    return parsed

@@ -1,7 +1,9 @@
 """The URLs and headers a fetch may use: checked before anything is sent.
 
 An agent publishes its card at ``/.well-known/agent-card.json`` (A2A v0.3 and v1.0); agents built on v0.2 used
-``/.well-known/agent.json``. A URL is an agent's base URL (both are tried) or the URL of a card itself.
+``/.well-known/agent.json``; a host may list its agents in an AI Catalog at ``/.well-known/ai-catalog.json``.
+A URL is an agent's base URL (all three are tried, the catalogue first at a bare origin) or the URL of a card
+or a catalogue itself.
 """
 
 from __future__ import annotations
@@ -12,9 +14,11 @@ import httpx
 
 from a2a_docgen.errors import UsageError
 from a2a_docgen.fetch.errors import show
+from a2a_docgen.load.aicatalog import WELL_KNOWN_PATH as CATALOG_WELL_KNOWN_PATH
 from a2a_docgen.text.urls import valid_host
 
 __all__ = [
+    "CATALOG_WELL_KNOWN_PATH",
     "LEGACY_WELL_KNOWN_PATH",
     "WELL_KNOWN_PATH",
     "card_urls",
@@ -60,12 +64,16 @@ def names_a_card(url: httpx.URL) -> bool:
 
 
 def card_urls(url: str | httpx.URL) -> list[httpx.URL]:
-    """The URLs to try, in order: the URL itself when it names a card, else the two well-known paths."""
+    """The URLs to try, in order: the URL itself when it names a card (or a catalogue), else the two well-known
+    card paths, after the host's AI Catalog when the URL is a bare origin (``https://host/``: the catalogue's
+    well-known path is at the root of a host only)."""
     parsed = url if isinstance(url, httpx.URL) else check_url(url)
     if names_a_card(parsed):
         return [parsed]
     base = parsed.path.rstrip("/")
-    return [parsed.copy_with(path=base + path) for path in (WELL_KNOWN_PATH, LEGACY_WELL_KNOWN_PATH)]
+    paths: tuple[str, ...] = (CATALOG_WELL_KNOWN_PATH,) if not base and not parsed.query else ()
+    paths += (WELL_KNOWN_PATH, LEGACY_WELL_KNOWN_PATH)
+    return [parsed.copy_with(path=base + path) for path in paths]
 
 
 def parse_header(text: str) -> tuple[str, str]:

@@ -13,6 +13,7 @@ from typing import Literal
 
 __all__ = [
     "KIND_LABELS",
+    "POLICY_CODES",
     "UNKNOWN_DATE",
     "AgentHistory",
     "CatalogHistory",
@@ -46,12 +47,20 @@ KIND_LABELS: dict[str, str] = {
 
 SEVERITY_ORDER = ("breaking", "non-breaking", "info")
 
+POLICY_CODES = frozenset(
+    {"version-not-bumped", "version-not-semver", "config-loosened", "config-tightened", "config-invalid"}
+)
+"""The differ's codes about the rules a change must follow (the version policy, the configuration), not about
+what changed: counted apart, as ``diff`` counts them (``review.codes.POLICY_CODES``; a test keeps the two the
+same, since this module imports nothing of a2a-docgen)."""
+
 _ID_NAMESPACE = uuid.UUID("6f0b7b1e-3c55-4d0a-9a44-a2a0d0c9e025")
 
 
 def entry_id(commit: str, path: str) -> str:
-    """The Atom id of one agent's entry for one commit: the same for the same commit and file, whatever builds
-    it (a name-based UUID, RFC 4122 version 5)."""
+    """The Atom id of one agent's entry for one commit: the same for the same commit and card file (``path``, its
+    identity key: the cards alone), whatever builds it, from wherever, and wherever the agent's page is (a
+    name-based UUID, RFC 4122 version 5)."""
     return f"urn:uuid:{uuid.uuid5(_ID_NAMESPACE, f'{commit}:{path}')}"
 
 
@@ -67,6 +76,11 @@ class HistoryFinding:
     """The skill id concerned (card text), ``None`` for the agent as a whole."""
     message: str
     """What changed (card text)."""
+
+    @property
+    def policy(self) -> bool:
+        """A finding about the version policy or the configuration, not a change."""
+        return self.code in POLICY_CODES
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,11 +98,12 @@ class HistoryEntry:
     agent: str
     """The agent's name in this commit (card text)."""
     path: str
-    """The card file in this commit (display path)."""
+    """The card file in this commit: its identity key (``CardSource.key``: its path below the configured cards
+    path, never as typed), as the pages show it."""
     findings: tuple[HistoryFinding, ...] = ()
     """Most severe first."""
     moved_from: str | None = None
-    """The card file before this commit, when the commit renamed it (display path)."""
+    """The card file before this commit, when the commit renamed it (its identity key, as ``path``)."""
     version_before: str | None = None
     version_after: str | None = None
     """The card's own version before and after, when it changed (card text)."""
@@ -116,18 +131,28 @@ class HistoryEntry:
             return "breaking"
         if self.kind == "added":
             return "non-breaking"
-        found = {f.severity for f in self.findings}
+        found = {f.severity for f in self.findings if not f.policy}
         return next((s for s in SEVERITY_ORDER if s in found), "info")
 
     @property
     def breaking(self) -> bool:
         return self.severity == "breaking"
 
+    @property
+    def changes(self) -> tuple[HistoryFinding, ...]:
+        """The findings that are changes (the policy findings left out)."""
+        return tuple(f for f in self.findings if not f.policy)
+
     def counts(self) -> dict[str, int]:
+        """The changes by severity (policy findings are counted by ``policy_count``)."""
         result = dict.fromkeys(SEVERITY_ORDER, 0)
-        for finding in self.findings:
+        for finding in self.changes:
             result[finding.severity] = result.get(finding.severity, 0) + 1
         return result
+
+    @property
+    def policy_count(self) -> int:
+        return sum(f.policy for f in self.findings)
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,8 +164,8 @@ class AgentHistory:
 
 @dataclass(frozen=True, slots=True)
 class RecentEntry:
-    """An entry of the catalogue's "What's new": the entry, and the agent's card file today (``None`` for an
-    agent that is gone)."""
+    """An entry of the catalogue's "What's new": the entry, and the identity key of the agent's card file today
+    (``None`` for an agent that is gone)."""
 
     entry: HistoryEntry
     current: str | None
@@ -148,8 +173,8 @@ class RecentEntry:
 
 @dataclass(frozen=True, slots=True)
 class CatalogHistory:
-    """The history of a catalogue: per card file (the display path of the card in the catalogue), and every
-    entry across the catalogue, latest first (agents that are gone included)."""
+    """The history of a catalogue: per card file (the identity key of the card in the catalogue,
+    ``CardSource.key``), and every entry across the catalogue, latest first (agents that are gone included)."""
 
     agents: Mapping[str, AgentHistory] = field(default_factory=dict)
     recent: tuple[RecentEntry, ...] = ()

@@ -18,7 +18,7 @@ import dataclasses
 import functools
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -46,6 +46,7 @@ from a2a_docgen.history.store import FILE_NAME as STORE_FILE
 from a2a_docgen.history.store import Store, stamp_for
 from a2a_docgen.history.walk import HistoryTimeout, Walk, place, read_order
 from a2a_docgen.limits import DEFAULT_LIMITS, Limits
+from a2a_docgen.load import discover
 
 __all__ = [
     "DEFAULT_MAX_COMMITS",
@@ -93,7 +94,8 @@ def read_history(
     defer: Defer | None = None,
     cache: HistoryCache | None = None,
 ) -> HistoryRead:
-    """The history of the cards ``load_catalog(paths, base=base)`` reads, keyed by their display paths.
+    """The history of the cards ``load_catalog(paths, base=base)`` reads, keyed by their identity keys
+    (``CardSource.key``).
     ``parallel``: the caller's worker processes, for a history with many versions to read (``history.prefill``);
     the history is the same without. ``defer``: where the writes of the cache files go when the caller has a
     better moment for them (the plugin: while its pages convert in workers, where it would wait); without it they
@@ -115,8 +117,9 @@ def read_history(
         arguments = _arguments(paths, cwd, top)
         if not arguments:
             return HistoryRead(None)
+        held = _held(paths, cwd)
         head = head_commit(repository)
-        key = (top, head, tuple(arguments), max_commits, limits, repo_url)
+        key = (top, head, tuple(arguments), tuple(sorted(held.items())), max_commits, limits, repo_url)
         kept = cache.history(key) if cache is not None else None
         if kept is not None:
             return HistoryRead(kept, _message(kept), cached=True)
@@ -127,6 +130,7 @@ def read_history(
                 repository,
                 head,
                 arguments,
+                held,
                 limits,
                 max_commits,
                 seconds,
@@ -156,20 +160,33 @@ def _repository(paths: Sequence[str], cwd: str) -> Repository | None:
     return None
 
 
-def _arguments(paths: Sequence[str], cwd: str, top: str) -> list[tuple[str, str, bool]]:
-    """(argument, its path in the repository, whether it is a file) for each path inside the repository."""
+def _arguments(paths: Sequence[str], cwd: str, top: str) -> list[tuple[str, str, bool, int]]:
+    """(argument, its path in the repository, whether it is a file, its position in ``paths``) for each path
+    inside the repository."""
     found = []
-    for argument in paths:
+    for position, argument in enumerate(paths):
         prefix = repository_path(str(argument), cwd=cwd, top=top)
         if prefix is not None:
-            found.append((str(argument), prefix, os.path.isfile(os.path.join(cwd, argument))))
+            found.append((str(argument), prefix, os.path.isfile(os.path.join(cwd, argument)), position))
     return found
+
+
+def _held(paths: Sequence[str], cwd: str) -> dict[str, tuple[int, ...]]:
+    """The positions of the paths that hold a card file at each relative path, when several paths are given (a
+    file's key says its path's position when another holds the same relative path: ``model.card_key``)."""
+    if len(paths) < 2:
+        return {}
+    held: dict[str, set[int]] = {}
+    for card_file in discover(paths, base=cwd):
+        held.setdefault(card_file.relpath, set()).add(card_file.position)
+    return {relpath: tuple(sorted(positions)) for relpath, positions in sorted(held.items())}
 
 
 def _read(
     repository: Repository,
     head: str,
-    arguments: list[tuple[str, str, bool]],
+    arguments: list[tuple[str, str, bool, int]],
+    held: Mapping[str, tuple[int, ...]],
     limits: Limits,
     max_commits: int,
     seconds: float,
@@ -182,12 +199,12 @@ def _read(
     started = time.monotonic()
     deadline = started + seconds
     directory = cache_directory(repository)
-    snapshot = _snapshot(directory, repository, head, arguments, limits, max_commits)
+    snapshot = _snapshot(directory, repository, head, arguments, held, limits, max_commits)
     kept = read_snapshot(*snapshot, repository=repository) if snapshot is not None else None
     if isinstance(kept, CatalogHistory):
         return dataclasses.replace(kept, commit_url=repo_url)
-    prefixes = [prefix for _, prefix, _ in arguments]
-    where = place(arguments)
+    prefixes = [prefix for _, prefix, _, _ in arguments]
+    where = place(arguments, held)
     continued = (
         _continued(repository, head, prefixes, max_commits, seconds, kept) if kept is not None else None
     )
@@ -282,7 +299,8 @@ def _snapshot(
     directory: Path | None,
     repository: Repository,
     head: str,
-    arguments: list[tuple[str, str, bool]],
+    arguments: list[tuple[str, str, bool, int]],
+    held: Mapping[str, tuple[int, ...]],
     limits: Limits,
     max_commits: int,
 ) -> tuple[Path, dict[str, Any]] | None:
@@ -294,6 +312,7 @@ def _snapshot(
         "stamp": stamp_for(limits),
         "head": head,
         "arguments": [list(argument) for argument in arguments],
+        "held": [[relpath, list(positions)] for relpath, positions in held.items()],
         "max_commits": max_commits,
         "shallow": shallow_boundary(repository),
     }

@@ -16,9 +16,9 @@ unless its model is needed after all.
 from __future__ import annotations
 
 import functools
-import os
+import posixpath
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -30,7 +30,7 @@ from a2a_docgen.history.store import Store, VersionFacts
 from a2a_docgen.limits import Limits
 from a2a_docgen.load import SkillMemo, read_card_bytes
 from a2a_docgen.load.report import locate_all
-from a2a_docgen.model import Catalog, Diagnostic
+from a2a_docgen.model import Catalog, Diagnostic, card_key
 from a2a_docgen.review import diff_catalogs
 from a2a_docgen.review.codes import severity_rank
 from a2a_docgen.review.match import Identity, pair_identities
@@ -40,7 +40,9 @@ from a2a_docgen.text.jsonio import same_json
 __all__ = ["HistoryTimeout", "Lineage", "Version", "Walk", "classify", "load_version", "place", "read_order"]
 
 Place = tuple[str, str, str]
-"""(display path, argument, path below the argument) of a card file, as ``discover`` names it."""
+"""(identity key, argument, path below the argument) of a card file: its key (``model.card_key``, what the
+history is keyed, shown and identified by: the cards alone, never the path as typed) and where ``discover``
+finds it."""
 
 
 class HistoryTimeout(A2ADocgenError):
@@ -59,7 +61,7 @@ class Version:
 
     @property
     def key(self) -> tuple[str, str]:
-        """(blob id, display path)."""
+        """(blob id, identity key)."""
         return self.oid, self.place[0]
 
     @property
@@ -116,7 +118,7 @@ class Walk:
         self.timeline: list[HistoryEntry] = []
         """Every entry, in the order made (oldest commit first)."""
         self.memos: dict[str, SkillMemo] = {}
-        """Display path -> the skills of the versions of that file read so far."""
+        """Identity key -> the skills of the versions of that file read so far."""
 
     def _memo(self, where: Place) -> SkillMemo:
         memo = self.memos.get(where[0])
@@ -219,7 +221,7 @@ class Walk:
             self._record(lineage, commit, kind, head.place[0], versions=(None, card.facts.version))
         for head in heads:  # new files that never loaded yet
             if head.version is None and index[id(head.change)] not in olds:
-                lineage = Lineage(card=None, name=os.path.basename(head.place[0]))
+                lineage = Lineage(card=None, name=posixpath.basename(head.place[2]))
                 self._record(lineage, commit, "unreadable", head.place[0])
                 self.state[head.change.new_path or ""] = lineage
 
@@ -304,8 +306,8 @@ def load_version(
     (``load.memo``)."""
     if data is None:
         return None
-    display, argument, below = where
-    read = read_card_bytes(data, display=display, root=argument, relpath=below, limits=limits, memo=memo)
+    key, argument, below = where
+    read = read_card_bytes(data, display=key, root=argument, relpath=below, limits=limits, memo=memo)
     if isinstance(read, Diagnostic):
         return None
     if read.unnamed() is not None:  # not a card (its other findings are not shown, so not located)
@@ -314,7 +316,7 @@ def load_version(
     verifications = verify_catalog([card], Trust())[0] if card.signatures else {}
     errors = [finding for finding in read.report.findings if finding.severity == "error"]
     diagnostics = locate_all(
-        errors, display, lambda pointer, at_key=False: (1, 1)
+        errors, key, lambda pointer, at_key=False: (1, 1)
     )  # the history shows no positions
     return Catalog(cards=(card,), diagnostics=tuple(diagnostics), excluded=(), verifications=verifications)
 
@@ -329,23 +331,33 @@ def classify(old: Catalog, new: Catalog, day: date) -> tuple[HistoryFinding, ...
     return tuple(HistoryFinding(c.severity, c.code, c.skill, c.message) for c in ordered)
 
 
-def place(arguments: Sequence[tuple[str, str, bool]]) -> Callable[[str], Place | None]:
+def place(
+    arguments: Sequence[tuple[str, str, bool, int]], held: Mapping[str, Sequence[int]] | None = None
+) -> Callable[[str], Place | None]:
     """Where a repository path is in the catalogue: ``arguments`` are (argument as given, its repository path,
-    whether it is a file); ``None`` for a path that no argument reads."""
+    whether it is a file, its position among the paths given); ``None`` for a path that no argument reads.
+    ``held``: the positions of the paths that hold a card file at each relative path in the catalogue, so a
+    file's key is its card's (``model.card_key``)."""
+    held = held or {}
+
+    def key(position: int, relpath: str) -> str:
+        return card_key(position, relpath, held.get(relpath, ()))
+
     from a2a_docgen.review.git import is_card_path
 
     @functools.cache  # a path is asked about in every commit that changes it
     def where(path: str) -> Place | None:
-        for argument, prefix, is_file in arguments:
+        for argument, prefix, is_file, position in arguments:
             if is_file:
                 if path == prefix:
-                    return argument, argument, os.path.basename(path)
+                    name = posixpath.basename(path)
+                    return key(position, name), argument, name
                 continue
             if prefix and not path.startswith(prefix + "/"):
                 continue
             below = path[len(prefix) + 1 :] if prefix else path
             if is_card_path(below):
-                return os.path.join(argument, *below.split("/")), argument, below
+                return key(position, below), argument, below
         return None
 
     return where

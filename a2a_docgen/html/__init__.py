@@ -14,7 +14,11 @@ CommonMark plus GFM tables, which is how GitHub shows the same file:
   is only a bold label, then a fence: the forms of one request) go in one ``a2a-requests`` box that site
   searches skip, as content tabs with mkdocs-material and one after another elsewhere;
 - a GitHub alert (``> [!NOTE]``) becomes the admonition the themes style, and a list whose every item starts
-  with a bold label (``- **Version:** …``) is a list of facts (``ul.a2a-facts``, ``li.a2a-fact-version``).
+  with a bold label (``- **Version:** …``) is a list of facts (``ul.a2a-facts``, ``li.a2a-fact-version``);
+- a list item that starts with a bold grade letter (``- **B** [Agent](…)``, the home page's lists) shows it as
+  a badge (``strong.a2a-grade.a2a-grade-b``);
+- a list item of a bold count of agents and a list (``- **103 agents**``: a commit's agents on "What's new")
+  holds the list folded under the count (``<details class="a2a-fold">``).
 
 Card text can write none of these shapes: the encoders encode every ``*``, ``[`` and backtick fence in it.
 
@@ -230,6 +234,7 @@ def to_html(markdown: str, *, theme: Theme = Theme(), memo: InlineMemo | None = 
     headings = _assign_ids(tokens)
     links = _mark_links(tokens)
     _mark_facts(tokens)
+    _mark_grades(tokens)
     renderer = _Renderer(theme)
     body, boxes = _encoded(renderer.pieces(tokens, _MD.options, env))
     title = next((h.text for h in headings if h.level == 1), None)
@@ -317,6 +322,26 @@ def _mark_facts(tokens: Sequence[Token]) -> None:
                 item.attrSet("class", f"a2a-fact-{label}")
 
 
+_GRADE = re.compile(r"[A-F]")
+
+
+def _mark_grades(tokens: Sequence[Token]) -> None:
+    """Give a list item that starts with a bold grade letter (``- **B** [Agent](…)``: the home page's lists) the
+    classes ``a2a-grade a2a-grade-b`` on that letter, for the catalogue's stylesheet to show it as a badge."""
+    for index, token in enumerate(tokens):
+        if token.type != "list_item_open" or index + 2 >= len(tokens):
+            continue
+        if tokens[index + 1].type != "paragraph_open" or tokens[index + 2].type != "inline":
+            continue
+        children = _significant(tokens[index + 2])
+        if (
+            len(children) > 3
+            and [c.type for c in children[:3]] == ["strong_open", "text", "strong_close"]
+            and _GRADE.fullmatch(children[1].content)
+        ):
+            children[0].attrSet("class", f"a2a-grade a2a-grade-{children[1].content.lower()}")
+
+
 def _fact_label(tokens: Sequence[Token], item: int) -> str | None:
     """The slug of the bold label that starts list item ``tokens[item]`` (``Media types:`` → ``media-types``)."""
     if (
@@ -393,6 +418,11 @@ class _Renderer:
                 out.append((self._requests(run, tokens), True))
                 index = run[-1] + 4
                 continue
+            fold = _fold(tokens, index)
+            if fold is not None:
+                out.append((self._folded(tokens, index, fold, options, env), False))
+                index = fold + 1
+                continue
             alert = _alert(tokens, index)
             if alert is not None:
                 kind, end = alert
@@ -416,6 +446,15 @@ class _Renderer:
         title = f'<p class="admonition-title">{kind.capitalize()}</p>'
         html = f'<div class="admonition {kind}">\n{title}\n<p>{inner}</p>\n'
         return html + self.render(tokens[start + 4 : end], options, env) + "</div>\n"
+
+    def _folded(self, tokens: Sequence[Token], start: int, end: int, options: Any, env: Any) -> str:
+        """A list item of a counted label and a list (``_fold``), the list folded under the label."""
+        label = escapeHtml(_significant(tokens[start + 2])[1].content)
+        inner = self.render(tokens[start + 4 : end + 1], options, env)
+        return (
+            self._html.renderToken(tokens, start, options, env)
+            + f'<details class="a2a-fold"><summary><strong>{label}</strong></summary>\n{inner}</details>\n'
+        )
 
     def _token(self, tokens: Sequence[Token], index: int, options: Any, env: Any) -> str:
         token = tokens[index]
@@ -555,6 +594,37 @@ def _alert(tokens: Sequence[Token], index: int) -> tuple[str, int] | None:
         depth += tokens[end].nesting if tokens[end].type in ("blockquote_open", "blockquote_close") else 0
         if depth == 0:
             return m.group(1).lower(), end
+    return None
+
+
+_FOLD_LABEL = re.compile(r"[0-9][0-9,]* agents")
+
+
+def _fold(tokens: Sequence[Token], index: int) -> int | None:
+    """The index of the closing token of the nested list when ``tokens[index]`` opens a list item that holds
+    only a bold count of agents (``**103 agents**``) and then a bullet list: a commit's agents on "What's new",
+    which are folded under the count. Card text writes no bold text (``*`` is always encoded)."""
+    if tokens[index].type != "list_item_open" or index + 4 >= len(tokens):
+        return None
+    paragraph, inline, closing, nested = tokens[index + 1 : index + 5]
+    if not (
+        paragraph.type == "paragraph_open"
+        and inline.type == "inline"
+        and closing.type == "paragraph_close"
+        and nested.type == "bullet_list_open"
+    ):
+        return None
+    children = _significant(inline)
+    if tuple(c.type for c in children) != _LABEL_ONLY or not _FOLD_LABEL.fullmatch(children[1].content):
+        return None
+    depth = 0
+    for end in range(index + 4, len(tokens)):
+        if tokens[end].type in ("bullet_list_open", "ordered_list_open"):
+            depth += 1
+        elif tokens[end].type in ("bullet_list_close", "ordered_list_close"):
+            depth -= 1
+            if depth == 0:
+                return end
     return None
 
 

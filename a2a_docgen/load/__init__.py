@@ -11,7 +11,7 @@ import json
 import os
 import stat
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from a2a_docgen.diagnostics import FILE_TOO_LARGE, NOT_A_CARD, SYMLINK_OUTSIDE, UNREADABLE, Code, diagnostic
@@ -21,7 +21,7 @@ from a2a_docgen.load.memo import SkillMemo
 from a2a_docgen.load.normalize import detect_era, normalize
 from a2a_docgen.load.report import Report, locate_all
 from a2a_docgen.load.source import ParsedSource, SourceError, line_col, parse_bytes
-from a2a_docgen.model import AgentCard, CardSource, Diagnostic, FetchRecord
+from a2a_docgen.model import AgentCard, CardSource, Diagnostic, FetchRecord, card_key, card_keys
 from a2a_docgen.text.unicode import strip_invisible
 
 __all__ = [
@@ -59,6 +59,10 @@ class CardFile:
     """Set when the file must not be read (a link leading out of the scanned tree)."""
     problem_code: Code = SYMLINK_OUTSIDE
     """The diagnostic code of ``problem``."""
+    position: int = 0
+    """Which of the paths given ``root`` is."""
+    key: str = ""
+    """Its identity key (``CardSource.key``), set by ``discover``."""
 
 
 def discover(paths: Sequence[str | os.PathLike[str]], *, base: str | None = None) -> list[CardFile]:
@@ -68,9 +72,9 @@ def discover(paths: Sequence[str | os.PathLike[str]], *, base: str | None = None
     built from cards configured as ``cards/`` never shows where the project lies on the build machine.
     Raises ``UsageError`` for a path that does not exist.
     """
-    found: list[CardFile] = []
+    found: list[tuple[int, CardFile]] = []
     seen: set[str] = set()
-    for argument in paths:
+    for position, argument in enumerate(paths):
         root = Path(base, argument) if base is not None else Path(argument)
         if not root.exists():
             raise UsageError(f"{os.fspath(argument)}: no such file or directory")
@@ -83,8 +87,12 @@ def discover(paths: Sequence[str | os.PathLike[str]], *, base: str | None = None
             key = os.path.realpath(card_file.path)
             if key not in seen:
                 seen.add(key)
-                found.append(card_file)
-    return found
+                found.append((position, card_file))
+    keys = card_keys([(position, card_file.relpath) for position, card_file in found])
+    return [
+        replace(card_file, position=position, key=key)
+        for (position, card_file), key in zip(found, keys, strict=True)
+    ]
 
 
 def _walk(root: Path, argument: str) -> Iterator[CardFile]:
@@ -190,7 +198,7 @@ def read_fetch_record(card_path: Path) -> FetchRecord | None:
     url, requested = value.get("url"), value.get("requested")
     if not isinstance(url, str) or not isinstance(requested, str):
         return None
-    return FetchRecord(url=url, requested=requested)
+    return FetchRecord(url=url, requested=requested, extended=value.get("extended") is True)
 
 
 @dataclass(slots=True)
@@ -235,13 +243,15 @@ def read_card_bytes(
     display: str,
     root: str = "",
     relpath: str = "",
+    key: str = "",
     limits: Limits = DEFAULT_LIMITS,
     fetched: FetchRecord | None = None,
     memo: SkillMemo | None = None,
 ) -> ReadCard | Diagnostic:
     """Parse and normalise one card from bytes (a file, a git revision, an HTTP body), or the one diagnostic of
-    a document that is not a JSON object. Never raises for its content. ``fetched`` is the card's fetch
-    sidecar, kept in its ``CardSource``; ``memo``, the skills of the file's other versions (``load.memo``)."""
+    a document that is not a JSON object. Never raises for its content. ``key``: the file's identity key
+    (``CardSource.key``; ``relpath``'s own when not given). ``fetched`` is the card's fetch sidecar, kept in its ``CardSource``;
+    ``memo``, the skills of the file's other versions (``load.memo``)."""
     try:
         parsed = parse_bytes(data, limits)
     except SourceError as exc:
@@ -253,10 +263,12 @@ def read_card_bytes(
     report = Report()
     for warning in parsed.warnings:
         report.add(warning.code, warning.pointer, warning.message)
+    relpath = relpath or Path(display).as_posix()  # no root given: the display path is all there is to key by
     source = CardSource(
         path=display,
         root=root,
-        relpath=relpath or os.path.basename(display),
+        relpath=relpath,
+        key=key or card_key(0, relpath),
         raw=parsed.value,
         text=parsed.text,
         fetched=fetched,

@@ -31,8 +31,10 @@ from a2a_docgen.protocol import CORE_BINDINGS, Binding, canonical_binding, short
 from a2a_docgen.render.credentials import Credential, credentials
 from a2a_docgen.render.deferred import Deferred
 from a2a_docgen.render.requests import (
+    RequestExample,
     Shape,
     build_request,
+    extended_card_request,
     request_shape,
     required_extensions,
     stated_version,
@@ -58,6 +60,7 @@ __all__ = [
     "SendingNote",
     "SkippedInterface",
     "calling_view",
+    "extended_variants",
     "request_targets",
     "request_variants",
 ]
@@ -181,6 +184,8 @@ class CallingView:
     python_install: str
     proto_urls: tuple[tuple[str, str], ...]
     """(spec version, URL of ``a2a.proto``) for the gRPC targets."""
+    extended: tuple[RequestVariant, ...] = ()
+    """When the card offers an extended card: the requests that ask each target for it."""
 
 
 def _label(
@@ -260,11 +265,7 @@ def request_variants(
         request = build_request(card, skill, index, target.interface)
         if request is None:
             continue
-        grpc = target.binding == "GRPC"
-        command = grpcurl_command(request, creds) if grpc else curl_command(request, creds)
-        if command is not None:
-            form = "grpcurl" if grpc else "curl"
-            variants.append(RequestVariant(f"{target.label} · {form}", "sh", command, target.label, form))
+        variants += _command(request, creds, target)
         program = python_snippet(
             request,
             creds,
@@ -307,6 +308,33 @@ class DeferredVariants(Deferred[RequestVariant]):
             self._made = request_variants(*self._arguments)
             self._arguments = None  # the card is not kept alive by its requests
         return self._made
+
+
+def extended_variants(card: AgentCard, targets: tuple[RequestTarget, ...]) -> tuple[RequestVariant, ...]:
+    """The requests that ask each target for the extended card, authenticated as the card's own security
+    requires (the first way it accepts); none when the card does not offer one."""
+    if card.capabilities.extended_agent_card is not True:
+        return ()
+    requirements = card.security_requirements
+    creds = credentials(requirements[0] if requirements else None, card)
+    variants: list[RequestVariant] = []
+    for target in targets:
+        request = extended_card_request(card, target.interface)
+        if request is not None:
+            variants += _command(request, creds, target)
+    return tuple(variants)
+
+
+def _command(
+    request: RequestExample, creds: tuple[Credential, ...], target: RequestTarget
+) -> tuple[RequestVariant, ...]:
+    """The command line that sends ``request`` (curl, or grpcurl for gRPC), when it can be written."""
+    grpc = target.binding == "GRPC"
+    command = grpcurl_command(request, creds) if grpc else curl_command(request, creds)
+    if command is None:
+        return ()
+    form = "grpcurl" if grpc else "curl"
+    return (RequestVariant(f"{target.label} · {form}", "sh", command, target.label, form),)
 
 
 def _note(credential: Credential, card: AgentCard) -> PlaceholderNote | None:
@@ -375,4 +403,5 @@ def calling_view(
         grpc=grpc,
         python_install=PYTHON_INSTALL[grpc],
         proto_urls=tuple((f"v{shape}", PROTO_URLS[shape]) for shape in grpc_shapes),
+        extended=extended_variants(card, targets),
     )

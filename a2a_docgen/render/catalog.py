@@ -14,6 +14,7 @@ from a2a_docgen.collector import collector_paused
 from a2a_docgen.errors import UsageError
 from a2a_docgen.model import Catalog, Example, JSONValue
 from a2a_docgen.render.assets import asset_files
+from a2a_docgen.render.discovery import discovery_files, publisher_domain
 from a2a_docgen.render.env import DIALECTS, Dialect, TemplateEnvs, UnescapedOutputError, template_env
 from a2a_docgen.render.exports import DEFAULT_SITE_NAME, export_files
 from a2a_docgen.render.feeds import agent_feed, agent_feed_paths, catalogue_feed, feed_links
@@ -46,6 +47,7 @@ def render_catalog(
     history: CatalogHistory | None = None,
     dialect: Dialect = "github",
     envs: TemplateEnvs | None = None,
+    publisher: str | None = None,
 ) -> RenderedSite:
     """Every page and file of the site for ``catalog``.
 
@@ -64,11 +66,14 @@ def render_catalog(
     request tabs (``render.env.Dialect``): ``github`` for review and the plugin, ``material`` for an engine that
     reads the pages itself (Zensical). ``envs``, kept by a caller that renders again (``mkdocs serve``, ``build
     --watch``), compiles each template once for all its renders; without it, a render makes its own.
-    Raises ``UsageError`` for a bad ``site_url``, a broken template or a template that prints card text
+    ``publisher`` is the domain under which the site's owner publishes the agents: ``ai-catalog.json``'s
+    identifiers are then ``urn:air:`` under it (``render.discovery``; never set it for other people's agents).
+    Raises ``UsageError`` for a bad ``site_url`` or ``publisher``, a broken template or a template that prints card text
     without an encoding filter (``UnescapedOutputError``).
     """
     if site_url is not None and safe_url(site_url) is None:
         raise UsageError(f"site URL {site_url!r} is not an absolute http(s) URL")
+    publisher = publisher_domain(publisher)
     if dialect not in DIALECTS:
         raise UsageError(f"unknown Markdown dialect {dialect!r} (one of {', '.join(DIALECTS)})")
     if reuse is not None and dialect != "github":
@@ -87,6 +92,7 @@ def render_catalog(
             reuse=reuse,
             history=history,
             dialect=dialect,
+            publisher=publisher,
         )
 
 
@@ -101,6 +107,7 @@ def _render_site(
     reuse: RenderReuse | None,
     history: CatalogHistory | None = None,
     dialect: Dialect = "github",
+    publisher: str | None = None,
 ) -> RenderedSite:
     views = build_views(
         catalog, site_url=site_url, reuse=reuse.views if reuse is not None else None, history=history
@@ -120,12 +127,14 @@ def _render_site(
             **job.context,
         )
 
-    def agent_page(index: int) -> tuple[str, dict[str, str], dict[str, bytes]]:
-        """An agent's page, its history pages and its feed: rendered together, by a worker where there are."""
+    def agent_page(index: int) -> tuple[str, str, dict[str, str], dict[str, bytes]]:
+        """An agent's page (and, in another dialect, its sealed form: the page as the plugin converts it, which
+        every site publishes beside its HTML), its history pages and its feed: rendered together, by a worker
+        where there are."""
         agent = agents[index]
-        text = reuse.page(agent) if reuse is not None else None
-        if text is None:
-            text = _render(
+
+        def page(dialect: Dialect) -> str:
+            return _render(
                 env,
                 "agent.md.jinja",
                 agent.path,
@@ -134,8 +143,13 @@ def _render_site(
                 search_exclude=False,
                 dialect=dialect,
             )
+
+        text = reuse.page(agent) if reuse is not None else None
+        if text is None:
+            text = page(dialect)
+        sealed = text if dialect == "github" else page("github")
         histories = {job.path: render_job(job) for job in histories_by_agent.get(agent.path, ())}
-        return text, histories, agent_feed(views, agent, site_url=site_url, site_name=site_name)
+        return text, sealed, histories, agent_feed(views, agent, site_url=site_url, site_name=site_name)
 
     pages: dict[str, str] = {}
     indexed: set[str] = set()
@@ -154,6 +168,17 @@ def _render_site(
             asset_files(),
             catalogue_feed(views, site_url=site_url, site_name=site_name),
         ]
+        rendered = workers.results()
+        parts.append(
+            discovery_files(
+                agents,
+                [sealed for _, sealed, _, _ in rendered],
+                site_url=site_url,
+                site_name=site_name,
+                publisher=publisher,
+                sources_published=markdown_sources,
+            )
+        )
         # One check over every source's paths before they are merged (a merge would hide a repeat).
         distinct_paths(
             [
@@ -165,13 +190,12 @@ def _render_site(
             ]
         )
         files = {path: data for part in parts for path, data in part.items()}
-        rendered = workers.results()
-        for agent, (text, histories, feed) in zip(agents, rendered, strict=True):
+        for agent, (text, _, histories, feed) in zip(agents, rendered, strict=True):
             pages[agent.path] = text
             pages.update(histories)
             files.update(feed)
         if reuse is not None:
-            reuse.keep(agents, [text for text, _, _ in rendered])
+            reuse.keep(agents, [text for text, _, _, _ in rendered])
     unindexed = frozenset(pages) - indexed - {agent.path for agent in agents}
     nav = site_nav(views)
     search: dict[str, tuple[SearchEntry, ...]] = {

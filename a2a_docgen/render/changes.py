@@ -7,13 +7,22 @@ links are the repository's URL (checked by ``safe_url``) and the commit id.
 
 from __future__ import annotations
 
+import itertools
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, overload
 
-from a2a_docgen.history.entries import AgentHistory, CatalogHistory, HistoryEntry, commit_link
+from a2a_docgen.history.entries import (
+    SEVERITY_ORDER,
+    AgentHistory,
+    CatalogHistory,
+    HistoryEntry,
+    commit_link,
+)
 from a2a_docgen.render.deferred import Deferred
 from a2a_docgen.render.paths import WHATS_NEW, WHATS_NEW_FEED, agent_feed_path, agent_history_path
+from a2a_docgen.text.plural import plural
 from a2a_docgen.text.urls import safe_url
 
 __all__ = [
@@ -22,6 +31,7 @@ __all__ = [
     "AgentChanges",
     "ChangeView",
     "ChangeViews",
+    "CommitChanges",
     "HistoryViews",
     "agent_changes",
     "entry_summary",
@@ -31,7 +41,9 @@ __all__ = [
 CHANGES_ON_PAGE = 5
 """Entries in an agent page's "Changes" section; older ones are on its history pages."""
 FEED_ENTRIES = 50
-"""Entries in a feed, latest first."""
+"""Entries in a feed, latest first (in the catalogue's, one per commit)."""
+COMMIT_AGENTS_SHOWN = 50
+"""Agents a commit's entry on "What's new" lists; the rest are counted (a registry commit may touch hundreds)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,10 +63,88 @@ class ChangeView:
 
 
 def entry_summary(entry: HistoryEntry) -> str:
-    """``Card changed: 1 breaking, 2 info``, or the kind's label alone: our words, no card text."""
+    """``Card changed: 1 breaking, 2 info, 1 policy finding``, or the kind's label alone: our words, no card
+    text. A version-policy finding is counted apart from the changes, as ``diff`` counts it."""
     counts = entry.counts()
-    found = ", ".join(f"{n} {severity}" for severity, n in counts.items() if n)
-    return f"{entry.label}: {found}" if found else entry.label
+    found = [f"{n} {severity}" for severity, n in counts.items() if n]
+    if entry.policy_count:
+        found.append(plural(entry.policy_count, "policy finding"))
+    return f"{entry.label}: {', '.join(found)}" if found else entry.label
+
+
+_KIND_COUNTED = {
+    "added": ("agent", "added"),
+    "removed": ("agent", "removed"),
+    "changed": ("card", "changed"),
+    "moved": ("card file", "renamed"),
+    "unreadable": ("card", "unreadable"),
+    "first-seen": ("first version", "in this history"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class CommitChanges:
+    """One commit's entries on "What's new" and in the catalogue's feed: one agent's change, or the changes of
+    many agents under one headline (``103 agents removed``)."""
+
+    changes: tuple[ChangeView, ...]
+    """At least one, in the history's order."""
+
+    @property
+    def first(self) -> ChangeView:
+        return self.changes[0]
+
+    @property
+    def entry(self) -> HistoryEntry:
+        """The first entry (the commit, its date and subject are every entry's)."""
+        return self.changes[0].entry
+
+    @property
+    def commit_link(self) -> str | None:
+        return self.changes[0].commit_link
+
+    @property
+    def severity(self) -> str:
+        found = {view.entry.severity for view in self.changes}
+        return next(s for s in SEVERITY_ORDER if s in found)
+
+    @property
+    def breaking(self) -> bool:
+        return self.severity == "breaking"
+
+    @property
+    def headline(self) -> str:
+        """Our words: the entry's summary for one agent, else each kind counted (``3 agents added, 1 card
+        changed``)."""
+        if len(self.changes) == 1:
+            return self.changes[0].summary
+        kinds: Counter[str] = Counter(view.entry.kind for view in self.changes)
+        return ", ".join(
+            f"{plural(kinds[kind], noun)} {verb}"
+            for kind, (noun, verb) in _KIND_COUNTED.items()
+            if kinds[kind]
+        )
+
+    @property
+    def shown(self) -> tuple[ChangeView, ...]:
+        """The agents the entry lists (at most ``COMMIT_AGENTS_SHOWN``)."""
+        return self.changes[:COMMIT_AGENTS_SHOWN]
+
+    @property
+    def more(self) -> int:
+        """The agents beyond ``shown``."""
+        return len(self.changes) - len(self.shown)
+
+
+def by_commit(views: tuple[ChangeView, ...]) -> tuple[CommitChanges, ...]:
+    """``views`` (latest first) as one ``CommitChanges`` per commit, in the same order; a commit's agents by
+    name."""
+    return tuple(
+        CommitChanges(
+            tuple(sorted(group, key=lambda v: (v.entry.agent.casefold(), v.entry.agent, v.entry.path)))
+        )
+        for _, group in itertools.groupby(views, key=lambda v: v.entry.commit)
+    )
 
 
 Taint = Callable[[Any, dict[object, Any]], Any]
@@ -135,6 +225,9 @@ class AgentChanges:
     """``agents/<slug>/changes.xml``."""
     notices: tuple[str, ...]
     """What readers should know about the history (a shallow clone): our words."""
+    last_changed: str = ""
+    """The date of the latest entry (RFC 3339, from its commit; ``""`` without one or with an unknown date):
+    the home page's "recently changed" order reads it without making the views."""
 
     @property
     def latest(self) -> ChangeViews:
@@ -144,7 +237,8 @@ class AgentChanges:
 
 @dataclass(frozen=True, slots=True)
 class HistoryViews:
-    recent: tuple[ChangeView, ...]
+    recent: tuple[CommitChanges, ...]
+    """The latest changes across the catalogue, one per commit, latest first."""
     notices: tuple[str, ...]
     source: CatalogHistory
     """As read (for the feeds)."""
@@ -167,6 +261,7 @@ def agent_changes(
         history_path=agent_history_path(agent_slug) if len(entries) > CHANGES_ON_PAGE else None,
         feed_path=agent_feed_path(agent_slug),
         notices=history.notices,
+        last_changed=entries[0].date if entries else "",
     )
 
 
@@ -181,4 +276,4 @@ def history_views(history: CatalogHistory, pages: Mapping[str, str], taint: Tain
         )
         for item in history.recent
     )
-    return HistoryViews(recent=recent, notices=history.notices, source=history)
+    return HistoryViews(recent=by_commit(recent), notices=history.notices, source=history)

@@ -13,11 +13,13 @@ a page or section that does not exist.
 from __future__ import annotations
 
 import functools
+import uuid
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from a2a_docgen.load.aicatalog import CATALOG_FILE
 from a2a_docgen.model import (
     AgentCard,
     AgentSkill,
@@ -31,7 +33,13 @@ from a2a_docgen.model import (
     card_order,
 )
 from a2a_docgen.render.kinds.agents import agent_slugs, skill_anchors
-from a2a_docgen.render.paths import agent_badge_path, agent_card_path, agent_dir, agent_page_path
+from a2a_docgen.render.paths import (
+    agent_badge_path,
+    agent_card_path,
+    agent_dir,
+    agent_page_path,
+    markdown_copy_path,
+)
 from a2a_docgen.text.jsonio import json_document
 from a2a_docgen.text.plural import plural
 from a2a_docgen.text.slug import tag_key
@@ -41,17 +49,21 @@ if TYPE_CHECKING:
     from a2a_docgen.quality import Grade
 
 __all__ = [
+    "AI_CATALOG_JSON",
     "CATALOG_JSON",
     "DEFAULT_SITE_NAME",
     "GENERATOR",
+    "LLMS_FULL_TXT",
     "LLMS_TXT",
     "SCHEMA_VERSION",
     "AgentPaths",
+    "agent_id",
     "agent_paths",
     "badge_files",
     "catalog_data",
     "catalog_json",
     "export_files",
+    "llms_title",
     "llms_txt",
     "sorted_cards",
 ]
@@ -61,11 +73,24 @@ SCHEMA_VERSION = 1
 GENERATOR = "a2a-docgen"
 CATALOG_JSON = "catalog.json"
 LLMS_TXT = "llms.txt"
+LLMS_FULL_TXT = "llms-full.txt"
+AI_CATALOG_JSON = CATALOG_FILE
 DEFAULT_SITE_NAME = "A2A agent catalogue"
+
+_AGENT_NAMESPACE = uuid.UUID("3d6c1f52-8b0e-4f3a-9c61-a2a0d0c9e025")
+
+
+def agent_id(card: AgentCard) -> str:
+    """The agent's ``id`` in ``catalog.json``: a name-based UUID (RFC 4122 version 5) of its card's identity key
+    (``CardSource.key``), so it stays when the page's address moves (another card takes the same name) and is
+    the same from any working directory or spelling of the cards' path."""
+    return f"urn:uuid:{uuid.uuid5(_AGENT_NAMESPACE, card.source.key)}"
+
 
 # --------------------------------------------------------------------------------------------------------------
 # Paths: taken from the renderer, which decides them for the whole catalogue (agents whose names share a slug
-# are told apart by their source path; skills without an id, or repeating one, are anchored by position).
+# are told apart by their card's identity key; skills without an id, or repeating one, are anchored by
+# position).
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +111,7 @@ class AgentPaths:
 
 
 def sorted_cards(catalog: Catalog) -> list[AgentCard]:
-    """The cards in catalogue order (name case-insensitively, then name, then source path), whatever order
+    """The cards in catalogue order (name case-insensitively, then name, then identity key), whatever order
     the ``Catalog`` was built in."""
     return sorted(catalog.cards, key=card_order)
 
@@ -175,6 +200,7 @@ def _agent_entry(
     )
     capabilities = card.capabilities
     return {
+        "id": agent_id(card),
         "name": card.name,
         "description": card.description,
         "version": card.version,
@@ -347,10 +373,10 @@ def _note(text: str, details: list[str]) -> str:
 
 
 def _page_link(paths: AgentPaths, markdown_sources: bool) -> str:
-    """Where ``llms.txt`` sends a reader for an agent's page: its Markdown source, when the site publishes the
-    sources next to the HTML (the MkDocs plugin does), else the HTML page (directory URL, as in
-    ``catalog.json``), which every engine building ``a2a-docgen build``'s output publishes."""
-    return paths.page_path if markdown_sources else paths.page_url
+    """Where ``llms.txt`` sends a reader for an agent's page: its Markdown beside the HTML page, the page's
+    source where the site publishes the sources (the MkDocs plugin does), else the copy ``a2a-docgen build``
+    writes (``render.discovery``)."""
+    return markdown_copy_path(paths.page_path, sources_published=markdown_sources)
 
 
 def _agent_line(paths: AgentPaths, markdown_sources: bool) -> str:
@@ -376,20 +402,23 @@ def _skill_line(paths: AgentPaths, skill: AgentSkill, skill_anchor: str, markdow
     return f"- [{name}]({_page_link(paths, markdown_sources)}#{skill_anchor}): {note}"
 
 
+def llms_title(site_name: str) -> str:
+    """The H1 of ``llms.txt`` and ``llms-full.txt``: the site's name as one inert line."""
+    return _llms_text(site_name, _MAX_NAME) or DEFAULT_SITE_NAME
+
+
 def llms_txt(catalog: Catalog, *, site_name: str = DEFAULT_SITE_NAME, markdown_sources: bool = True) -> str:
-    """``llms.txt``: a title, a one-line summary, then one link per agent and per skill to the pages'
-    Markdown sources (``markdown_sources``, for a site that publishes them) or HTML pages, and the JSON
-    exports under ``## Optional`` (which a reader may skip)."""
+    """``llms.txt``: a title, a one-line summary, then one link per agent and per skill to the Markdown of the
+    agent's page, published beside it (``render.paths.markdown_copy_path``: the page's source where the site
+    publishes the sources, ``markdown_sources``), and the other exports under ``## Optional`` (which a reader may
+    skip)."""
     agents = agent_paths(catalog)
     skill_count = sum(len(paths.card.skills) for paths in agents)
-    title = _llms_text(site_name, _MAX_NAME) or DEFAULT_SITE_NAME
     lines = [
-        f"# {title}",
+        f"# {llms_title(site_name)}",
         "",
         f"> {plural(len(agents), 'agent')} and {plural(skill_count, 'skill')} described by their "
-        "A2A Agent Cards. Every link leads to "
-        + ("the Markdown source of a page" if markdown_sources else "a page")
-        + " of this site.",
+        "A2A Agent Cards. Every link leads to the Markdown of a page of this site.",
         "",
         "Each agent page lists the agent's interfaces, security schemes and skills; each skill states "
         "the media types it accepts and produces and the security it requires. The same catalogue as JSON "
@@ -409,8 +438,11 @@ def llms_txt(catalog: Catalog, *, site_name: str = DEFAULT_SITE_NAME, markdown_s
         "",
         "## Optional",
         "",
+        f"- [{LLMS_FULL_TXT}]({LLMS_FULL_TXT}): every agent page's Markdown in one file (in parts past its "
+        "size bound, each naming the others)",
         f"- [{CATALOG_JSON}]({CATALOG_JSON}): every agent, skill, tag and media type as JSON "
         f"(schemaVersion {SCHEMA_VERSION})",
+        f"- [{AI_CATALOG_JSON}]({AI_CATALOG_JSON}): the agents as an AI Catalog, for registries",
     ]
     lines += [
         f"- [{_agent_name(paths.card)} card]({paths.card_path}): the Agent Card as published, JSON"

@@ -15,9 +15,10 @@ import uuid
 from collections.abc import Mapping, Sequence
 
 from a2a_docgen.history.entries import UNKNOWN_DATE, HistoryEntry
-from a2a_docgen.render.changes import FEED_ENTRIES, ChangeView, entry_summary
+from a2a_docgen.render.changes import FEED_ENTRIES, CommitChanges, entry_summary
 from a2a_docgen.render.kinds.agents import AgentPage
 from a2a_docgen.render.pages import SiteViews
+from a2a_docgen.text.plural import plural
 from a2a_docgen.text.unicode import clean_text
 
 __all__ = [
@@ -59,13 +60,72 @@ def _href(target: str, feed_path: str, site_url: str | None) -> str:
     return relative + "/" if target.endswith("/") and not relative.endswith("/") else relative
 
 
+_TITLE_CHARS = 160
+"""A finding's message in a title is cut to this (the entry's content has it whole)."""
+_TITLE_NAMES = 3
+"""The agents a commit's title names."""
+
+
+def _what_changed(entry: HistoryEntry) -> str:
+    """What one agent's entry changed, for a title: the most severe change in the differ's words, then how
+    many more, as the pages say it (``_history.md.jinja``'s ``what_changed``; card text: escaped by the
+    caller)."""
+    agent = entry.agent
+    if entry.kind in ("added", "removed"):
+        return f"{agent} {entry.kind}"
+    if entry.kind == "moved":
+        return f"{agent}: card file renamed to {entry.path}"
+    changes = entry.changes
+    if not changes:
+        what = entry.label
+    else:
+        first = changes[0]
+        message = first.message if len(first.message) <= _TITLE_CHARS else first.message[:_TITLE_CHARS] + "…"
+        what = message + (f" (skill {first.skill})" if first.skill else "")
+        if len(changes) > 1:
+            what += f", and {plural(len(changes) - 1, 'more change')}"
+    if entry.policy_count:
+        what += f"; {plural(entry.policy_count, 'policy finding')}"
+    return f"{agent}: {what}"
+
+
+def _title(group: CommitChanges) -> str:
+    """An entry's title: what changed (``Weather Agent: the skill is gone ("Alerts") ...``), or for a commit
+    that changed many agents its headline and the first names (``103 agents removed: A, B, C and 100 more``);
+    `` (breaking)`` after a breaking one."""
+    if len(group.changes) == 1:
+        title = _what_changed(group.entry)
+    else:
+        names = [view.entry.agent for view in group.changes[:_TITLE_NAMES]]
+        rest = len(group.changes) - len(names)
+        title = f"{group.headline}: {', '.join(names)}" + (f" and {rest} more" if rest else "")
+    return title + (" (breaking)" if group.breaking else "")
+
+
+def _commit_id(commit: str) -> str:
+    """The Atom id of a commit's entry that tells many agents' changes (one agent's keeps its ``entry.id``)."""
+    return f"urn:uuid:{uuid.uuid5(_FEED_NAMESPACE, f'commit:{commit}')}"
+
+
+def _group_content(group: CommitChanges) -> str:
+    """A commit that changed many agents as HTML: its headline and each agent's summary (their pages and feeds
+    list the findings)."""
+    e = html.escape
+    entry = group.entry
+    items = "".join(f"<li>{e(view.entry.agent)}: {e(view.summary)}</li>" for view in group.changes)
+    parts = [f"<p>{e(group.headline)}. Commit {e(entry.short)}: {e(entry.subject)}</p>", f"<ul>{items}</ul>"]
+    if group.commit_link:
+        parts.append(f'<p><a href="{e(group.commit_link)}">The commit</a></p>')
+    return "".join(parts)
+
+
 def _content(entry: HistoryEntry, commit_link: str | None) -> str:
     """The entry as HTML (escaped once here, and once more as the element's text)."""
     e = html.escape
     parts = [f"<p>{e(entry_summary(entry))}. Commit {e(entry.short)}: {e(entry.subject)}</p>"]
     if entry.findings:
         items = "".join(
-            f"<li><strong>{e(f.severity)}</strong>: {e(f.message)}"
+            f"<li><strong>{'policy finding, ' if f.policy else ''}{e(f.severity)}</strong>: {e(f.message)}"
             + (f" (skill <code>{e(f.skill)}</code>)" if f.skill else "")
             + "</li>"
             for f in entry.findings
@@ -89,23 +149,24 @@ def atom_feed(
     title: str,
     feed_path: str,
     page_path: str,
-    changes: Sequence[ChangeView],
+    changes: Sequence[CommitChanges],
     updated: str,
     site_url: str | None,
     site_name: str,
     own_page: str | None = None,
 ) -> bytes:
-    """The feed at ``feed_path`` for the page ``page_path`` (a Markdown path), of ``changes`` (latest first).
+    """The feed at ``feed_path`` for the page ``page_path`` (a Markdown path), of ``changes`` (latest first,
+    one entry each).
 
     ``updated``: the feed's date when it has no entry (the history's ``HEAD``). ``own_page``: every entry's page
     (an agent's feed), else each entry's agent page (``ChangeView.agent_path``), or ``page_path`` for an agent
-    that is gone."""
+    that is gone or a commit that changed many agents."""
     feed_id = (
         _href(feed_path, feed_path, site_url)
         if site_url
         else f"urn:uuid:{uuid.uuid5(_FEED_NAMESPACE, f'{site_name}:{feed_path}')}"
     )
-    known = (view.entry.date for view in changes if view.entry.date != UNKNOWN_DATE)
+    known = (group.entry.date for group in changes if group.entry.date != UNKNOWN_DATE)
     newest = next(known, updated)
     out = [
         '<?xml version="1.0" encoding="utf-8"?>\n',
@@ -120,25 +181,26 @@ def atom_feed(
         "  <generator>a2a-docgen</generator>\n",
     ]
     hrefs: dict[str, str] = {}  # page -> its address from the feed (an agent's feed has one page)
-    for view in changes:
-        entry = view.entry
-        page = own_page or view.agent_path or page_path
+    for group in changes:
+        entry = group.entry
+        single = len(group.changes) == 1
+        page = own_page or (group.first.agent_path if single else None) or page_path
         href = hrefs.get(page)
         if href is None:
             href = hrefs[page] = xml_text(_href(page_url(page), feed_path, site_url))
-        breaking = " (breaking)" if entry.breaking else ""
+        content = _content(entry, group.commit_link) if single else _group_content(group)
         out += [
             "  <entry>\n",
-            f"    <id>{xml_text(entry.id)}</id>\n",
-            f'    <title type="text">{xml_text(f"{entry.agent}: {entry_summary(entry)}{breaking}")}</title>\n',
+            f"    <id>{xml_text(entry.id if single else _commit_id(entry.commit))}</id>\n",
+            f'    <title type="text">{xml_text(_title(group))}</title>\n',
             f"    <updated>{xml_text(entry.date if entry.date != UNKNOWN_DATE else _EPOCH)}</updated>\n",
             f'    <link rel="alternate" type="text/html" href="{href}"/>\n',
         ]
-        if view.commit_link:
-            out.append(f'    <link rel="related" type="text/html" href="{xml_text(view.commit_link)}"/>\n')
+        if group.commit_link:
+            out.append(f'    <link rel="related" type="text/html" href="{xml_text(group.commit_link)}"/>\n')
         out += [
-            f'    <category term="{xml_text(entry.severity)}" label="{xml_text(entry.severity)}"/>\n',
-            f'    <content type="html">{xml_text(_content(entry, view.commit_link))}</content>\n',
+            f'    <category term="{xml_text(group.severity)}" label="{xml_text(group.severity)}"/>\n',
+            f'    <content type="html">{xml_text(content)}</content>\n',
             "  </entry>\n",
         ]
     out.append("</feed>\n")
@@ -175,7 +237,7 @@ def agent_feed(
             title=f"{agent.card.name or 'Unnamed agent'}: changes",
             feed_path=changes.feed_path,
             page_path=agent.path,
-            changes=changes.entries[:FEED_ENTRIES],
+            changes=[CommitChanges((view,)) for view in changes.entries[:FEED_ENTRIES]],
             updated=views.history.source.head_date,
             site_url=site_url,
             site_name=site_name,

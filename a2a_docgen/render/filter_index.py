@@ -7,14 +7,16 @@ agents refer to them by index.
 
     {"version": 1,
      "facets": {"tag": [...], "media": [...], "auth": [...], "binding": [...], "provider": [...]},
-     "agents": [[name, url, summary, provider, skills, tags, media, auth, bindings, era, words], ...]}
+     "agents": [[name, url, summary, provider, skills, tags, media, auth, bindings, era, words, grade, host],
+                ...]}
 
 A site indexed by ``a2a-docgen search-index`` (built by an engine other than the plugin's) also carries
 ``"search": "pagefind"``: the script then loads that index for full-text results.
 
 ``url`` is the agent page's directory from the site root (``agents/<slug>/``); ``provider`` an index or -1;
 ``tags``, ``media``, ``auth`` and ``bindings`` lists of indexes; ``words`` the skill names, lower case, for the
-text filter. Text is card text cleaned for display (plain text, not HTML: the script sets it as text).
+text filter; ``grade`` the card's grade letter (``""`` without one); ``host`` the endpoint's host when another
+agent has the same name, which tells them apart (``""`` otherwise). Text is card text cleaned for display (plain text, not HTML: the script sets it as text).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from __future__ import annotations
 import json
 
 from a2a_docgen.render.kinds.agents import AgentPage
+from a2a_docgen.render.kinds.home import HomeViews
 from a2a_docgen.render.pages import SiteViews
 from a2a_docgen.text.unicode import clean_text
 
@@ -55,6 +58,7 @@ def agent_facets(agent: AgentPage) -> dict[str, tuple[str, ...]]:
 def filter_index(views: SiteViews) -> bytes:
     """The filter index of the catalogue, as minified UTF-8 JSON (sorted facet values, agents in order)."""
     values: dict[str, dict[str, int]] = {facet: {} for facet in _FACETS}
+    hosts = views.view(HomeViews).hosts
     rows = []
     for agent in views.agents:
         entry = agent_facets(agent)
@@ -81,6 +85,8 @@ def filter_index(views: SiteViews) -> bytes:
                 ),
                 agent.era_label,
                 words,
+                agent.grade.letter if agent.grade else "",
+                _clean(hosts.get(agent.path), 200),
             ]
         )
     data = {"version": VERSION, "facets": ordered, "agents": agents}

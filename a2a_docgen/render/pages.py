@@ -6,7 +6,7 @@ Every string that comes from a card reaches a view as ``CardText`` (see ``env``)
 card before anything else looks at it, and text derived here from card text (a summary) is wrapped again. Paths
 and anchors are built from slugs (``[a-z0-9-]``) and are plain ``str``.
 
-Order, so two builds are byte-identical: agents by name, then source path (as ``Catalog`` keeps them); skills in
+Order, so two builds are byte-identical: agents by name, then identity key (as ``Catalog`` keeps them); skills in
 card order; tags, media types, bindings and scopes sorted; rows in agent order, then skill order.
 """
 

@@ -25,6 +25,7 @@ __all__ = [
     "agent_feed_path",
     "agent_history_path",
     "agent_page_path",
+    "markdown_copy_path",
     "slugged_paths",
 ]
 
@@ -68,3 +69,10 @@ def slugged_paths(directory: str, keys: Sequence[str], kind: str) -> dict[str, s
     page)."""
     slugs, _ = unique_slugs([(key, kind) for key in keys])
     return {key: f"{directory}/{value}.md" for key, value in zip(keys, slugs, strict=True)}
+
+
+def markdown_copy_path(page_path: str, *, sources_published: bool) -> str:
+    """Where a page's Markdown is published beside its HTML: its own source path on a site that publishes the
+    pages' sources (the plugin: ``agents/<slug>/index.md``), else ``<page>.md.txt`` (an engine that reads the
+    pages converts every ``.md`` file, and copies other files as they are)."""
+    return page_path if sources_published else f"{page_path}.txt"

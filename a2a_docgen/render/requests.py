@@ -35,6 +35,7 @@ from urllib.parse import quote
 
 from a2a_docgen.model import AgentCard, AgentInterface, AgentSkill, Example, JSONObject, JSONValue
 from a2a_docgen.protocol import (
+    EXTENDED_CARD_OPERATIONS,
     Binding,
     assumed_protocol_version,
     canonical_binding,
@@ -53,6 +54,7 @@ __all__ = [
     "accepts_text",
     "build_request",
     "example_content",
+    "extended_card_request",
     "extension_header",
     "json_media_type",
     "message_id",
@@ -378,4 +380,39 @@ def build_request(
         data_part=content.kind == "data",
         content=content,
         extensions=extensions,
+    )
+
+
+def extended_card_request(card: AgentCard, interface: AgentInterface) -> RequestExample | None:
+    """The request that asks ``interface`` for the agent's extended card (``protocol.EXTENDED_CARD_OPERATIONS``):
+    a JSON-RPC call, an HTTP+JSON ``GET`` (``body`` empty) or a gRPC call; ``None`` as ``build_request``."""
+    binding = canonical_binding(interface.protocol_binding)
+    if binding is None or not interface.url:
+        return None
+    shape = request_shape(interface, card)
+    operation = EXTENDED_CARD_OPERATIONS[(binding, shape)]
+    tenant = interface.tenant if shape == "1.0" else None
+    params: JSONObject = {"tenant": tenant} if tenant else {}
+    versioned: tuple[tuple[str, str], ...] = (("A2A-Version", "1.0"),) if shape == "1.0" else ()
+    headers: tuple[tuple[str, str], ...]
+    if binding == "GRPC":
+        metadata = (("a2a-version", "1.0"),) if shape == "1.0" else ()
+        method, target, headers, body = operation, interface.url, metadata, params
+    elif binding == "HTTP+JSON":
+        prefix = f"/{quote(tenant, safe='', errors='surrogatepass')}" if tenant else ""
+        method, target, headers, body = "GET", interface.url.rstrip("/") + prefix + operation, versioned, {}
+    else:
+        body = {"jsonrpc": "2.0", "id": 1, "method": operation}
+        if shape == "1.0":
+            body["params"] = params
+        method, target, headers = "POST", interface.url, (("Content-Type", "application/json"), *versioned)
+    return RequestExample(
+        binding=binding,
+        shape=shape,
+        method=method,
+        target=target,
+        headers=headers,
+        body=body,
+        data_part=False,
+        content=MessageContent(kind="text"),
     )

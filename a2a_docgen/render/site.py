@@ -48,7 +48,8 @@ class RenderedSite:
 
     def nav_owner(self, path: str) -> str | None:
         """The navigation entry a page that is not in the navigation belongs to: the entry whose path is the
-        longest directory prefix of ``path`` (``tags/x.md`` -> ``tags/index.md``), the home page otherwise."""
+        longest directory prefix of ``path`` (``tags/x.md`` -> ``tags/index.md``, ``index-2.md`` ->
+        ``index.md``), else none: an agent page is no part of Home, which would read as where the reader is."""
         best: str | None = None
         for entry in self.nav:
             directory = entry.path.rpartition("/")[0]
@@ -58,7 +59,7 @@ class RenderedSite:
             )
             if inside and (best is None or len(entry.path) > len(best)):
                 best = entry.path
-        return best or next((e.path for e in self.nav if e.path.rpartition("/")[2] == "index.md"), None)
+        return best
 
     def all_files(self) -> dict[str, bytes]:
         """Pages and files together, encoded, sorted by path."""

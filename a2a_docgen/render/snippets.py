@@ -132,8 +132,8 @@ def _http_auth(credentials: tuple[Credential, ...]) -> tuple[list[str], list[str
 
 
 def curl_command(request: RequestExample, credentials: tuple[Credential, ...]) -> str | None:
-    """The ``curl`` command that sends ``request`` (JSON-RPC or HTTP+JSON) with the body on standard input;
-    ``None`` when the card's URL is not one ``safe_url`` accepts (nothing of it goes into a command)."""
+    """The ``curl`` command that sends ``request`` (JSON-RPC or HTTP+JSON) with the body on standard input (a
+    ``GET`` has none); ``None`` when the card's URL is not one ``safe_url`` accepts (nothing of it goes into a command)."""
     target = safe_url(request.target)
     if target is None:
         return None
@@ -141,6 +141,8 @@ def curl_command(request: RequestExample, credentials: tuple[Credential, ...]) -
     lines = [f"curl -sS --fail-with-body -X {request.method} {_quoted(_with_query(target, query))}"]
     lines += [f"  -H {_quoted(f'{name}: {value}')}" for name, value in request.headers]
     lines += [f"  {option}" for option in options]
+    if request.method == "GET":
+        return _comments(notes) + " \\\n".join(lines)
     lines.append(f"  --data-binary @- <<'{_HEREDOC}'")
     return _comments(notes) + " \\\n".join(lines) + "\n" + json_text(request.body) + "\n" + _HEREDOC
 

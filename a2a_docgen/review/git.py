@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from a2a_docgen.catalog import assemble_catalog, load_card_bytes
 from a2a_docgen.errors import UsageError
@@ -30,7 +30,7 @@ from a2a_docgen.git import (
 )
 from a2a_docgen.limits import DEFAULT_LIMITS, Limits
 from a2a_docgen.load import SIDECAR_SUFFIX, SKIPPED_DIRS, file_too_large
-from a2a_docgen.model import AgentCard, Catalog, Diagnostic
+from a2a_docgen.model import AgentCard, Catalog, Diagnostic, card_keys
 from a2a_docgen.signing import Trust
 
 __all__ = [
@@ -56,6 +56,8 @@ class RevisionFile:
     """Path below ``argument`` with ``/`` separators (the file name when the argument is the file)."""
     oid: str
     size: int
+    key: str = ""
+    """Its identity key at this revision (``CardSource.key``)."""
 
 
 class GitRevision:
@@ -133,9 +135,9 @@ class GitRevision:
 
     def files(self, paths: Sequence[str]) -> list[RevisionFile]:
         """The card files under ``paths`` at this revision, in ``discover`` order (each argument, by path)."""
-        found: list[RevisionFile] = []
+        found: list[tuple[int, RevisionFile]] = []
         seen: set[str] = set()
-        for argument in paths:
+        for position, argument in enumerate(paths):
             prefix = self.repo_path(argument)
             listing = self._git(
                 [
@@ -173,8 +175,9 @@ class GitRevision:
                     continue
                 seen.add(path)
                 display = argument if is_argument else os.path.join(argument, *below.split("/"))
-                found.append(RevisionFile(argument, display, below, oid, int(size)))
-        return found
+                found.append((position, RevisionFile(argument, display, below, oid, int(size))))
+        keys = card_keys([(position, file.relpath) for position, file in found])
+        return [replace(file, key=key) for (_, file), key in zip(found, keys, strict=True)]
 
     def read_file(self, path: str) -> bytes | None:
         """The contents of the file at ``path`` (from the repository root) at this revision, ``None`` when
@@ -215,7 +218,12 @@ class GitRevision:
                     file.display,
                 )
             card, found = load_card_bytes(
-                blobs[file.oid], display=file.display, root=file.argument, relpath=file.relpath, limits=limits
+                blobs[file.oid],
+                display=file.display,
+                root=file.argument,
+                relpath=file.relpath,
+                key=file.key,
+                limits=limits,
             )
             return card, found, file.display
 

@@ -79,8 +79,8 @@ def slug(s: str, namespace: str = "", width: int | None = None) -> str:
     """A file-name-safe, deterministic slug for ``s``, unique within ``namespace`` per ``identity_key`` as far as
     ``width`` hex digits of its hash tell (``unique_slugs`` makes sure).
 
-    Namespace skills by their agent's slug and agents by their source, so equal ids in different cards do not
-    collide.
+    Namespace skills by their agent's slug and agents by their card file's key (``CardSource.key``), so equal
+    ids in different cards do not collide.
     """
     key = identity_key(s)
     digest = hashlib.sha256(f"{namespace}\0{key}".encode("utf-8", "surrogatepass")).hexdigest()

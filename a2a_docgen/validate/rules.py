@@ -890,7 +890,7 @@ def slug_clashes(cards: Sequence[AgentCard]) -> list[Diagnostic]:
     for group in clashes:
         for index in group:
             card = cards[index]
-            others = ", ".join(cards[i].source.path for i in group if i != index)
+            others = ", ".join(cards[i].source.key for i in group if i != index)  # published: never as typed
             line, column = PositionIndex.build(card.source.text).locate("/name")
             result.append(
                 diagnostic(
@@ -951,7 +951,7 @@ def catalog_rules(cards: Sequence[AgentCard]) -> list[Diagnostic]:
     (``limited_tag_pages``)."""
     by_name: dict[str, AgentCard] = {}
     result = [*slug_clashes(cards), *limited_tag_pages(cards)]
-    for card in sorted(cards, key=lambda c: c.source.path):
+    for card in sorted(cards, key=lambda c: c.source.key):
         if card.name is None:
             continue
         key = identity(card.name).strip().casefold()
@@ -960,7 +960,7 @@ def catalog_rules(cards: Sequence[AgentCard]) -> list[Diagnostic]:
             result.append(
                 diagnostic(
                     DUPLICATE_AGENT_NAME,
-                    f"agent name {quote(card.name)} is also used by {by_name[key].source.path}; the spec does not "
+                    f"agent name {quote(card.name)} is also used by {by_name[key].source.key}; the spec does not "
                     "forbid it (diff tells such agents apart by interface URL), but readers of the catalogue and "
                     "registries keyed by name cannot: give each agent its own name",
                     file=card.source.path,

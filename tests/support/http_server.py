@@ -65,6 +65,8 @@ class RecordedRequest:
     path: str
     headers: dict[str, str]
     """Header names lower-cased."""
+    body: bytes = b""
+    """What a POST sent."""
 
 
 class TestServer:
@@ -135,9 +137,16 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:
         """Quiet."""
 
-    def do_GET(self) -> None:
+    def do_POST(self) -> None:
+        """Answered as a GET of the same path (a JSON-RPC endpoint answers what its route says)."""
+        length = int(self.headers.get("Content-Length") or 0)
+        self.do_GET(method="POST", body=self.rfile.read(length))
+
+    def do_GET(self, method: str = "GET", body: bytes = b"") -> None:
         owner = self.server.owner
-        owner.record(RecordedRequest("GET", self.path, {k.lower(): v for k, v in self.headers.items()}))
+        owner.record(
+            RecordedRequest(method, self.path, {k.lower(): v for k, v in self.headers.items()}, body)
+        )
         route = owner.routes.get(self.path.split("?", 1)[0])
         try:
             if route is None:

@@ -101,7 +101,7 @@ def build_views(
     return SiteViews(
         agents=agents,
         kinds=views,
-        history=history_views(history, {agent.card.source.path: agent.path for agent in agents}, taint_into)
+        history=history_views(history, {agent.card.source.key: agent.path for agent in agents}, taint_into)
         if history is not None
         else None,
         grades=grades,

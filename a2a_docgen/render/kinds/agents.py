@@ -78,25 +78,6 @@ FLOW_LABELS = {
     "implicit": "Implicit",
     "password": "Password",
 }
-HEADING_WORDS = 8
-
-
-def example_heading(example: Example) -> CardText:
-    """What an example is, in a few words: its first ``HEADING_WORDS`` words, or "JSON with" the members of a
-    JSON object (the kind of the value otherwise)."""
-    if example.is_json:
-        if isinstance(example.value, dict) and example.value:
-            keys = list(example.value)
-            shown = ", ".join(keys[:4]) + (", \u2026" if len(keys) > 4 else "")
-            return CardText(f"JSON with {shown}")
-        return CardText("JSON array" if isinstance(example.value, list) else "JSON value")
-    words = example.text.split()
-    if not words:
-        return CardText("Empty example")
-    heading = " ".join(words[:HEADING_WORDS])
-    return CardText(heading + ("\u2026" if len(words) > HEADING_WORDS else ""))
-
-
 # -- views -----------------------------------------------------------------------------------------------------
 
 
@@ -188,9 +169,8 @@ class TagLink:
 @dataclass(frozen=True, slots=True)
 class ExampleView:
     number: int
+    """1-based, in the skill: the example's heading (its text is shown once, below it)."""
     example: Example
-    heading: str
-    """What the example is, for its heading: its first words, or the members of a JSON one (card text)."""
     variants: Sequence[RequestVariant]
     """The forms of the request to every interface requests go to (see ``calling``), made when the page
     reads them (``calling.DeferredVariants``)."""
@@ -378,7 +358,7 @@ def _examples(
     for index, example in enumerate(skill.examples):
         variants = DeferredVariants(card, skill, index, targets)
         fit = example_fit(example, skill.effective_input_modes.modes)
-        views.append(ExampleView(index + 1, example, example_heading(example), variants, fit))
+        views.append(ExampleView(index + 1, example, variants, fit))
     return tuple(views)
 
 
@@ -572,7 +552,7 @@ def agent_views(
         path = card.source.path
         verification = catalog.verifications.get(path)
         grade = raw_grades.get(path)
-        own_history = history.of(path) if history is not None else None
+        own_history = history.of(card.source.key) if history is not None else None
         own_tags = {tag_key(tag) for skill in card.skills for tag in shown_tags(skill)}
         inputs = ViewInputs(
             card.source.text,

@@ -34,6 +34,7 @@ from a2a_docgen.model import Catalog
 from a2a_docgen.render.search import SearchEntry
 from a2a_docgen.render.site import RenderedSite
 from a2a_docgen.report_formats import code_summary, format_line, printable, shown
+from a2a_docgen.site.feed_links import ai_catalog_link, feed_link, markdown_link, with_head_links
 from a2a_docgen.site.plugin.cache import HtmlCache, LatePages
 from a2a_docgen.site.plugin.handover import (
     html_title,
@@ -148,6 +149,7 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         when this process would wait anyway."""
         from a2a_docgen.history.read import history_for_build
         from a2a_docgen.render import render_catalog
+        from a2a_docgen.render.discovery import relative_urls_warning
         from a2a_docgen.render.parallel import in_workers
         from a2a_docgen.signing import load_trust, unverified_message
 
@@ -179,18 +181,24 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
                 defer=later.append,
                 cache=caches.history if caches is not None else None,
             )
+            site_url = join_url(config.site_url, prefix)
             site = render_catalog(
                 catalog,
                 templates_dir=sources.templates_dir,
-                site_url=join_url(config.site_url, prefix),
+                site_url=site_url,
                 site_name=config.site_name,
                 jobs=jobs,
                 reuse=caches.reuse if caches is not None else None,
                 history=history,
                 envs=caches.templates if caches is not None else None,
+                publisher=self.config.publisher_domain,
             )
         except A2ADocgenError as exc:
             raise PluginError(f"a2a-docgen: {exc}") from exc
+        # INFO, not WARNING: a strict build (init's workflows) must not fail for want of a site URL.
+        relative = relative_urls_warning(site_url, "site_url in mkdocs.yml")
+        if relative is not None:
+            log.info(relative)
         return site, _described(catalog)
 
     def _late(self, config: MkDocsConfig, site: RenderedSite, *, jobs: int) -> frozenset[str]:
@@ -344,7 +352,7 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         ``data-search-*="..."`` attributes out of the whole content with a regular expression, about a second a
         build here, though our markup writes no such attribute with a value and card text has every quote
         escaped). A kept page's template writes its last output, so it needs none. And where a page of ours
-        that is not in the navigation belongs (an agent page: the home page's entry; a tag page: Tags ...) is
+        that is not in the navigation belongs (a tag page: Tags ...; an agent page belongs to none) is
         marked, so the theme shows readers their place; undone after the page."""
         build = self.build
         if build is None:
@@ -368,12 +376,12 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
             build.marked.active = False
             build.marked = None
         made = build.made.pop(page.file.src_uri, None)
-        if made is None:
-            return output
+        if made is None:  # a page of the site's own: the catalogue's AI Catalog is found from it too
+            return with_head_links(output, page.url, [ai_catalog_link(build.prefix)])
         if build.only_known:
             page.content = ""  # written: let go of it (the next page's may take its memory)
         copy = page.file.dest_uri[len(build.prefix) :]
-        # A kept page is written back as the last build made it, feed link included.
+        # A kept page is written back as the last build made it, head links included.
         kept = self._kept(page)
         if not (kept and build.index_copies.keep(copy)):
             indexed = _indexed(build, page, made)
@@ -381,11 +389,12 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
                 build.index_copies.add(copy, output, indexed)
         if kept:
             return output
+        # Its Markdown is published beside it (``on_post_build``).
+        links = [markdown_link(page.file.src_uri), ai_catalog_link(build.prefix)]
         feed = build.site.feeds.get(page.file.src_uri)
         if feed is not None:
-            from a2a_docgen.site.feed_links import with_feed_link
-
-            output = with_feed_link(output, page.url, feed)
+            links.insert(0, feed_link(feed))
+        output = with_head_links(output, page.url, links)
         if self.serve_caches is not None:
             self.serve_caches.kept.written(page, output)
         return output
@@ -401,7 +410,8 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         return env
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
-        """Publish each catalogue page's Markdown next to its HTML (``llms.txt`` links to it), and the index."""
+        """Publish each catalogue page's Markdown next to its HTML (``llms.txt`` and the page's head link to it),
+        and the index."""
         build = self.build
         if build is None:
             return

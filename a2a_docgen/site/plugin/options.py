@@ -56,6 +56,9 @@ class A2ADocgenPluginConfig(base.Config):  # type: ignore[no-untyped-call]
     ``keys()`` method of MkDocs' config mapping)."""
     require_signature = c.Type(bool, default=False)
     """Fail the build when a card has no signature that verifies with a trusted key."""
+    publisher_domain = c.Optional(c.Type(str))
+    """The domain under which the site's owner publishes the agents: ``ai-catalog.json`` then identifies them as
+    ``urn:air:<domain>:a2a:<id>``. Leave it unset for a catalogue of other people's agents."""
     history = c.Type(bool, default=True)
     """The change history from git on the agent pages, "What's new" and the feeds (off outside a git work tree)."""
 
