@@ -389,7 +389,11 @@ def test_feeds_show_invisible_and_direction_characters_as_the_pages_mark_them(tm
         raw = [(text, invisible_characters(text)) for text in feed_texts(data)]
         assert [found for found in raw if found[1]] == [], path
         text = " ".join(text for text, _ in raw)
-        page = text_of(site.pages["whats-new.md"] if path == "whats-new.xml" else agent_page(site, "invoice-viewer-fdp-exe"))
+        page = text_of(
+            site.pages["whats-new.md"]
+            if path == "whats-new.xml"
+            else agent_page(site, "invoice-viewer-fdp-exe")
+        )
         name = clean_text(card["name"])
         assert name == "Invoice Viewer \u27e8U+202E\u27e9FDP.exe"
         assert name in text, path
@@ -489,9 +493,7 @@ def test_build_writes_the_history_and_no_history_leaves_it_out(
     history_read.clear_cache()
     assert main(["build", "cards", "-o", "without", "--no-history"]) == 0
     assert not (repo.root / "without" / "whats-new.md").exists()
-    page = (repo.root / "without" / "agents" / "weather-agent" / "index.md").read_text(
-        encoding="utf-8"
-    )
+    page = (repo.root / "without" / "agents" / "weather-agent" / "index.md").read_text(encoding="utf-8")
     assert "## Changes" not in page
     capsys.readouterr()
     assert main(["build", "cards", "-o", "bad", "--repo-url", "javascript:alert(1)"]) == 2

@@ -763,7 +763,9 @@ def test_site_url_adds_the_card_url_as_text() -> None:
     site = render_catalog(catalog_of("route-planner"), site_url="https://docs.example/agents/")
     text = site.pages[agent_path(site, "Coastal")]
     (card_fact,) = facts(text)["Card"]
-    assert card_fact.endswith("published at https://docs.example/agents/agents/coastal-route-planner/card.json")
+    assert card_fact.endswith(
+        "published at https://docs.example/agents/agents/coastal-route-planner/card.json"
+    )
     assert not [h for h in links(text) if h.startswith("https://docs.example")]
     with pytest.raises(UsageError, match="site URL"):
         render_catalog(catalog_of("route-planner"), site_url="javascript:alert(1)")
