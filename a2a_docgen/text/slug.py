@@ -181,7 +181,7 @@ def unique_slugs(
 
 
 def anchor(s: str, namespace: str = "", *, prefix: str = "skill") -> str:
-    """An HTML id for ``s``: ``prefix-slug`` (``skill-search-1a2b3c4d5e``), never the raw id.
+    """An HTML id for ``s``, hashed: ``prefix-slug`` (``skill-search-1a2b3c4d5e``), never the raw id.
 
     The prefix keeps generated ids apart from a theme's own (``__config``, ``mkdocs-search-results``).
     """
