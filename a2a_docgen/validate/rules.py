@@ -882,13 +882,20 @@ CARD_RULES: tuple[Rule, ...] = (
 # -- across cards ---------------------------------------------------------------------------------------------------
 
 
+def _reader_name(name: str | None) -> str:
+    """An agent name as a reader tells names apart: invisible characters, outer spaces and case ignored."""
+    return identity(name or "").strip().casefold()
+
+
 def slug_clashes(cards: Sequence[AgentCard]) -> list[Diagnostic]:
     """A warning for every card whose page slug, or a skill's anchor, clashed with another's (``a2a_docgen.slugs``:
     distinct names or ids that read alike): the renderer gives every member of a clash a hashed slug instead of
-    the readable one."""
+    the readable one. Names that differ only in case or spacing are left to ``duplicate-agent-name``."""
     result = []
     found = agent_slugs(cards)
     for group in found.clashes:
+        if len({_reader_name(cards[index].name) for index in group}) == 1:
+            continue
         for index in group:
             card = cards[index]
             others = ", ".join(cards[i].source.key for i in group if i != index)  # published: never as typed
@@ -955,7 +962,7 @@ def catalog_rules(cards: Sequence[AgentCard]) -> list[Diagnostic]:
     for card in sorted(cards, key=lambda c: c.source.key):
         if card.name is None:
             continue
-        key = identity(card.name).strip().casefold()
+        key = _reader_name(card.name)
         if key in by_name:
             line, column = PositionIndex.build(card.source.text).locate("/name")
             result.append(
