@@ -33,8 +33,8 @@ __all__ = [
     "agent_feed_path",
     "agent_history_path",
     "agent_page_path",
-    "markdown_copy_path",
     "badge_path",
+    "markdown_copy_path",
     "site_map",
     "slugged_paths",
 ]
@@ -99,6 +99,8 @@ def markdown_copy_path(page_path: str, *, sources_published: bool) -> str:
     pages' sources (the plugin: ``agents/<slug>/index.md``), else ``<page>.md.txt`` (an engine that reads the
     pages converts every ``.md`` file, and copies other files as they are)."""
     return page_path if sources_published else f"{page_path}.txt"
+
+
 @dataclass(frozen=True, slots=True)
 class AgentFiles:
     """Where one agent's page, files and skills are."""
