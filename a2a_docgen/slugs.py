@@ -1,8 +1,15 @@
 """The slugs of agent pages and skill anchors, for a whole catalogue: one home for the renderer (which names
-pages and anchors with them) and the validator (which warns when two cards' or skills' slugs clashed).
+pages and anchors with them), the validator (which warns when two cards' or skills' addresses clashed) and the
+review comment's links (``site_addresses``).
 
-Between the model and both: it reads cards, never renders. Every slug comes from ``text.slug.unique_slugs``, so
-the final slugs are compared and a clash widens all of its members (neither keeps the short one).
+Between the model and all three: it reads cards, never renders. Every slug comes from
+``text.slug.unique_slugs``: readable where no other item of the family shares the stem, and the final slugs
+compared, so a clash moves all of its members (neither keeps the address).
+
+An agent whose name no other card has is at its name's slug (``agents/weather/``). Cards that share a name
+(``identity_key``) leave that slug to a page listing them (``namesakes``), and each is at the name's slug, ``--``
+and its card file's (``agents/weather--eu-weather/``: ``eu/weather.json``, from ``CardSource.key``), hashed only
+where two of their files read alike. No slug of a name or file has ``--``, so those never meet another's.
 """
 
 from __future__ import annotations
@@ -15,9 +22,12 @@ from a2a_docgen.text.slug import identity_key, tag_key, unique_slugs
 
 __all__ = [
     "MAX_OWN_TAG_PAGES",
+    "NAMESAKE_SEPARATOR",
     "AgentAddress",
+    "AgentSlugs",
     "OwnTagsBeyond",
-    "agent_slug_clashes",
+    "agent_slugs",
+    "file_label",
     "paged_tags",
     "shown_tags",
     "site_addresses",
@@ -31,38 +41,67 @@ Real cards carry at most a few dozen tags; a card of short distinct tags could o
 render and write) for every dozen bytes, tens of thousands in 1 MiB. Tags that two cards share always have a
 page, so no card can take another's."""
 
-
-def agent_slug_clashes(cards: Sequence[AgentCard]) -> tuple[list[str], list[tuple[int, ...]]]:
-    """``slug(name, "agent")`` per card, all distinct (``unique_slugs``): cards with one name are told apart by
-    their identity key (``CardSource.key``: the cards alone, never the path as typed); distinct names whose
-    slugs clash all get longer ones. Also the clashes (card indexes)."""
-    names = [identity_key(card.name or "") for card in cards]
-    counts: dict[str, int] = {}
-    for name in names:
-        counts[name] = counts.get(name, 0) + 1
-    return unique_slugs(
-        [
-            (card.name or "", "agent" if counts[name] == 1 else f"agent:{card.source.key}")
-            for card, name in zip(cards, names, strict=True)
-        ]
-    )
+NAMESAKE_SEPARATOR = "--"
+"""Between the shared name's slug and the card file's in the slug of an agent that shares its name."""
 
 
-def skill_anchor_clashes(
-    skills: Sequence[AgentSkill], agent_slug: str
-) -> tuple[list[str], list[tuple[int, ...]]]:
-    """``skill-<slug(id, agent)>``, all distinct (``unique_slugs``); a skill without an id, or repeating an id,
-    is anchored by its position. Also the clashes of distinct ids (skill indexes)."""
+@dataclass(frozen=True, slots=True)
+class AgentSlugs:
+    """The page slugs of a catalogue's cards."""
+
+    slugs: tuple[str, ...]
+    """Each card's page slug, in the order of the cards given."""
+    namesakes: Mapping[str, tuple[int, ...]]
+    """The slug of each name that several cards share (its page lists them) and those cards' indexes."""
+    clashes: tuple[tuple[int, ...], ...]
+    """Cards whose names' slugs clashed (distinct names, one stem or hash): none keeps the readable one."""
+
+
+def file_label(key: str) -> str:
+    """The readable part of a card file's key: its path without ``.json`` (``eu/weather.json`` -> ``eu/weather``)."""
+    return key[: -len(".json")] if key.lower().endswith(".json") else key
+
+
+def agent_slugs(cards: Sequence[AgentCard]) -> AgentSlugs:
+    """Every card's page slug (see the module): a name of one card is its agent's slug, a name of several is
+    their list's, and each of them ``<name>--<card file>``; all distinct, by ``unique_slugs``."""
+    holders: dict[str, list[int]] = {}
+    for index, card in enumerate(cards):
+        holders.setdefault(identity_key(card.name or ""), []).append(index)
+    names = list(holders)
+    name_slugs, name_clashes = unique_slugs([(name, "agent") for name in names], labels=names)
+    slugs = [""] * len(cards)
+    namesakes: dict[str, tuple[int, ...]] = {}
+    for name_slug, indexes in zip(name_slugs, holders.values(), strict=True):
+        if len(indexes) == 1:
+            slugs[indexes[0]] = name_slug
+            continue
+        namesakes[name_slug] = tuple(indexes)
+        keys = [cards[index].source.key for index in indexes]
+        file_slugs, _ = unique_slugs([(key, "card") for key in keys], labels=[file_label(k) for k in keys])
+        for index, file_slug in zip(indexes, file_slugs, strict=True):
+            slugs[index] = f"{name_slug}{NAMESAKE_SEPARATOR}{file_slug}"
+    clashes = tuple(tuple(i for n in group for i in holders[names[n]]) for group in name_clashes)
+    return AgentSlugs(tuple(slugs), namesakes, clashes)
+
+
+def skill_anchor_clashes(skills: Sequence[AgentSkill]) -> tuple[list[str], list[tuple[int, ...]]]:
+    """``skill-<id's slug>``, readable where no other skill of the card has the same stem, all distinct
+    (``unique_slugs``); a skill without an id, or repeating an id, is anchored by its position. The same
+    whatever the agent's address. Also the clashes of distinct ids (skill indexes)."""
     seen: set[str] = set()
     items: list[tuple[str, str]] = []
+    labels: list[str | None] = []
     for index, skill in enumerate(skills):
         key = identity_key(skill.id) if skill.id is not None else None
         if key is None or key in seen:
-            items.append((f"#{index}", f"{agent_slug}:position"))
+            items.append((f"#{index}", "skill:position"))
+            labels.append(None)
         else:
             seen.add(key)
-            items.append((skill.id or "", agent_slug))
-    slugs, clashes = unique_slugs(items)
+            items.append((skill.id or "", "skill"))
+            labels.append(skill.id or "")
+    slugs, clashes = unique_slugs(items, labels=labels)
     return [f"skill-{value}" for value in slugs], clashes
 
 
@@ -78,25 +117,25 @@ class AgentAddress:
 
 def site_addresses(cards: Sequence[AgentCard]) -> dict[str, AgentAddress]:
     """The address of each agent by name on the site built from ``cards``, with the slugs the renderer gives
-    them (clashes widened: ``agent_slug_clashes``, ``skill_anchor_clashes``), for whatever links to that site
-    from outside it (the review comment). A name that two cards share is left out: their pages are told apart by
-    card file, which a name alone cannot say."""
-    slugs, _ = agent_slug_clashes(cards)
-    named: dict[str, list[int]] = {}
-    for index, card in enumerate(cards):
-        if card.name is not None:
-            named.setdefault(identity_key(card.name), []).append(index)
+    them (``agent_slugs``, ``skill_anchor_clashes``), for whatever links to that site from outside it (the
+    review comment). A name that several cards share is at the page that lists them (no skill anchors: a name
+    alone cannot say whose)."""
+    found = agent_slugs(cards)
     addresses: dict[str, AgentAddress] = {}
-    for indexes in named.values():
-        if len(indexes) != 1:
+    shared = {index for indexes in found.namesakes.values() for index in indexes}
+    for name_slug, indexes in found.namesakes.items():
+        for index in indexes:
+            if cards[index].name is not None:
+                addresses[cards[index].name or ""] = AgentAddress(name_slug, {})
+    for index, (card, agent_slug) in enumerate(zip(cards, found.slugs, strict=True)):
+        if index in shared or card.name is None:
             continue
-        card, agent_slug = cards[indexes[0]], slugs[indexes[0]]
-        anchors, _ = skill_anchor_clashes(card.skills, agent_slug)
+        anchors, _ = skill_anchor_clashes(card.skills)
         by_id: dict[str, str] = {}
         for skill, skill_anchor in zip(card.skills, anchors, strict=True):
             if skill.id is not None:
                 by_id.setdefault(skill.id, skill_anchor)
-        addresses[card.name or ""] = AgentAddress(agent_slug, by_id)
+        addresses[card.name] = AgentAddress(agent_slug, by_id)
     return addresses
 
 

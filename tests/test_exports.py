@@ -392,7 +392,7 @@ def test_bytes_are_deterministic() -> None:
     reordered = Catalog(cards=tuple(reversed(shuffled)), diagnostics=catalog.diagnostics, excluded=())
     first = export_files(catalog)
     assert list(first)[:2] == ["catalog.json", "llms.txt"]
-    assert len([path for path in first if path.endswith("/badge.json")]) == 4
+    assert len([path for path in first if path.startswith("badges/")]) == 4
     assert export_files(catalog) == first
     assert export_files(reordered) == first
     assert export_files(catalog_of(*reversed(cards))) == first

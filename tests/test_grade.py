@@ -509,9 +509,9 @@ def test_check_grade_layers_import_no_renderer() -> None:
 def test_badges_catalog_json_and_views_carry_the_grade() -> None:
     catalog = load_catalog([EXAMPLES])
     site = render_catalog(catalog)
-    badges = {path: json.loads(data) for path, data in site.files.items() if path.endswith("/badge.json")}
+    badges = {path: json.loads(data) for path, data in site.files.items() if path.startswith("badges/")}
     assert len(badges) == 4
-    assert all(re.fullmatch(r"agents/[a-z0-9-]+/badge\.json", path) for path in badges)
+    assert all(re.fullmatch(r"badges/[a-z0-9-]+-[0-9a-f]{10}\.json", path) for path in badges)
     assert sorted(b["message"] for b in badges.values()) == ["A", "A", "A", "B"]
     assert {json.dumps(b, sort_keys=True) for b in badges.values()} == {
         json.dumps(
@@ -525,12 +525,11 @@ def test_badges_catalog_json_and_views_carry_the_grade() -> None:
     for agent in data["agents"]:
         grade = agent["grade"]
         assert grade["badge"] in badges
-        assert grade["badge"] == agent["page"] + "badge.json"
         assert badges[grade["badge"]]["message"] == grade["letter"]
     views = build_views(catalog)
     for agent in views.agents:
         assert agent.grade is not None
-        assert agent.badge_json == f"agents/{agent.slug}/badge.json"
+        assert agent.badge_json == views.addresses.agent(agent.card).badge
         assert type(agent.grade.letter) is str  # plain text: a template may print it as is
     assert [a.grade.letter for a in views.agents if a.grade] == ["A", "A", "A", "B"]
 

@@ -57,10 +57,7 @@ def text_of(md: str) -> str:
 
 
 def agent_page(site: RenderedSite, name: str) -> str:
-    prefix = f"agents/{name}-"
-    return next(
-        text for path, text in site.pages.items() if path.startswith(prefix) and path.endswith("/index.md")
-    )
+    return site.pages[f"agents/{name}/index.md"]
 
 
 def section(page: str, title: str) -> str:
@@ -137,7 +134,7 @@ def test_the_changes_section_shows_the_latest_and_links_to_every_change(
     assert f"https://git.example.com/team/cards/commit/{commits[-1]}" in targets
     assert "changes.xml" in targets
     assert "history.md" in targets
-    directory = next(p for p in site.pages if p.startswith("agents/weather-agent-")).rsplit("/", 1)[0]
+    directory = "agents/weather-agent"
     every = site.pages[f"{directory}/history.md"]
     assert "Agent added" in text_of(every)
     assert "a new skill" in text_of(every)
@@ -184,7 +181,7 @@ def test_an_agent_with_few_changes_has_no_history_page(story: tuple[CardRepo, li
     site = render(repo, history_of(repo))
     maps = agent_page(site, "maps-agent")
     assert "history.md" not in links(section(maps, "Changes"))
-    assert not any(p.startswith("agents/maps-agent-") and p.endswith("history.md") for p in site.pages)
+    assert not any(p.startswith("agents/maps-agent/") and p.endswith("history.md") for p in site.pages)
 
 
 def test_whats_new_lists_every_agent_latest_first_with_breaking_marked(
@@ -255,7 +252,7 @@ def test_feeds_are_valid_atom_with_stable_ids(story: tuple[CardRepo, list[str]],
 def test_pages_link_their_feed(story: tuple[CardRepo, list[str]]) -> None:
     repo, _ = story
     site = render(repo, history_of(repo))
-    agent = next(p for p in site.pages if p.startswith("agents/weather-agent-") and p.endswith("index.md"))
+    agent = "agents/weather-agent/index.md"
     directory = agent.rsplit("/", 1)[0]
     assert site.feeds[agent] == f"{directory}/changes.xml"
     assert site.feeds[f"{directory}/history.md"] == f"{directory}/changes.xml"
@@ -426,7 +423,11 @@ def test_feeds_show_invisible_and_direction_characters_as_the_pages_mark_them(tm
         raw = [(text, invisible_characters(text)) for text in feed_texts(data)]
         assert [found for found in raw if found[1]] == [], path
         text = " ".join(text for text, _ in raw)
-        page = text_of(site.pages["whats-new.md"] if path == "whats-new.xml" else agent_page(site, "invoice"))
+        page = text_of(
+            site.pages["whats-new.md"]
+            if path == "whats-new.xml"
+            else agent_page(site, "invoice-viewer-fdp-exe")
+        )
         name = clean_text(card["name"])
         assert name == "Invoice Viewer \u27e8U+202E\u27e9FDP.exe"
         assert name in text, path
@@ -444,7 +445,7 @@ def test_feed_text_is_xml_with_nothing_invisible(value: str) -> None:
 
 
 def agent_page_path(site: RenderedSite, name: str) -> str:
-    return next(p for p in site.pages if p.startswith(f"agents/{name}-") and p.endswith("/index.md"))
+    return f"agents/{name}/index.md"
 
 
 def test_cards_outside_a_repository_have_no_history(tmp_path: Path) -> None:
@@ -535,9 +536,7 @@ def test_build_writes_the_history_and_no_history_leaves_it_out(
     assert "/commit/" in (repo.root / "with" / "whats-new.md").read_text(encoding="utf-8")
     assert main(["build", "cards", "-o", "without", "--no-history"]) == 0
     assert not (repo.root / "without" / "whats-new.md").exists()
-    page = next((repo.root / "without" / "agents").glob("weather-agent-*/index.md")).read_text(
-        encoding="utf-8"
-    )
+    page = (repo.root / "without" / "agents" / "weather-agent" / "index.md").read_text(encoding="utf-8")
     assert "## Changes" not in page
     capsys.readouterr()
     assert main(["build", "cards", "-o", "bad", "--repo-url", "javascript:alert(1)"]) == 2
@@ -614,13 +613,13 @@ def test_the_plugin_builds_the_history_and_links_the_feeds(story: tuple[CardRepo
     for build in built.values():
         assert build.returncode == 0, build.output
     site = repo.root / "site-with"
-    agent = next(site.glob("agents/weather-agent-*/index.html")).read_text(encoding="utf-8")
+    agent = (site / "agents/weather-agent/index.html").read_text(encoding="utf-8")
     assert (
         '<link rel="alternate feed" type="application/atom+xml" title="Changes (Atom)" href="changes.xml">'
         in agent
     )
     assert f"https://git.example.com/team/cards/commit/{commits[-1]}" in agent
-    history_page = next(site.glob("agents/weather-agent-*/history/index.html")).read_text(encoding="utf-8")
+    history_page = (site / "agents/weather-agent/history/index.html").read_text(encoding="utf-8")
     assert 'href="../changes.xml"' in history_page
     home = (site / "index.html").read_text(encoding="utf-8")
     assert 'href="whats-new.xml"' in home

@@ -37,7 +37,7 @@ from a2a_docgen.render.escape import md_heading, md_title, toc_id
 from a2a_docgen.render.kinds.agents import ViewReuse
 from a2a_docgen.render.pages import SiteViews, taint
 from a2a_docgen.render.site import RenderedSite
-from a2a_docgen.text.slug import anchor, slug
+from a2a_docgen.text.slug import plain_slug, slug
 from tests.conftest import REPO
 from tests.support.markdown_tokens import (
     fences,
@@ -187,11 +187,11 @@ def test_layout_and_nav() -> None:
             rf"[a-z0-9-]+\.md|({sections}|sorted)/[a-z0-9-]+\.md|agents/[a-z0-9-]+/index\.md", path
         ), path
     card = catalog_of("route-planner").cards[0]
-    agent_slug = slug("Coastal Route Planner", "agent")
+    agent_slug = "coastal-route-planner"  # a name no other card has: its own readable address
     assert f"agents/{agent_slug}/index.md" in site.pages
     assert {
         f"agents/{agent_slug}/card.json",
-        f"agents/{agent_slug}/badge.json",
+        f"badges/{slug('route-planner.json', 'badge', label='route-planner')}.json",
         "catalog.json",
         "llms.txt",
         "catalogue-filter.json",
@@ -243,8 +243,7 @@ def test_agent_page_headings_and_skill_anchors() -> None:
     card = catalog_of("route-planner").cards[0]
     levels = headings(text)
     assert levels[0] == (1, "Coastal Route Planner")
-    agent_slug = path.split("/")[1]
-    skills = {anchor(s.id or "", agent_slug): s.name for s in card.skills}
+    skills = {f"skill-{plain_slug(s.id or '')}": s.name for s in card.skills}  # ids of distinct stems
     ids = heading_ids(text)
     assert [ids[a] for a in skills] == list(
         skills.values()
@@ -429,7 +428,7 @@ def test_excluded_page() -> None:
 
 def test_tag_pages_group_spellings() -> None:
     site = site_of("route-planner")
-    ferries = [p for p in site.pages if p.startswith("tags/ferries-")]
+    ferries = [p for p in site.pages if p.startswith("tags/ferries")]
     assert len(ferries) == 1  # "ferries" and "Ferries" are one tag
     # one line per agent, its skills after it; no summaries (the agent page has them)
     assert list_items(site.pages[ferries[0]]) == [
@@ -518,7 +517,8 @@ def test_same_agent_name_gets_distinct_pages(template_envs: TemplateEnvs) -> Non
     files = [GOLDEN / "route-planner/input/route-planner.json", GOLDEN / "v03-twin/input/route-planner.json"]
     site = render_catalog(load_catalog(files), envs=template_envs)
     agents = [p for p in site.pages if p.startswith("agents/")]
-    assert len(agents) == 2
+    assert len(agents) == 3  # one page each, and the name's own address lists both
+    assert "agents/coastal-route-planner/index.md" in agents
     for path, text in site.pages.items():
         check_page(path, text, site)
     # The home page's lists name the endpoint's host where names repeat, in every order (here both the same).
@@ -704,7 +704,7 @@ def test_sentinel_card_text_only_reaches_pages_through_encoders(template_envs: T
                     "#requests",
                     "../../tags/",
                     "card.json",
-                    "badge.json",
+                    "../../badges/",
                 )
             )
 
@@ -732,7 +732,7 @@ def test_user_templates_override_built_in_ones(tmp_path: Path) -> None:
         "{% for t in site.tags %}\n- {{ t.tag | md_page_link(t.path) }}\n{% endfor %}\n"
     )
     site = render_catalog(catalog_of("route-planner"), templates_dir=tmp_path)
-    assert site.pages["tags/index.md"].startswith("# Keywords\n\n- [bookings](bookings-")
+    assert site.pages["tags/index.md"].startswith("# Keywords\n\n- [bookings](bookings.md)")
     assert site.pages["index.md"] == site_of("route-planner").pages["index.md"]
     with pytest.raises(UsageError, match="does not exist"):
         render_catalog(catalog_of("route-planner"), templates_dir=tmp_path / "missing")
@@ -833,9 +833,10 @@ def test_site_url_adds_the_card_url_as_text(template_envs: TemplateEnvs) -> None
         catalog_of("route-planner"), site_url="https://docs.example/agents/", envs=template_envs
     )
     text = site.pages[agent_path(site, "Coastal")]
-    slug_ = slug("Coastal Route Planner", "agent")
     (card_fact,) = facts(text)["Card"]
-    assert card_fact.endswith(f"published at https://docs.example/agents/agents/{slug_}/card.json")
+    assert card_fact.endswith(
+        "published at https://docs.example/agents/agents/coastal-route-planner/card.json"
+    )
     assert not [h for h in links(text) if h.startswith("https://docs.example")]
     with pytest.raises(UsageError, match="site URL"):
         render_catalog(catalog_of("route-planner"), site_url="javascript:alert(1)", envs=template_envs)
@@ -942,7 +943,9 @@ def test_real_cards_render_to_well_formed_pages(shared_dir: Path, template_envs:
     catalog = load_catalog([shared_dir / "cards" / "real", shared_dir / "cards" / "spec"])
     assert len(catalog.cards) > 40
     site = render_catalog(catalog, envs=template_envs)
-    assert len([p for p in site.pages if p.startswith("agents/")]) == len(catalog.cards)
+    shared = {path.split("/")[1].split("--")[0] for path in site.pages if "--" in path}
+    agent_pages = [p for p in site.pages if p.startswith("agents/") and p.split("/")[1] not in shared]
+    assert len(agent_pages) == len(catalog.cards)  # and a page for each name several cards share
     for path, text in site.pages.items():
         check_page(path, text, site)
 
@@ -1040,8 +1043,8 @@ def test_the_grade_and_how_to_improve_it() -> None:
         found = facts(text)["Card quality"]
         assert len(found) == 1
         assert re.fullmatch(r"grade [A-F] \([0-9]+/100\)( \(how to improve it\))?, badge", found[0])
-        badge = path.replace("index.md", "badge.json")
-        assert badge in site.files
+        (badge,) = [h for h in links(text) if h.endswith(".json") and "/badges/" in h]
+        assert posixpath.normpath(posixpath.join(posixpath.dirname(path), badge)) in site.files
         if "how to improve it" in found[0]:
             assert "\n### Card quality {#card-quality}\n" in text
     home = site.pages["index.md"]

@@ -287,7 +287,7 @@ def test_the_comment_links_nothing_that_the_merge_removes(
     )  # the page stays
     assert rows["(agent)"].startswith("| Fax Agent |")  # its page goes with the merge
     assert "#skill-cancel" not in out
-    assert f"[book]({site}/agents/hotel-booking-agent-" in out  # a kept skill keeps its link
+    assert f"[book]({site}/agents/hotel-booking-agent/#skill-book)" in out  # a kept skill keeps its link
 
 
 def test_a_broken_head_file_is_not_said_to_be_outside_the_review(

@@ -4,7 +4,8 @@ Site layout (paths relative to the docs root; every link between pages is relati
 
 - ``index.md``: the agents table, counts, links to the index pages, notices about excluded or broken cards;
 - ``agents/<slug>/index.md`` and ``agents/<slug>/card.json`` (the card's source, byte for byte as decoded):
-  one page per agent, skills as sections anchored ``#skill-<slug(id)>``;
+  one page per agent, skills as sections anchored ``#skill-<slug(id)>``; at a name several cards share, a page
+  listing them; ``badges/<slug>.json`` per agent. Every address is in one map (``paths.site_map``);
 - ``tags/index.md`` and ``tags/<slug>.md``; ``media-types.md`` and ``media-types/<slug>.md``; ``security.md``;
   ``bindings.md``; ``excluded.md`` (always present). Tag and media-type pages list skills one line per agent.
 

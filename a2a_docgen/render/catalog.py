@@ -162,7 +162,11 @@ def _render_site(
         parts: list[dict[str, bytes]] = [
             {agent.card_json: agent.card.source.text.encode("utf-8") for agent in agents},
             export_files(
-                catalog, site_name=site_name, markdown_sources=markdown_sources, grades=views.grades
+                catalog,
+                site_name=site_name,
+                markdown_sources=markdown_sources,
+                grades=views.grades,
+                addresses=views.addresses,
             ),
             {FILTER_INDEX: filter_index(views)},
             asset_files(),

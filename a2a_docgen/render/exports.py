@@ -3,11 +3,13 @@
 ``catalog.json`` is data for registries and scripts (schema: docs/catalog.schema.json); ``llms.txt`` follows
 the llms.txt convention (https://llmstxt.org) so language models find the pages. Both are pure functions of
 the catalogue: sorted, no timestamps, byte-identical across builds. Every URL in them is relative to the site
-root, so a site published under a sub-path works unchanged. ``agents/<slug>/badge.json`` is each agent's grade
-as a shields.io endpoint (https://shields.io/badges/endpoint-badge), for a live badge in the agent's README.
+root, so a site published under a sub-path works unchanged. ``badges/<slug>.json`` is each agent's grade as a
+shields.io endpoint (https://shields.io/badges/endpoint-badge), for a live badge in the agent's README, at an
+address of its card file (it stays when the page moves).
 
-Page paths and anchors come from the renderer's own functions (``agent_paths``), so an export never links to
-a page or section that does not exist.
+Page paths and anchors come from the renderer's one map of addresses (``paths.Addresses``, passed by the
+renderer; made from the catalogue when a caller has none), so an export never links to a page or section that
+does not exist.
 """
 
 from __future__ import annotations
@@ -32,14 +34,7 @@ from a2a_docgen.model import (
     Severity,
     card_order,
 )
-from a2a_docgen.render.kinds.agents import agent_slugs, skill_anchors
-from a2a_docgen.render.paths import (
-    agent_badge_path,
-    agent_card_path,
-    agent_dir,
-    agent_page_path,
-    markdown_copy_path,
-)
+from a2a_docgen.render.paths import Addresses, markdown_copy_path, site_map
 from a2a_docgen.text.jsonio import json_document
 from a2a_docgen.text.plural import plural
 from a2a_docgen.text.slug import tag_key
@@ -88,9 +83,8 @@ def agent_id(card: AgentCard) -> str:
 
 
 # --------------------------------------------------------------------------------------------------------------
-# Paths: taken from the renderer, which decides them for the whole catalogue (agents whose names share a slug
-# are told apart by their card's identity key; skills without an id, or repeating one, are anchored by
-# position).
+# Paths: read from the renderer's map of addresses (``paths.site_map``), which decides them for the whole
+# catalogue.
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,7 +101,7 @@ class AgentPaths:
     skill_anchors: tuple[str, ...]
     """The HTML id of each skill's section (``skill-<slug>``), in card order."""
     badge_path: str = ""
-    """The agent's grade as a shields.io endpoint, a ``RenderedSite.files`` key: ``agents/<slug>/badge.json``."""
+    """The agent's grade as a shields.io endpoint, a ``RenderedSite.files`` key: ``badges/<slug>.json``."""
 
 
 def sorted_cards(catalog: Catalog) -> list[AgentCard]:
@@ -116,19 +110,23 @@ def sorted_cards(catalog: Catalog) -> list[AgentCard]:
     return sorted(catalog.cards, key=card_order)
 
 
-def agent_paths(catalog: Catalog) -> list[AgentPaths]:
-    """The paths of every agent, in ``sorted_cards`` order."""
+def agent_paths(catalog: Catalog, addresses: Addresses | None = None) -> list[AgentPaths]:
+    """The paths of every agent, in ``sorted_cards`` order, from ``addresses`` (the renderer's; made from the
+    catalogue when not given)."""
     cards = sorted_cards(catalog)
+    if addresses is None:
+        addresses = site_map(cards)
     paths = []
-    for card, agent_slug in zip(cards, agent_slugs(cards), strict=True):
+    for card in cards:
+        files = addresses.agent(card)
         paths.append(
             AgentPaths(
                 card=card,
-                page_path=agent_page_path(agent_slug),
-                page_url=agent_dir(agent_slug),
-                card_path=agent_card_path(agent_slug),
-                skill_anchors=tuple(skill_anchors(card.skills, agent_slug)),
-                badge_path=agent_badge_path(agent_slug),
+                page_path=files.page,
+                page_url=files.url,
+                card_path=files.card,
+                skill_anchors=files.anchors,
+                badge_path=files.badge,
             )
         )
     return paths
@@ -287,10 +285,12 @@ def _media_type_entries(cards: list[AgentCard]) -> list[JSONValue]:
     ]
 
 
-def catalog_data(catalog: Catalog, grades: Mapping[str, Grade] | None = None) -> JSONObject:
+def catalog_data(
+    catalog: Catalog, grades: Mapping[str, Grade] | None = None, addresses: Addresses | None = None
+) -> JSONObject:
     """The content of ``catalog.json`` as a JSON value (see docs/exports.md); ``grades`` (by file) are
-    ``grade_catalog(catalog)``, computed when not given."""
-    agents = agent_paths(catalog)
+    ``grade_catalog(catalog)`` and ``addresses`` ``paths.site_map`` of its cards, made when not given."""
+    agents = agent_paths(catalog, addresses)
     cards = [paths.card for paths in agents]
     diagnostics = Counter((d.file, d.severity) for d in catalog.diagnostics)
     grades = _grades(catalog) if grades is None else grades
@@ -322,9 +322,11 @@ def dump_json(value: JSONValue) -> bytes:
     return json_document(value).encode("utf-8")
 
 
-def catalog_json(catalog: Catalog, grades: Mapping[str, Grade] | None = None) -> bytes:
+def catalog_json(
+    catalog: Catalog, grades: Mapping[str, Grade] | None = None, addresses: Addresses | None = None
+) -> bytes:
     """``catalog.json``: every agent, skill, tag and media type of the catalogue."""
-    return dump_json(catalog_data(catalog, grades))
+    return dump_json(catalog_data(catalog, grades, addresses))
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -407,12 +409,18 @@ def llms_title(site_name: str) -> str:
     return _llms_text(site_name, _MAX_NAME) or DEFAULT_SITE_NAME
 
 
-def llms_txt(catalog: Catalog, *, site_name: str = DEFAULT_SITE_NAME, markdown_sources: bool = True) -> str:
+def llms_txt(
+    catalog: Catalog,
+    *,
+    site_name: str = DEFAULT_SITE_NAME,
+    markdown_sources: bool = True,
+    addresses: Addresses | None = None,
+) -> str:
     """``llms.txt``: a title, a one-line summary, then one link per agent and per skill to the Markdown of the
     agent's page, published beside it (``render.paths.markdown_copy_path``: the page's source where the site
     publishes the sources, ``markdown_sources``), and the other exports under ``## Optional`` (which a reader may
     skip)."""
-    agents = agent_paths(catalog)
+    agents = agent_paths(catalog, addresses)
     skill_count = sum(len(paths.card.skills) for paths in agents)
     lines = [
         f"# {llms_title(site_name)}",
@@ -451,13 +459,16 @@ def llms_txt(catalog: Catalog, *, site_name: str = DEFAULT_SITE_NAME, markdown_s
     return "\n".join(lines) + "\n"
 
 
-def badge_files(catalog: Catalog, grades: Mapping[str, Grade] | None = None) -> dict[str, bytes]:
-    """``agents/<slug>/badge.json`` of every agent: its grade as a shields.io endpoint badge."""
+def badge_files(
+    catalog: Catalog, grades: Mapping[str, Grade] | None = None, addresses: Addresses | None = None
+) -> dict[str, bytes]:
+    """``badges/<slug>.json`` of every agent: its grade as a shields.io endpoint badge."""
     from a2a_docgen.quality import badge
 
     grades = _grades(catalog) if grades is None else grades
     return {
-        paths.badge_path: dump_json(badge(grades[paths.card.source.path])) for paths in agent_paths(catalog)
+        paths.badge_path: dump_json(badge(grades[paths.card.source.path]))
+        for paths in agent_paths(catalog, addresses)
     }
 
 
@@ -467,13 +478,16 @@ def export_files(
     site_name: str = DEFAULT_SITE_NAME,
     markdown_sources: bool = True,
     grades: Mapping[str, Grade] | None = None,
+    addresses: Addresses | None = None,
 ) -> dict[str, bytes]:
     """The export files to merge into ``RenderedSite.files``: ``catalog.json``, ``llms.txt`` (see ``llms_txt``
-    for ``markdown_sources``) and the badges; ``grades`` (by file) are ``grade_catalog(catalog)``, computed when
-    not given."""
+    for ``markdown_sources``) and the badges; ``grades`` (by file) are ``grade_catalog(catalog)`` and
+    ``addresses`` ``paths.site_map`` of its cards, made when not given (the renderer gives its own)."""
     grades = _grades(catalog) if grades is None else grades
+    addresses = site_map(sorted_cards(catalog)) if addresses is None else addresses
+    llms = llms_txt(catalog, site_name=site_name, markdown_sources=markdown_sources, addresses=addresses)
     return {
-        CATALOG_JSON: catalog_json(catalog, grades),
-        LLMS_TXT: llms_txt(catalog, site_name=site_name, markdown_sources=markdown_sources).encode("utf-8"),
-        **badge_files(catalog, grades),
+        CATALOG_JSON: catalog_json(catalog, grades, addresses),
+        LLMS_TXT: llms.encode("utf-8"),
+        **badge_files(catalog, grades, addresses),
     }

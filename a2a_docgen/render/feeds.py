@@ -154,18 +154,21 @@ def atom_feed(
     site_url: str | None,
     site_name: str,
     own_page: str | None = None,
+    card_key: str | None = None,
 ) -> bytes:
     """The feed at ``feed_path`` for the page ``page_path`` (a Markdown path), of ``changes`` (latest first,
     one entry each).
 
     ``updated``: the feed's date when it has no entry (the history's ``HEAD``). ``own_page``: every entry's page
     (an agent's feed), else each entry's agent page (``ChangeView.agent_path``), or ``page_path`` for an agent
-    that is gone or a commit that changed many agents."""
-    feed_id = (
-        _href(feed_path, feed_path, site_url)
-        if site_url
-        else f"urn:uuid:{uuid.uuid5(_FEED_NAMESPACE, f'{site_name}:{feed_path}')}"
-    )
+    that is gone or a commit that changed many agents. ``card_key``: an agent's feed is identified by its card
+    file (``CardSource.key``), not its address, so it keeps its id when the page moves."""
+    if card_key is not None:
+        feed_id = f"urn:uuid:{uuid.uuid5(_FEED_NAMESPACE, f'{site_url or site_name}:card:{card_key}')}"
+    elif site_url:
+        feed_id = _href(feed_path, feed_path, site_url)
+    else:
+        feed_id = f"urn:uuid:{uuid.uuid5(_FEED_NAMESPACE, f'{site_name}:{feed_path}')}"
     known = (group.entry.date for group in changes if group.entry.date != UNKNOWN_DATE)
     newest = next(known, updated)
     out = [
@@ -242,6 +245,7 @@ def agent_feed(
             site_url=site_url,
             site_name=site_name,
             own_page=agent.path,
+            card_key=agent.card.source.key,
         )
     }
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from a2a_docgen.model import card_order
 from a2a_docgen.render.env import CardText
+from a2a_docgen.render.paths import Addresses, site_map
 
 if TYPE_CHECKING:
     from a2a_docgen.quality import Grade
@@ -196,6 +197,8 @@ class SiteViews:
     """The catalogue's "What's new", ``None`` when the site has no history."""
     grades: Mapping[str, Grade] = dataclasses.field(default_factory=dict)
     """Every card's grade by file, as graded (not tainted): for the exports, so the cards are graded once."""
+    addresses: Addresses = dataclasses.field(default_factory=lambda: site_map(()))
+    """Every address of the site, worked out once (``paths.site_map``): what every output links to."""
     members: Mapping[str, object] = dataclasses.field(default_factory=dict)
     """The fields of every kind's views by name: what ``site.<name>`` reads in a template."""
 

@@ -1,9 +1,9 @@
 """Long lists split over pages, so that no page of the catalogue grows without bound.
 
 A list page (the agents of the home page, the skills of a tag, the interfaces of a binding) shows at most a
-fixed number of items; the first page keeps the list's own path (``tags/maps-3b8dc82430.md``) and the others
-add ``-2``, ``-3`` (``tags/maps-3b8dc82430-2.md``). No slug ends like that (they end in ten hex digits), so
-the names never collide with another page.
+fixed number of items; the first page keeps the list's own path (``tags/maps.md``) and the others add ``-2``,
+``-3`` (``tags/maps-2.md``). No other list's slug is one of those (``text.slug.unique_slugs`` with ``paged``:
+a tag ``maps 2`` is hashed), so the names never collide with another page.
 """
 
 from __future__ import annotations

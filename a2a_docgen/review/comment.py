@@ -57,7 +57,8 @@ class _Names:
 
     ``--site-url`` is the site built from the base branch, and ``addresses`` its agents' slugs and anchors
     (``slugs.site_addresses`` of the base cards): agents and skills the base does not have (the change adds
-    them) have no page there yet and are not linked, nor are agents whose name two base cards share. Nor are
+    them) have no page there yet and are not linked; an agent whose name several base cards share links to the
+    page that lists them, its skills to nothing (a name alone cannot say whose). Nor are
     agents and skills the change removes: the site is published again after the merge, without their pages
     and anchors, and the comment stays.
     """

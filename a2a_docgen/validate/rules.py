@@ -66,7 +66,7 @@ from a2a_docgen.model import (
     UnknownSecurityScheme,
 )
 from a2a_docgen.protocol import canonical_binding, major_minor
-from a2a_docgen.slugs import MAX_OWN_TAG_PAGES, agent_slug_clashes, paged_tags, skill_anchor_clashes
+from a2a_docgen.slugs import MAX_OWN_TAG_PAGES, agent_slugs, paged_tags, skill_anchor_clashes
 from a2a_docgen.text.preprocessor import preprocessor_syntax
 from a2a_docgen.text.suggest import Suggestions
 from a2a_docgen.validate.fit import example_fit
@@ -882,12 +882,20 @@ CARD_RULES: tuple[Rule, ...] = (
 # -- across cards ---------------------------------------------------------------------------------------------------
 
 
+def _reader_name(name: str | None) -> str:
+    """An agent name as a reader tells names apart: invisible characters, outer spaces and case ignored."""
+    return identity(name or "").strip().casefold()
+
+
 def slug_clashes(cards: Sequence[AgentCard]) -> list[Diagnostic]:
-    """A warning for every card whose page slug, or a skill's anchor, clashed with another's (``a2a_docgen.slugs``):
-    the renderer gives every member of a clash a longer slug, so the addresses differ from the usual ones."""
+    """A warning for every card whose page slug, or a skill's anchor, clashed with another's (``a2a_docgen.slugs``:
+    distinct names or ids that read alike): the renderer gives every member of a clash a hashed slug instead of
+    the readable one. Names that differ only in case or spacing are left to ``duplicate-agent-name``."""
     result = []
-    agent_slugs, clashes = agent_slug_clashes(cards)
-    for group in clashes:
+    found = agent_slugs(cards)
+    for group in found.clashes:
+        if len({_reader_name(cards[index].name) for index in group}) == 1:
+            continue
         for index in group:
             card = cards[index]
             others = ", ".join(cards[i].source.key for i in group if i != index)  # published: never as typed
@@ -896,15 +904,15 @@ def slug_clashes(cards: Sequence[AgentCard]) -> list[Diagnostic]:
                 diagnostic(
                     SLUG_CLASH,
                     f"the page address of agent {quote(card.name)} clashed with that of {others}; neither keeps it: "
-                    f"the page is at agents/{agent_slugs[index]}/",
+                    f"the page is at agents/{found.slugs[index]}/",
                     file=card.source.path,
                     line=line,
                     column=column,
                     pointer="/name",
                 )
             )
-    for card, agent_slug in zip(cards, agent_slugs, strict=True):
-        anchors, skill_clashes = skill_anchor_clashes(card.skills, agent_slug)
+    for card in cards:
+        anchors, skill_clashes = skill_anchor_clashes(card.skills)
         for group in skill_clashes:
             for index in group:
                 skill = card.skills[index]
@@ -954,7 +962,7 @@ def catalog_rules(cards: Sequence[AgentCard]) -> list[Diagnostic]:
     for card in sorted(cards, key=lambda c: c.source.key):
         if card.name is None:
             continue
-        key = identity(card.name).strip().casefold()
+        key = _reader_name(card.name)
         if key in by_name:
             line, column = PositionIndex.build(card.source.text).locate("/name")
             result.append(

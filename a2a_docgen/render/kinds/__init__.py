@@ -21,6 +21,7 @@ from a2a_docgen.render.kinds import (
     extensions,
     home,
     media_types,
+    namesakes,
     security,
     tags,
     whats_new,
@@ -29,6 +30,7 @@ from a2a_docgen.render.kinds.agents import ViewReuse, agent_views
 from a2a_docgen.render.kinds.kind import PageKind, ViewSources
 from a2a_docgen.render.layout import PER_PAGE, PageJob
 from a2a_docgen.render.pages import Memo, SiteViews, SkillRef, summary, taint_into
+from a2a_docgen.render.paths import site_map
 from a2a_docgen.render.site import NavEntry
 
 if TYPE_CHECKING:
@@ -45,6 +47,7 @@ KINDS: tuple[PageKind[Any], ...] = (
     bindings.KIND,
     extensions.KIND,
     excluded.KIND,
+    namesakes.KIND,
 )
 """Every page kind but the agent pages, in the navigation's order."""
 
@@ -73,8 +76,9 @@ def build_views(
     history: CatalogHistory | None = None,
 ) -> SiteViews:
     """Every view the site needs, from a catalogue (tainted here, so callers pass the model as loaded), with the
-    change history of its cards when there is one: the agents' (``kinds.agents.agent_views``, which may keep
-    the last build's from ``reuse``), then each kind's."""
+    change history of its cards when there is one: the site's addresses, worked out once (``paths.site_map``),
+    the agents' views (``kinds.agents.agent_views``, which may keep the last build's from ``reuse``), then each
+    kind's."""
     memo: Memo = {}  # one for the whole catalogue: media types, tags and scheme names repeat
     cards = sorted(catalog.cards, key=card_order)
     ordered = tuple(sorted(catalog.diagnostics, key=Diagnostic.sort_key))
@@ -84,13 +88,22 @@ def build_views(
     for raw, diagnostic in zip(ordered, diagnostics, strict=True):
         raw_by_file.setdefault(raw.file, []).append(raw)
         by_file.setdefault(raw.file, []).append(diagnostic)
+    addresses = site_map(cards)
     agents, grades = agent_views(
-        catalog, cards, by_file, raw_by_file, memo, site_url=site_url, reuse=reuse, history=history
+        catalog,
+        cards,
+        by_file,
+        raw_by_file,
+        memo,
+        addresses=addresses,
+        site_url=site_url,
+        reuse=reuse,
+        history=history,
     )
     refs = tuple(
         SkillRef(agent, skill, summary(skill.skill.description)) for agent in agents for skill in agent.skills
     )
-    sources = ViewSources(catalog, agents, refs, by_file)
+    sources = ViewSources(catalog, agents, refs, by_file, addresses)
     views = tuple(kind.views(sources) for kind in KINDS)
     members: dict[str, object] = {}
     for view in views:
@@ -105,6 +118,7 @@ def build_views(
         if history is not None
         else None,
         grades=grades,
+        addresses=addresses,
         members=members,
     )
 

@@ -45,13 +45,12 @@ from a2a_docgen.render.calling import (
 )
 from a2a_docgen.render.changes import AgentChanges, agent_changes
 from a2a_docgen.render.env import CardText
-from a2a_docgen.render.kinds.tags import tag_page_paths
 from a2a_docgen.render.layout import PageJob, list_jobs
 from a2a_docgen.render.pages import KIND_LABELS, Memo, summary, taint_into
 from a2a_docgen.render.paging import paginate
-from a2a_docgen.render.paths import agent_badge_path, agent_card_path, agent_page_path
+from a2a_docgen.render.paths import Addresses, AgentFiles
 from a2a_docgen.render.requests import accepts_text, json_media_type, placeholder_content
-from a2a_docgen.slugs import agent_slug_clashes, shown_tags, skill_anchor_clashes
+from a2a_docgen.slugs import shown_tags
 from a2a_docgen.text.slug import identity_key, tag_key
 
 if TYPE_CHECKING:
@@ -64,10 +63,8 @@ __all__ = [
     "SkillView",
     "ViewReuse",
     "agent_page",
-    "agent_slugs",
     "agent_views",
     "history_jobs",
-    "skill_anchors",
 ]
 
 ERA_LABELS = {"1.0": "v1.0", "0.3": "v0.3", "0.2": "v0.2"}
@@ -251,7 +248,8 @@ class AgentPage:
     """The card's grade (``a2a_docgen.quality``): ``letter`` (A to F, plain text), ``score`` out of 100,
     ``deductions`` (what cost points, most first) and ``hints`` (the quality findings, card text tainted)."""
     badge_json: str = ""
-    """``agents/<slug>/badge.json``: the grade as a shields.io endpoint, for a live badge in a README."""
+    """``badges/<slug>.json``: the grade as a shields.io endpoint, for a live badge in a README (by the card file:
+    it stays when the page moves)."""
     changes: AgentChanges | None = None
     """The agent's change history (``render.changes``), ``None`` when the site has no history."""
 
@@ -259,11 +257,6 @@ class AgentPage:
     def best_signature(self) -> SignatureView | None:
         """The signature whose status is the card's (the one the header names), if any."""
         return next((s for s in self.signatures if s.status == self.signature_status), None)
-
-
-def agent_slugs(cards: Sequence[AgentCard]) -> list[str]:
-    """The page slug of each card (``agent_slug_clashes``)."""
-    return agent_slug_clashes(cards)[0]
 
 
 def _scopes(scopes: Sequence[str], scheme: SecurityScheme | None) -> tuple[ScopeView, ...]:
@@ -375,11 +368,6 @@ CAPABILITY_LABELS = (
 )
 
 
-def skill_anchors(skills: Sequence[AgentSkill], agent_slug: str) -> list[str]:
-    """The HTML id of each skill's section (``skill_anchor_clashes``)."""
-    return skill_anchor_clashes(skills, agent_slug)[0]
-
-
 def nested_extra(card: AgentCard) -> dict[str, Mapping[str, JSONValue]]:
     """``extra`` of the provider, interfaces, capabilities, extensions, OAuth flows and signatures."""
     owners: list[Any] = [card.provider, *card.interfaces, card.capabilities, *card.capabilities.extensions]
@@ -392,7 +380,7 @@ def nested_extra(card: AgentCard) -> dict[str, Mapping[str, JSONValue]]:
 
 def agent_page(
     card: AgentCard,
-    agent_slug: str,
+    files: AgentFiles,
     diagnostics: Sequence[Diagnostic],
     site_url: str | None,
     verification: CardVerification | None = None,
@@ -400,18 +388,17 @@ def agent_page(
     changes: AgentChanges | None = None,
     tag_paths: Mapping[str, str] | None = None,
 ) -> AgentPage:
-    """The view of one (tainted) card, with its (tainted) signature verification when signatures were checked,
-    and its (tainted) grade. ``tag_paths``: each tag page's path by ``tag_key`` (``tag_page_paths`` of the
-    catalogue; by default, of this card alone)."""
-    if tag_paths is None:
-        tag_paths = tag_page_paths([card])
-    path = agent_page_path(agent_slug)
-    card_json = agent_card_path(agent_slug)
+    """The view of one (tainted) card at ``files`` (its addresses: ``paths.Addresses``), with its (tainted)
+    signature verification when signatures were checked, and its (tainted) grade. ``tag_paths``: each tag
+    page's path by ``tag_key`` (``Addresses.tags``; none by default)."""
+    tag_paths = tag_paths or {}
+    path = files.page
+    card_json = files.card
     skills = []
     targets, skipped = request_targets(card)
     target = _request_interface(targets)
     card_requirements = _requirement_key(card.security_requirements)
-    for skill, skill_anchor in zip(card.skills, skill_anchors(card.skills, agent_slug), strict=True):
+    for skill, skill_anchor in zip(card.skills, files.anchors, strict=True):
         tags = {tag_key(t): t for t in reversed(shown_tags(skill))}  # first spelling wins
         skills.append(
             SkillView(
@@ -445,7 +432,7 @@ def agent_page(
     }
     return AgentPage(
         card=card,
-        slug=agent_slug,
+        slug=files.slug,
         path=path,
         card_json=card_json,
         card_url=f"{site_url.rstrip('/')}/{card_json}" if site_url else None,
@@ -479,7 +466,7 @@ def agent_page(
         signature_label=STATUS_LABELS[status],
         signature_uncovered=verification.uncovered if verification else (),
         grade=grade,
-        badge_json=agent_badge_path(agent_slug),
+        badge_json=files.badge,
         changes=changes,
     )
 
@@ -488,7 +475,7 @@ class ViewInputs(NamedTuple):
     """Everything an agent's view is made from: a rebuild keeps the view while these are equal."""
 
     text: str
-    slug: str
+    files: AgentFiles
     diagnostics: tuple[Diagnostic, ...]
     """The card file's diagnostics, as loaded."""
     verification: object
@@ -534,6 +521,7 @@ def agent_views(
     raw_by_file: Mapping[str, Sequence[Diagnostic]],
     memo: Memo,
     *,
+    addresses: Addresses,
     site_url: str | None,
     reuse: ViewReuse | None,
     history: CatalogHistory | None,
@@ -542,13 +530,14 @@ def agent_views(
 
     ``by_file``: each file's diagnostics, tainted; ``raw_by_file``: as loaded (what a reused view is compared
     on). With ``reuse`` (kept by the caller from one build to the next, as ``mkdocs serve`` rebuilds), an agent
-    whose card, slug, diagnostics, verification and grade are all as last time keeps its view, and ``reuse``
+    whose card, addresses, diagnostics, verification and grade are all as last time keeps its view, and ``reuse``
     is left holding this build's views."""
     raw_grades = _grades(catalog, raw_by_file, reuse)
     kept: ViewReuse = {}
     made = []
-    tag_paths = tag_page_paths(cards)
-    for card, agent_slug in zip(cards, agent_slugs(cards), strict=True):
+    tag_paths = addresses.tags
+    for card in cards:
+        files = addresses.agent(card)
         path = card.source.path
         verification = catalog.verifications.get(path)
         grade = raw_grades.get(path)
@@ -556,7 +545,7 @@ def agent_views(
         own_tags = {tag_key(tag) for skill in card.skills for tag in shown_tags(skill)}
         inputs = ViewInputs(
             card.source.text,
-            agent_slug,
+            files,
             tuple(raw_by_file.get(path, ())),
             verification,
             grade,
@@ -570,14 +559,14 @@ def agent_views(
         else:
             agent = agent_page(
                 taint_into(card, memo),
-                agent_slug,
+                files,
                 by_file.get(path, []),
                 site_url,
                 taint_into(verification, memo),
                 dataclasses.replace(grade, file=CardText(grade.file), hints=taint_into(grade.hints, memo))
                 if grade is not None
                 else None,
-                agent_changes(history, own_history, agent_slug, taint_into) if history is not None else None,
+                agent_changes(history, own_history, files.slug, taint_into) if history is not None else None,
                 tag_paths,
             )
         kept[path] = (inputs, agent)

@@ -3,7 +3,7 @@ listing the interfaces of the agents."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -11,7 +11,6 @@ from a2a_docgen.render.env import CardText
 from a2a_docgen.render.kinds.kind import PageKind, ViewSources
 from a2a_docgen.render.layout import PageJob, list_jobs
 from a2a_docgen.render.paging import Page, paginate
-from a2a_docgen.render.paths import slugged_paths
 from a2a_docgen.render.site import NavEntry
 
 if TYPE_CHECKING:
@@ -25,17 +24,9 @@ __all__ = [
     "BindingPages",
     "BindingRow",
     "BindingViews",
-    "binding_page_paths",
 ]
 
 BINDINGS = "bindings.md"
-
-
-def binding_page_paths(groups: Sequence[tuple[str, str | None]]) -> list[str]:
-    """``bindings/<slug>.md`` for each ``(binding, protocol version)``: the interfaces of one binding and version,
-    all distinct (``unique_slugs``)."""
-    keys = [f"{binding}|{version or ''}" for binding, version in groups]
-    return list(slugged_paths("bindings", keys, "binding").values())
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +83,7 @@ def binding_views(sources: ViewSources) -> BindingViews:
 
 
 def binding_pages(site: SiteViews, views: BindingViews, size: Mapping[str, int]) -> Iterator[PageJob]:
-    paths = binding_page_paths([(group.binding, group.version) for group in views.bindings])
+    paths = [site.addresses.bindings[(group.binding, group.version or "")] for group in views.bindings]
     bindings = tuple(
         BindingPages(group, path, paginate(group.rows, path, size["schemes"]))
         for group, path in zip(views.bindings, paths, strict=True)

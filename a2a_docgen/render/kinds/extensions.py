@@ -12,7 +12,6 @@ from a2a_docgen.model import JSONValue
 from a2a_docgen.render.kinds.kind import PageKind, ViewSources
 from a2a_docgen.render.layout import PageJob, list_jobs
 from a2a_docgen.render.paging import paginate
-from a2a_docgen.render.paths import slugged_paths
 from a2a_docgen.render.site import NavEntry
 from a2a_docgen.text.slug import identity_key
 from a2a_docgen.text.urls import safe_url
@@ -69,7 +68,7 @@ def extension_views(sources: ViewSources) -> ExtensionViews:
             spelling.setdefault(key, extension.uri)
             use = ExtensionUse(agent, extension.required, extension.description, extension.params)
             uses.setdefault(key, []).append(use)
-    page_paths = slugged_paths("extensions", sorted(spelling), "extension")
+    page_paths = sources.addresses.extensions
     return ExtensionViews(
         tuple(
             ExtensionView(

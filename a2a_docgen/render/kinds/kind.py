@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from a2a_docgen.render.kinds.agents import AgentPage
     from a2a_docgen.render.layout import PageJob
     from a2a_docgen.render.pages import SiteViews, SkillRef
+    from a2a_docgen.render.paths import Addresses
 
 __all__ = ["PageKind", "ViewSources"]
 
@@ -35,6 +36,8 @@ class ViewSources:
     """Every skill of every agent, in agent order, then card order."""
     diagnostics: Mapping[str, Sequence[Diagnostic]]
     """Each file's diagnostics (tainted)."""
+    addresses: Addresses
+    """Every address of the site (``paths.site_map``): a kind's pages are where this says."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,6 @@ from a2a_docgen.render.kinds.kind import PageKind, ViewSources
 from a2a_docgen.render.layout import PageJob, list_jobs
 from a2a_docgen.render.pages import AgentSkills, SkillRef, by_agent
 from a2a_docgen.render.paging import paginate
-from a2a_docgen.render.paths import slugged_paths
 from a2a_docgen.render.site import NavEntry
 from a2a_docgen.text.slug import identity_key
 
@@ -82,7 +81,7 @@ def media_type_views(sources: ViewSources) -> MediaTypeViews:
                 if key not in seen:
                     seen.add(key)
                     uses.setdefault(key, []).append((ref, modes.origin))
-    page_paths = slugged_paths("media-types", sorted(spelling), "media-type")
+    page_paths = sources.addresses.media_types
     return MediaTypeViews(
         tuple(
             MediaTypeView(

@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -12,25 +12,15 @@ from a2a_docgen.render.kinds.kind import PageKind, ViewSources
 from a2a_docgen.render.layout import PageJob, list_jobs
 from a2a_docgen.render.pages import AgentSkills, SkillRef, by_agent
 from a2a_docgen.render.paging import paginate
-from a2a_docgen.render.paths import slugged_paths
 from a2a_docgen.render.site import NavEntry
-from a2a_docgen.slugs import paged_tags
 from a2a_docgen.text.slug import tag_key
 
 if TYPE_CHECKING:
-    from a2a_docgen.model import AgentCard
     from a2a_docgen.render.pages import SiteViews
 
-__all__ = ["KIND", "TAGS", "TagPage", "TagViews", "tag_page_paths"]
+__all__ = ["KIND", "TAGS", "TagPage", "TagViews"]
 
 TAGS = "tags/index.md"
-
-
-def tag_page_paths(cards: Sequence[AgentCard]) -> dict[str, str]:
-    """``tags/<slug>.md`` by ``tag_key`` for every tag of ``cards`` that has a page (``slugs.paged_tags``), all
-    distinct (``unique_slugs``)."""
-    paged, _ = paged_tags(cards)
-    return slugged_paths("tags", sorted(paged), "tag")
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +42,7 @@ class TagViews:
 
 
 def tag_views(sources: ViewSources) -> TagViews:
-    """Each tag's page, at the path its skills link to (``TagLink.path``, from ``tag_page_paths``)."""
+    """Each tag's page, at the path its skills link to (``TagLink.path``, from ``Addresses.tags``)."""
     by_key: dict[str, list[SkillRef]] = {}
     spelling: dict[str, str] = {}
     tag_paths: dict[str, str | None] = {}
