@@ -170,6 +170,17 @@ def test_a_tag_never_takes_a_directorys_own_page_or_a_windows_device_name(tag: s
     assert "Tags" in site.pages["tags/index.md"]
 
 
+def test_no_media_type_or_binding_takes_its_lists_address() -> None:
+    """``media-types.md`` is ``media-types/`` on a site of directory URLs (MkDocs, Zensical), as a media type's
+    ``media-types/index.md`` would be: Zensical refused the hostile corpus's build for two owners of one page."""
+    interfaces = [{"url": "https://a.example/a2a", "protocolBinding": "index", "protocolVersion": ""}]
+    addresses = addresses_of(
+        catalog_of_cards([card("A", defaultInputModes=["index"], supportedInterfaces=interfaces)])
+    )
+    assert "media-types/index.md" not in addresses.media_types.values(), addresses.media_types
+    assert "bindings/index.md" not in addresses.bindings.values(), addresses.bindings
+
+
 def test_a_tag_never_takes_a_further_page_of_another_tags_list() -> None:
     """``tags/maps-2.md`` is the second page of the ``maps`` list: a tag ``maps 2`` is hashed instead."""
     site = render_catalog(catalog_of_cards([card("A", tags=("maps", "maps 2", "maps 02"))]))

@@ -157,7 +157,9 @@ class Addresses:
 
 
 RESERVED = frozenset({"index"})
-"""A directory's own list (``tags/index.md``, ``extensions/index.md``): no key's page takes it."""
+"""A directory's own list (``tags/index.md``, ``extensions/index.md``), or the address of the list page beside
+it (``media-types.md`` is ``media-types/`` on a site of directory URLs, as ``media-types/index.md`` would be):
+no key's page takes it."""
 
 
 def _binding_label(binding: str, version: str) -> str:
@@ -206,13 +208,14 @@ def site_map(cards: Sequence[AgentCard]) -> Addresses:
         [f"{binding}|{version}" for binding, version in binding_keys],
         "binding",
         labels=[_binding_label(*key) for key in binding_keys],
+        reserved=RESERVED,
     )
     extension_keys = sorted(extensions)
     return Addresses(
         agents=agents,
         namesakes=namesakes,
         tags=slugged_paths("tags", sorted(paged), "tag", reserved=RESERVED),
-        media_types=slugged_paths("media-types", sorted(media), "media-type"),
+        media_types=slugged_paths("media-types", sorted(media), "media-type", reserved=RESERVED),
         bindings=dict(zip(binding_keys, binding_paths.values(), strict=True)),
         extensions=slugged_paths(
             "extensions",
