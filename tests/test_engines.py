@@ -22,6 +22,7 @@ import pytest
 
 from a2a_docgen.catalog import load_catalog
 from a2a_docgen.model import Catalog
+from a2a_docgen.history.read import history_for_build
 from a2a_docgen.render import NAV, RenderedSite, render_catalog
 from a2a_docgen.render.assets import SCRIPTS, STYLESHEETS
 from a2a_docgen.render.exports import agent_paths
@@ -48,9 +49,11 @@ PLUGIN_ENGINES = ("mkdocs", "properdocs")
 
 @pytest.fixture(scope="module")
 def catalogue() -> tuple[Catalog, RenderedSite]:
-    """The catalogue and the pages ``a2a-docgen build`` writes for it."""
+    """The catalogue and the pages ``a2a-docgen build`` writes for it, with the history every engine's build
+    reads (the example cards are in this repository: an agent page says when it last changed)."""
     catalog = load_catalog([CARDS])
-    return catalog, render_catalog(catalog, markdown_sources=False)
+    history = history_for_build([str(CARDS)], say=lambda _: None)
+    return catalog, render_catalog(catalog, markdown_sources=False, history=history)
 
 
 _BUILDS: dict[str, EngineBuild] = {}
@@ -88,8 +91,14 @@ def test_every_page_and_file_is_published(
 ) -> None:
     site = built.check()
     _, rendered = catalogue
+    # the plugin publishes each page's source as its Markdown copy, where `a2a-docgen build` writes `.md.txt`
+    sources = built.engine in PLUGIN_ENGINES
     missing = [p for p in rendered.pages if not (site / html_path(p)).is_file()]
-    missing += [p for p in rendered.files if not (site / p).is_file()]
+    missing += [
+        p
+        for p in rendered.files
+        if not (site / (p.removesuffix(".txt") if sources and p.endswith(".md.txt") else p)).is_file()
+    ]
     assert missing == []
 
 

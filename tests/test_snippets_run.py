@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 
 from a2a_docgen.catalog import load_catalog
+from a2a_docgen.protocol import EXTENDED_CARD_OPERATIONS
 from a2a_docgen.render import render_catalog
 from tests.conftest import REPO
 from tests.support import snippet_runner as runner
@@ -163,9 +164,12 @@ def _skill_of(label_index: int, snippets: list[runner.Snippet], page: str) -> st
     return before[marker + len("- **Id:** `") :].split("`", 1)[0]
 
 
-def _answered(result: Any) -> bool:
-    """The agent's answer, and no client left open nor deprecated argument on the way."""
+def _answered(result: Any, snippet: runner.Snippet | None = None) -> bool:
+    """The agent's answer, and no client left open nor deprecated argument on the way: its echo of the message,
+    or for the request of the extended card (the test agents offer theirs) the card, named ``echo``."""
     quiet = not any(word in result.stderr for word in ("ResourceWarning", "Unclosed", "DeprecationWarning"))
+    if snippet is not None and any(op in snippet.code for op in EXTENDED_CARD_OPERATIONS.values()):
+        return result.returncode == 0 and '"name":"echo"' in result.stdout.replace(" ", "") and quiet
     return result.returncode == 0 and "echo: " in result.stdout and quiet
 
 
@@ -289,11 +293,15 @@ def test_every_request_of_the_example_catalogue_is_answered(path: Path, tmp_path
         def run(index: int) -> tuple[str, Any]:
             directory = tmp_path / f"reader-{index}"
             runner.prepare_reader_directory(directory, None)
-            return snippets[index].label, runner.run_snippet(snippets[index], directory, None)
+            return snippets[index], runner.run_snippet(snippets[index], directory, None)
 
         with ThreadPoolExecutor(max_workers=3) as pool:
             results = list(pool.map(run, range(len(snippets))))
-        failures = [(label, r.stdout[-600:], r.stderr[-1500:]) for label, r in results if not _answered(r)]
+        failures = [
+            (snippet.label, r.stdout[-600:], r.stderr[-1500:])
+            for snippet, r in results
+            if not _answered(r, snippet)
+        ]
         assert not failures, failures
         for running in agents:
             assert running.entries(), running.url

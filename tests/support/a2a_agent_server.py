@@ -115,7 +115,8 @@ def _card_v1(url: str) -> Any:
         description="echo",
         version="1",
         supported_interfaces=[AgentInterface(url=url, protocol_binding=binding, protocol_version="1.0")],
-        capabilities=AgentCapabilities(streaming=False),
+        # the extended card is offered (the public one, served again) so its requests are answered too
+        capabilities=AgentCapabilities(streaming=False, extended_agent_card=True),
         default_input_modes=["text/plain", "application/json"],
         default_output_modes=["text/plain"],
         skills=[AgentSkill(id="echo", name="echo", description="echo", tags=["echo"])],
@@ -134,6 +135,7 @@ def _card_v03(url: str) -> Any:
         preferred_transport=transport,
         protocol_version="0.3.0",
         capabilities=AgentCapabilities(streaming=False),
+        supports_authenticated_extended_card=True,
         default_input_modes=["text/plain", "application/json"],
         default_output_modes=["text/plain"],
         skills=[AgentSkill(id="echo", name="echo", description="echo", tags=["echo"])],
@@ -241,7 +243,10 @@ def main_v1() -> None:
     url = SPEC["url"]
     card = _card_v1(url)
     handler = DefaultRequestHandlerV2(
-        agent_executor=_executor_v1(), task_store=InMemoryTaskStore(), agent_card=card
+        agent_executor=_executor_v1(),
+        task_store=InMemoryTaskStore(),
+        agent_card=card,
+        extended_agent_card=card,
     )
     if SPEC["binding"] == "GRPC":
         from a2a.server.request_handlers.grpc_handler import GrpcHandler
