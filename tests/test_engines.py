@@ -21,8 +21,8 @@ from typing import Any
 import pytest
 
 from a2a_docgen.catalog import load_catalog
-from a2a_docgen.model import Catalog
 from a2a_docgen.history.read import history_for_build
+from a2a_docgen.model import Catalog
 from a2a_docgen.render import NAV, RenderedSite, render_catalog
 from a2a_docgen.render.assets import SCRIPTS, STYLESHEETS
 from a2a_docgen.render.exports import agent_paths
