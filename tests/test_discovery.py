@@ -15,6 +15,8 @@ from typing import Any
 
 import jsonschema
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
 from a2a_docgen.catalog import load_catalog
@@ -28,6 +30,7 @@ from a2a_docgen.render.discovery import (
     LLMS_FULL_MAX_BYTES,
     MAX_QUERIES,
     MAX_QUERY_CHARS,
+    _fence,
     llms_full_parts,
     publisher_domain,
 )
@@ -437,3 +440,9 @@ def test_the_plugin_publishes_and_links_the_markdown_and_the_ai_catalog(
         project.build(plugins=[{"a2a-docgen": {"cards": "cards"}}])
     assert caplog.text.count("relative to the catalogue") == 1
     assert "site_url in mkdocs.yml" in caplog.text
+
+
+@given(st.text(alphabet="`a\n", max_size=60))
+def test_a_fence_is_longer_than_every_run_of_backticks(text: str) -> None:
+    runs = [len(run) for run in re.findall("`+", text)]
+    assert _fence(text) == "`" * max(3, max(runs, default=0) + 1)
