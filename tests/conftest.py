@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import settings
+
+from tests.support.http_server import TestServer, serve
 
 if TYPE_CHECKING:
     from a2a_docgen.render.env import TemplateEnvs
@@ -53,3 +56,17 @@ def template_envs() -> TemplateEnvs:
     from a2a_docgen.render.env import TemplateEnvs
 
     return TemplateEnvs()
+
+
+@pytest.fixture
+def server() -> Iterator[TestServer]:
+    """A local HTTP server on 127.0.0.1 that a test gives routes to (``tests/support/http_server.py``)."""
+    with serve() as running:
+        yield running
+
+
+@pytest.fixture
+def other_server() -> Iterator[TestServer]:
+    """A second origin (another port), for cross-origin redirects."""
+    with serve() as running:
+        yield running

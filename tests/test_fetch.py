@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +29,7 @@ from a2a_docgen.fetch import (
     parse_header,
 )
 from a2a_docgen.validate.formats import check_url
-from tests.support.http_server import TestServer, serve
+from tests.support.http_server import TestServer
 
 CATALOGUE = "/.well-known/ai-catalog.json"
 NEW = "/.well-known/agent-card.json"
@@ -60,19 +60,6 @@ def fetch_card(url: str, **options: Any) -> fetch.FetchResult:
 def fetch_to_directory(urls: list[str], out_dir: Path, **options: Any) -> list[fetch.FetchOutcome]:
     """``fetch_to_directory`` allowed to reach the test server on 127.0.0.1."""
     return fetch.fetch_to_directory(urls, out_dir, allow_private=True, **options)
-
-
-@pytest.fixture
-def server() -> Iterator[TestServer]:
-    with serve() as running:
-        yield running
-
-
-@pytest.fixture
-def other_server() -> Iterator[TestServer]:
-    """A second origin (another port), for cross-origin redirects."""
-    with serve() as running:
-        yield running
 
 
 def snapshot(directory: Path) -> dict[str, tuple[bytes, int]]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import ipaddress
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +14,7 @@ from a2a_docgen import fetch
 from a2a_docgen.cli import main
 from a2a_docgen.fetch import AddressRefused, CardFetchError, addresses, transport
 from a2a_docgen.load.aicatalog import A2A_CARD_TYPE, CATALOG_MEDIA_TYPE
-from tests.support.http_server import TestServer, serve
+from tests.support.http_server import TestServer
 from tests.test_fetch import CARD, SECRET, fetch_to_directory
 from tests.test_fetch_hostile import loopback_only  # noqa: F401 (a fixture: no connection beyond loopback)
 
@@ -32,18 +31,6 @@ def entry(identifier: str, **members: Any) -> dict[str, Any]:
 
 def catalogue(*entries: dict[str, Any]) -> dict[str, Any]:
     return {"specVersion": "1.0", "entries": list(entries)}
-
-
-@pytest.fixture
-def server() -> Iterator[TestServer]:
-    with serve() as running:
-        yield running
-
-
-@pytest.fixture
-def other_server() -> Iterator[TestServer]:
-    with serve() as running:
-        yield running
 
 
 def names(directory: Path) -> list[str]:

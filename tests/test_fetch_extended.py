@@ -4,7 +4,6 @@ reaches the disk or the output, and a fetch without ``--extended`` never asks fo
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +13,7 @@ from a2a_docgen import fetch
 from a2a_docgen.cli import main
 from a2a_docgen.errors import UsageError
 from a2a_docgen.fetch.extended import Credential, credential_from_environment
-from tests.support.http_server import TestServer, serve
+from tests.support.http_server import TestServer
 from tests.test_fetch import CARD
 
 TOKEN = "Bearer ext-s3cr3t-7a6b5c4d"
@@ -30,12 +29,6 @@ def public_card(server: TestServer, binding: str = "JSONRPC", version: str = "1.
 
 def extended_card(server: TestServer) -> dict[str, Any]:
     return {**public_card(server), "skills": [*CARD["skills"], SKILL]}
-
-
-@pytest.fixture
-def server() -> Iterator[TestServer]:
-    with serve() as running:
-        yield running
 
 
 def run_fetch(server: TestServer, out: Path, *args: str) -> int:

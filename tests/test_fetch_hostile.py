@@ -13,7 +13,6 @@ import subprocess
 import sys
 import textwrap
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +33,7 @@ from a2a_docgen.fetch import (
     store,
     transport,
 )
-from tests.support.http_server import TestServer, gzip_bomb, serve
+from tests.support.http_server import TestServer, gzip_bomb
 from tests.test_fetch import CARD
 
 REPO = Path(__file__).resolve().parents[1]
@@ -61,12 +60,6 @@ def loopback_only(monkeypatch: pytest.MonkeyPatch) -> None:
         return real(address, *args, **kwargs)
 
     monkeypatch.setattr(socket, "create_connection", create_connection)
-
-
-@pytest.fixture
-def server() -> Iterator[TestServer]:
-    with serve() as running:
-        yield running
 
 
 @pytest.fixture
