@@ -226,7 +226,29 @@ def test_card_text_never_reaches_our_own_heading_ids() -> None:
     from a2a_docgen.html import to_html
     from a2a_docgen.render.escape import OWN_IDS
 
-    for name in ("Agents", "Details", "Card quality", "Problems", "Signatures", "skill-search-0c87cc390f"):
+    names = (
+        "Agents",
+        "Details",
+        "Card quality",
+        "Problems",
+        "Signatures",
+        "Changes",
+        "Requests",
+        "Extended card",
+    )
+    for name in (*names, "skill-search-0c87cc390f"):
         heading = to_html(f"# {md_heading(name, 'Agent')}\n").toc[0].id
         assert heading not in OWN_IDS, name
         assert not heading.startswith("skill-"), name
+
+
+def test_a_template_gives_no_heading_id_but_ours() -> None:
+    """``heading_id`` takes the ids of ``OWN_IDS`` and skill anchors only: an id a template gives is one card text
+    is kept from."""
+    from a2a_docgen.render.env import UnescapedOutputError, template_env
+
+    heading_id = template_env().globals["heading_id"]
+    assert heading_id("changes") == "{#changes}"
+    assert heading_id("skill-search-0c87cc390f") == "{#skill-search-0c87cc390f}"
+    with pytest.raises(UnescapedOutputError, match="OWN_IDS"):
+        heading_id("history")

@@ -23,7 +23,7 @@ from typing import Any, Literal
 import jinja2
 
 from a2a_docgen.errors import UsageError
-from a2a_docgen.render.escape import FILTERS, md_link_text
+from a2a_docgen.render.escape import FILTERS, OWN_IDS, md_link_text
 
 __all__ = [
     "DIALECTS",
@@ -177,9 +177,12 @@ _ID = re.compile(r"[a-z][a-z0-9-]*")
 
 def _heading_id(anchor: str) -> str:
     """``{#anchor}`` at the end of a heading: its id where the engine reads attributes (our profile, attr_list),
-    plain text elsewhere. Only ids we build (slugs), never card text."""
+    plain text elsewhere. Only ids we build, never card text: a skill's anchor, or one of ``OWN_IDS``, which
+    headings of card text never take (a new heading id is added there, in its one home)."""
     if isinstance(anchor, CardText) or not _ID.fullmatch(anchor):
         raise UnescapedOutputError(f"heading_id() takes an id made of slugs, not {anchor[:40]!r}")
+    if anchor not in OWN_IDS and not anchor.startswith("skill-"):
+        raise UnescapedOutputError(f"heading_id({anchor!r}): not one of escape.OWN_IDS, nor a skill's anchor")
     return "{#" + anchor + "}"
 
 

@@ -280,8 +280,11 @@ THEME_IDS = frozenset(
         "top",
     }
 )
-OWN_IDS = frozenset({"agents", "card-quality", "details", "problems", "signatures"})
-"""The explicit heading ids our templates give (``heading_id``); the home page's script hooks onto ``agents``."""
+OWN_IDS = frozenset(
+    {"agents", "card-quality", "changes", "details", "extended-card", "problems", "requests", "signatures"}
+)
+"""The explicit heading ids our templates give (``heading_id`` takes no other, besides skill anchors), so no
+heading of card text takes one; the home page's script hooks onto ``agents``."""
 _THEME_ID_PREFIXES = ("_", "mkdocs", "skill-", "a2a-")
 """Ids starting so are a theme's, or ours (skill anchors, our classes and scripts)."""
 _TOC_DROPPED = re.compile(r"[^\w\s-]")
