@@ -316,7 +316,7 @@ def test_the_first_request_of_every_real_card_is_answered(shared_dir: Path, tmp_
     form, to every interface, after pointing the interfaces at local agents of the same binding and version
     (no credential or extension is enforced here: the made cards above prove those)."""
     from a2a_docgen.catalog import load_card_bytes
-    from a2a_docgen.render.calling import request_targets
+    from a2a_docgen.render.calling import RequestTarget, request_targets
 
     paths = sorted((shared_dir / "cards" / "real").glob("*.json"))
     _require(bool(paths), "no real cards in ../shared")
@@ -339,22 +339,21 @@ def test_the_first_request_of_every_real_card_is_answered(shared_dir: Path, tmp_
                 continue
             targets, _ = request_targets(card)
             text = data.decode("utf-8", errors="replace")
-            claimed: dict[str, str] = {}
+            claimed: dict[str, RequestTarget] = {}
             for target in targets:
                 url = str(target.interface.url)
                 if url not in claimed and json.dumps(url) in text:
-                    claimed[url] = target.label
-            for url, label in claimed.items():
-                # the label may say the binding or version is assumed: the agent is the one of its group
-                group = label.split(", ", 1)[0]
-                text = text.replace(json.dumps(url), json.dumps(agents[group].url))
+                    claimed[url] = target
+            for url, target in claimed.items():
+                agent = agents[runner.group_label(target.binding, target.shape)]
+                text = text.replace(json.dumps(url), json.dumps(agent.url))
             try:
                 local = json.loads(text)
             except ValueError:
                 continue
             page = page_of(local, tmp_path / path.stem)
             snippets = runner.labelled_snippets(page)
-            wanted = set(claimed.values())
+            wanted = {target.label for target in claimed.values()}
             first: dict[str, runner.Snippet] = {}
             for snippet in snippets:
                 if snippet.label.rsplit(" · ", 1)[0] in wanted:
