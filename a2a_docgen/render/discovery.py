@@ -198,13 +198,8 @@ _BACKTICKS = re.compile("`+")
 
 
 def _fence(text: str) -> str:
-    """A fence of backticks longer than any run of backticks in ``text``: no line of it can close the fence.
-    Our pages' own fences are three backticks, so a few substring tests answer; a page with longer runs is
-    scanned once."""
-    for length in range(3, 8):
-        if "`" * length not in text:
-            return "`" * length
-    return "`" * (max(len(run) for run in _BACKTICKS.findall(text)) + 1)
+    """A fence of backticks longer than any run of backticks in ``text``: no line of it can close the fence."""
+    return "`" * max(3, max((len(run) for run in _BACKTICKS.findall(text)), default=0) + 1)
 
 
 def _section(path: str, text: str, room: int) -> str:
