@@ -13,6 +13,7 @@ import json
 import os
 import shutil
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -123,6 +124,7 @@ def _serve_build(config_file: Path, site: Path) -> A2ADocgenPlugin:
     build(config)
     plugin = config.plugins["a2a-docgen"]
     assert isinstance(plugin, A2ADocgenPlugin)
+    _caches(plugin).search_index.wait()  # made after the build returned
     return plugin
 
 
@@ -450,6 +452,54 @@ def test_a_serve_rebuild_keeps_the_index_copies_of_unchanged_pages_and_pagefind_
         build(fresh)
         assert read[-1] == expected, "Pagefind reads what a fresh build gives it"
         assert ended[-1].index_copies.directory is None, "a plain build leaves no copies"
+
+
+def test_under_serve_the_search_index_is_made_after_the_build_returns_and_waited_for_by_the_next(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Under serve the browser reloads without waiting for Pagefind: the build returns while the index is being
+    made; the next build starts its work only once it is done (two never run at once, and the copies it reads
+    do not change under it); the server's end waits for it; a failure is logged, the build stands."""
+    from a2a_docgen.errors import A2ADocgenError
+    from a2a_docgen.site import pagefind
+
+    if pagefind.find_pagefind() is None:
+        pytest.skip("Pagefind is not installed (pip install 'a2a-docgen[search]')")
+    events: list[str] = []
+    release = threading.Event()
+
+    def indexing(source: Path, **options: Any) -> pagefind.SearchIndex:
+        events.append("index started")
+        release.wait(timeout=60)
+        events.append("index done")
+        if len(events) > 4:
+            raise A2ADocgenError("Pagefind failed (exit 1)")
+        return pagefind.SearchIndex(source, 0, "")
+
+    real_render = A2ADocgenPlugin._render
+
+    def rendering(self: A2ADocgenPlugin, *args: Any, **kwargs: Any) -> Any:
+        events.append("render")
+        return real_render(self, *args, **kwargs)
+
+    monkeypatch.setattr(pagefind, "build_search_index", indexing)
+    monkeypatch.setattr(A2ADocgenPlugin, "_render", rendering)
+    config_file = _project(tmp_path, own_home=False, jobs=1)
+    _material(config_file, search_index="pagefind")
+    config = load_config(config_file=str(config_file), site_dir=str(tmp_path / "site"))
+    config.plugins.on_startup(command="serve", dirty=False)
+    build(config)
+    assert "index done" not in events, "the build returned before its index was made"
+    plugin = config.plugins["a2a-docgen"]
+    assert isinstance(plugin, A2ADocgenPlugin)
+
+    _edit_one_card(tmp_path / "cards")
+    threading.Timer(0.3, release.set).start()
+    build(load_config(config_file=str(config_file), site_dir=str(tmp_path / "site")))
+    assert events[:4] == ["render", "index started", "index done", "render"]
+    plugin.on_shutdown()  # waits for the second index, which fails
+    assert events[4:] == ["index started", "index done"]
+    assert "a2a-docgen: search_index: Pagefind failed (exit 1)" in caplog.text
 
 
 @pytest.mark.parametrize("jobs", [1, 2])

@@ -93,6 +93,8 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
         from a2a_docgen.render.parallel import default_jobs
 
         self._end_build(failed=True)  # a build MkDocs started and never ended (none: its end came)
+        if self.serve_caches is not None:
+            self.serve_caches.search_index.wait()  # the last build's, before its copies change
         sources = _Sources.of(self.config, config)
         prefix = self._choose_prefix(config)
         jobs = self.config.jobs
@@ -423,12 +425,17 @@ class A2ADocgenPlugin(BasePlugin[A2ADocgenPluginConfig]):  # type: ignore[no-unt
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_text(text, encoding="utf-8", newline="\n")
             if build.pagefind is not None:
-                write_search_index(
+                index = functools.partial(
+                    write_search_index,
                     build.pagefind,
                     site_dir / build.prefix,
                     build.index_copies,
                     serving=self.serve_caches is not None,
                 )
+                if self.serve_caches is not None:
+                    self.serve_caches.search_index.start(index)
+                else:
+                    index()
         except BaseException:
             self._end_build(failed=True)
             raise

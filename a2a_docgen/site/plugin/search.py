@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import shutil
 import tempfile
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from a2a_docgen.render.site import RenderedSite
 from a2a_docgen.site.plugin.mkdocs_private import SearchRecord, take_over_index
 
 __all__ = [
+    "IndexAfterBuild",
     "IndexCopies",
     "SearchEntries",
     "pagefind_for",
@@ -146,3 +148,33 @@ def write_search_index(binary: Path, catalogue_dir: Path, copies: IndexCopies, *
         raise PluginError(f"a2a-docgen: search_index: {exc}") from exc
     copies.end_build(keep=serving)
     log.info(f"Catalogue search: {index.pages} agent pages indexed by Pagefind")
+
+
+class IndexAfterBuild:
+    """Under ``mkdocs serve``, the catalogue's Pagefind index is made after the build has returned, so the
+    browser reloads the edited page without waiting for it (about half a rebuild; Pagefind has no incremental
+    mode) and the search catches up a moment later. Whatever comes next waits for it first (``wait``: the next
+    build, a failed build's clean-up, the server's end), so two never run at once and none outlives the
+    server. A failure is logged: the pages are served without the new index."""
+
+    def __init__(self) -> None:
+        self._thread: threading.Thread | None = None
+
+    def start(self, index: Callable[[], None]) -> None:
+        self.wait()
+        self._thread = threading.Thread(
+            target=_logging_failure, args=(index,), name="a2a-docgen-search-index"
+        )
+        self._thread.start()
+
+    def wait(self) -> None:
+        thread, self._thread = self._thread, None
+        if thread is not None:
+            thread.join()
+
+
+def _logging_failure(index: Callable[[], None]) -> None:
+    try:
+        index()
+    except PluginError as exc:
+        log.error(str(exc))

@@ -18,7 +18,7 @@ from a2a_docgen.render.reuse import RenderReuse
 from a2a_docgen.render.site import RenderedSite
 from a2a_docgen.site.plugin.cache import HtmlCache, LatePages, TemplateCodeCache
 from a2a_docgen.site.plugin.kept import Kept, KeptPages
-from a2a_docgen.site.plugin.search import IndexCopies
+from a2a_docgen.site.plugin.search import IndexAfterBuild, IndexCopies
 
 __all__ = ["Build", "ServeCaches"]
 
@@ -46,14 +46,18 @@ class ServeCaches:
     """The pages the last build made: a rebuild writes an unchanged page back as it was."""
     index_copies: IndexCopies = field(default_factory=IndexCopies)
     """What Pagefind read of the last build's agent pages, for the pages written back unchanged."""
+    search_index: IndexAfterBuild = field(default_factory=IndexAfterBuild)
+    """The last build's Pagefind index, made after the build returned."""
 
     def build_failed(self) -> None:
         """A build failed: nothing it made half is kept for the next (the next one makes every page and copy)."""
+        self.search_index.wait()
         self.kept.forget()
         self.index_copies.clear()
 
     def close(self) -> None:
-        """``mkdocs serve`` has ended: the index copies' directory goes."""
+        """``mkdocs serve`` has ended: the last index is finished, the index copies' directory goes."""
+        self.search_index.wait()
         self.index_copies.clear()
 
 
