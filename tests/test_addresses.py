@@ -28,7 +28,7 @@ from a2a_docgen.render.paths import Addresses, site_map
 from a2a_docgen.render.site import RenderedSite
 from a2a_docgen.text.slug import WINDOWS_DEVICES, readable_stem
 from tests.support.cards import catalog_of_cards, small_card
-from tests.support.engines import engine
+from tests.support.engines import Html, engine
 from tests.support.history_repo import CardRepo
 from tests.support.markdown_tokens import links, table_rows
 
@@ -143,6 +143,18 @@ def test_an_agent_page_of_a_shared_name_links_to_its_list_and_one_of_its_own_doe
             assert ("a", {"href": "../weather/index.md"}) in engine(name, line).tags, name
     assert links_to_lists("agents/maps/index.md") == []
     assert "Other agents" not in site.pages["agents/maps/index.md"]
+
+
+@pytest.mark.slow
+def test_the_plugin_resolves_the_link_to_the_list(tmp_path: Path) -> None:
+    from tests.support.mkdocs_build import build_cards_site
+
+    files_catalog(tmp_path, shared_cards())
+    built = build_cards_site(tmp_path)
+    page = Html((built / "agents" / "weather--eu-weather" / "index.html").read_text(encoding="utf-8"))
+    hrefs = [attrs.get("href") for tag, attrs in page.tags if tag == "a"]
+    assert "../weather/" in hrefs
+    assert (built / "agents" / "weather" / "index.html").is_file()
 
 
 def test_shared_names_addresses_stay_when_an_unrelated_card_comes(tmp_path: Path) -> None:
