@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import posixpath
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -27,6 +28,7 @@ from a2a_docgen.render.paths import Addresses, site_map
 from a2a_docgen.render.site import RenderedSite
 from a2a_docgen.text.slug import WINDOWS_DEVICES, readable_stem
 from tests.support.cards import catalog_of_cards, small_card
+from tests.support.engines import Html, engine
 from tests.support.history_repo import CardRepo
 from tests.support.markdown_tokens import links, table_rows
 
@@ -120,6 +122,39 @@ def test_a_shared_name_is_a_page_listing_its_cards_each_at_its_card_files_addres
     assert links(listing) == ["../weather--eu-weather/index.md", "../weather--us-weather/index.md"]
     assert "agents/weather/index.md" in site.unindexed  # a list of pages the search has already
     assert "agents/weather/card.json" not in site.files  # no card keeps the name's address
+
+
+def test_an_agent_page_of_a_shared_name_links_to_its_list_and_one_of_its_own_does_not(tmp_path: Path) -> None:
+    catalog = files_catalog(tmp_path, {**shared_cards(), "maps.json": card("Maps")})
+    site = render_catalog(catalog)
+    lists = {namesakes.path for namesakes in addresses_of(catalog).namesakes}
+    assert lists == {"agents/weather/index.md"}
+
+    def links_to_lists(path: str) -> list[str]:
+        here = posixpath.dirname(path)
+        return [href for href in links(site.pages[path]) if posixpath.normpath(f"{here}/{href}") in lists]
+
+    for path in ("agents/weather--eu-weather/index.md", "agents/weather--us-weather/index.md"):
+        page = site.pages[path]
+        assert links_to_lists(path) == ["../weather/index.md"]
+        (line,) = [block for block in page.split("\n\n") if "../weather/index.md" in block]
+        assert page.index(line) < page.index("- **Version:**")  # near the top, before the facts
+        for name in ("ours", "mkdocs", "zensical"):  # the plugin's converter, and engines reading site_src/
+            assert ("a", {"href": "../weather/index.md"}) in engine(name, line).tags, name
+    assert links_to_lists("agents/maps/index.md") == []
+    assert "Other agents" not in site.pages["agents/maps/index.md"]
+
+
+@pytest.mark.slow
+def test_the_plugin_resolves_the_link_to_the_list(tmp_path: Path) -> None:
+    from tests.support.mkdocs_build import build_cards_site
+
+    files_catalog(tmp_path, shared_cards())
+    built = build_cards_site(tmp_path)
+    page = Html((built / "agents" / "weather--eu-weather" / "index.html").read_text(encoding="utf-8"))
+    hrefs = [attrs.get("href") for tag, attrs in page.tags if tag == "a"]
+    assert "../weather/" in hrefs
+    assert (built / "agents" / "weather" / "index.html").is_file()
 
 
 def test_shared_names_addresses_stay_when_an_unrelated_card_comes(tmp_path: Path) -> None:

@@ -147,6 +147,7 @@ def _render_site(
         text = reuse.page(agent) if reuse is not None else None
         if text is None:
             text = page(dialect)
+        # Rendered again, not translated: a template (a user's too) may read ``dialect`` anywhere.
         sealed = text if dialect == "github" else page("github")
         histories = {job.path: render_job(job) for job in histories_by_agent.get(agent.path, ())}
         return text, sealed, histories, agent_feed(views, agent, site_url=site_url, site_name=site_name)

@@ -111,6 +111,9 @@ class AgentFiles:
     badge: str
     """``badges/<slug of the card file's key>.json``: the grade as a shields.io endpoint, at an address of the card
     file alone, so a README's badge keeps working when the page moves."""
+    namesakes: str | None = None
+    """``agents/<name>/index.md``, the page listing the agents that share its name; ``None`` for a name of its
+    own."""
 
     @property
     def page(self) -> str:
@@ -176,14 +179,19 @@ def site_map(cards: Sequence[AgentCard]) -> Addresses:
     """The addresses of the site of ``cards`` (in catalogue order): see ``Addresses``."""
     found = agent_slugs(cards)
     keys = [card.source.key for card in cards]
+    listings = {
+        index: agent_page_path(name_slug)
+        for name_slug, indexes in found.namesakes.items()
+        for index in indexes
+    }
     badges, _ = unique_slugs(
         [(key, "badge") for key in keys], labels=[file_label(k) for k in keys], readable=False
     )
     agents = {
         card.source.key: AgentFiles(
-            agent_slug, tuple(skill_anchor_clashes(card.skills)[0]), badge_path(badge)
+            agent_slug, tuple(skill_anchor_clashes(card.skills)[0]), badge_path(badge), listings.get(index)
         )
-        for card, agent_slug, badge in zip(cards, found.slugs, badges, strict=True)
+        for index, (card, agent_slug, badge) in enumerate(zip(cards, found.slugs, badges, strict=True))
     }
     namesakes = tuple(
         Namesakes(agent_page_path(name_slug), tuple(cards[index].source.key for index in indexes))

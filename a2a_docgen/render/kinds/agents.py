@@ -252,6 +252,9 @@ class AgentPage:
     it stays when the page moves)."""
     changes: AgentChanges | None = None
     """The agent's change history (``render.changes``), ``None`` when the site has no history."""
+    namesakes: str | None = None
+    """``agents/<name>/index.md``, the page listing the agents that share its name; ``None`` for a name of its
+    own."""
 
     @property
     def best_signature(self) -> SignatureView | None:
@@ -468,6 +471,7 @@ def agent_page(
         grade=grade,
         badge_json=files.badge,
         changes=changes,
+        namesakes=files.namesakes,
     )
 
 
