@@ -17,9 +17,13 @@ module before MkDocs starts), so the product carries no switch for the benchmark
 - ``ascii-paths``: the ASCII fast paths of ``clean_text`` and of the deceptive-text rule;
 - ``inline-memo``: markdown-it-py's inline step remembering short texts (``html/inline_memo.py``);
 - ``late-pages``: the pages no other page needs (``site/plugin/cache.LatePages``) converted during MkDocs' page
-  loop, on the cores it leaves idle, instead of in the one pass before it.
+  loop, on the cores it leaves idle, instead of in the one pass before it;
+- ``fence-find``: ``llms-full.txt``'s fences found by ``str.find`` rather than a regular expression over
+  every run of backticks.
 
-``--variants a,b`` measures the shipped build and those variants only.
+``--variants a,b`` measures the shipped build and those variants only. ``--serve`` times ``mkdocs serve``'s
+rebuild after one card edit instead of a whole build (``builds._SERVE``; the ``workers`` variant changes
+nothing there: a rebuild under serve forks none).
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from builds import _config  # noqa: E402
+from builds import _SERVE, _config  # noqa: E402
 from synthetic import write_catalogue  # noqa: E402
 
 DESCRIPTIONS = {
@@ -49,14 +53,15 @@ DESCRIPTIONS = {
     "ascii-paths": "the ASCII fast paths of `clean_text` and of the deceptive-text rule",
     "inline-memo": "markdown-it-py's inline step remembering short texts (`html/inline_memo.py`)",
     "late-pages": "pages no other page needs converted during MkDocs' page loop (`site/plugin/cache.LatePages`)",
+    "fence-find": "`llms-full.txt`'s fences found by `str.find`, not a regular expression (`render/discovery._fence`)",
 }
 """What each variant turns off."""
 VARIANTS = ("shipped", *DESCRIPTIONS)
 
-DRIVER = r"""
+PATCHES = r"""
 import contextlib, json, re, sys, time
 
-variant, config_file, site_dir = sys.argv[1:4]
+variant = sys.argv.pop(1)
 
 if variant == "gc-pause":
     import a2a_docgen.render.catalog as render, a2a_docgen.site.plugin.cache as cache
@@ -85,6 +90,16 @@ elif variant == "inline-memo":
 elif variant == "late-pages":
     import a2a_docgen.site.plugin.hooks as hooks
     hooks.A2ADocgenPlugin._late = lambda self, config, site, *, jobs: frozenset()
+elif variant == "fence-find":
+    import a2a_docgen.render.discovery as discovery
+    def _fence(text):
+        return "`" * max(3, max((len(run) for run in re.findall("`+", text)), default=0) + 1)
+    discovery._fence = _fence
+"""
+"""Each variant's piece turned off, from the outside (``python -c PATCHES + ... VARIANT ...``)."""
+
+DRIVER = r"""
+config_file, site_dir = sys.argv[1:3]
 
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
@@ -130,7 +145,7 @@ def measure(
                 before = resource.getrusage(resource.RUSAGE_CHILDREN)
                 start = time.perf_counter()
                 done = subprocess.run(
-                    [sys.executable, "-c", DRIVER, variant, str(config), str(site)],
+                    [sys.executable, "-c", PATCHES + DRIVER, variant, str(config), str(site)],
                     check=False,
                     capture_output=True,
                     text=True,
@@ -145,6 +160,39 @@ def measure(
     return {v: {k: min(run[k] for run in runs) for k in ("wall", "cpu")} for v, runs in times.items()}
 
 
+def measure_serve(
+    agents: int, skills: int, repeat: int, variants: tuple[str, ...] = VARIANTS, *, pagefind: bool = True
+) -> dict[str, dict[str, float]]:
+    """The fastest wall and CPU time of each variant's ``mkdocs serve`` rebuild after one card edit, until the
+    build returns (``builds._SERVE``, in a new process each; no render workers under serve)."""
+    with tempfile.TemporaryDirectory(prefix="a2a-docgen-speed-serve-") as tmp:
+        work = Path(tmp)
+        cards = work / "cards"
+        write_catalogue(cards, agents, skills)
+        docs = work / "docs"
+        docs.mkdir()
+        times: dict[str, list[dict[str, float]]] = {v: [] for v in variants}
+        env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+        for n in range(repeat):
+            for variant in variants[n % len(variants) :] + variants[: n % len(variants)]:
+                copy = work / f"cards-{n}-{variant}"
+                shutil.copytree(cards, copy)
+                config = work / f"serve-{n}-{variant}.yml"
+                search_index = "pagefind" if pagefind else "off"
+                config.write_text(_config(copy, docs, search_index=search_index), encoding="utf-8")
+                card = sorted(copy.glob("*.json"))[agents // 2]
+                site = work / f"site-{n}-{variant}"
+                command = [sys.executable, "-c", PATCHES + _SERVE, variant, str(config), str(site), str(card)]
+                done = subprocess.run(command, check=False, capture_output=True, text=True, env=env)
+                if done.returncode != 0:
+                    raise SystemExit(f"{variant}: the serve builds failed:\n{done.stderr[-3000:]}")
+                timed = json.loads(done.stdout.strip().splitlines()[-1])
+                times[variant].append({"wall": timed["rebuild"], "cpu": timed["rebuild_cpu"]})
+                shutil.rmtree(site, ignore_errors=True)
+                shutil.rmtree(copy, ignore_errors=True)
+    return {v: {k: min(run[k] for run in runs) for k in ("wall", "cpu")} for v, runs in times.items()}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -155,18 +203,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print the numbers as JSON")
     parser.add_argument("--no-pagefind", action="store_true", help="the plugin's search_index: off")
     parser.add_argument("--variants", help="comma-separated variants to measure beside the shipped build")
+    parser.add_argument(
+        "--serve", action="store_true", help="time mkdocs serve's rebuild after one card edit instead"
+    )
     args = parser.parse_args(argv)
     chosen = tuple(args.variants.split(",")) if args.variants else VARIANTS[1:]
     unknown = set(chosen) - set(DESCRIPTIONS)
     if unknown:
         parser.error(f"unknown variants: {', '.join(sorted(unknown))} (known: {', '.join(DESCRIPTIONS)})")
-    best = measure(args.agents, args.skills, args.repeat, ("shipped", *chosen), pagefind=not args.no_pagefind)
+    timed = measure_serve if args.serve else measure
+    best = timed(args.agents, args.skills, args.repeat, ("shipped", *chosen), pagefind=not args.no_pagefind)
     if args.json:
         print(json.dumps(best, indent=2))
         return 0
     shipped = best["shipped"]
     search = "Pagefind off" if args.no_pagefind else "Pagefind on"
-    print(f"{args.agents} agents x {args.skills} skills, {search}, fastest of {args.repeat}")
+    what = "serve rebuild after one card edit" if args.serve else "whole build"
+    print(f"{what}, {args.agents} agents x {args.skills} skills, {search}, fastest of {args.repeat}")
     print(f"{'variant':<14} {'wall s':>8} {'saves':>7} {'CPU s':>8} {'saves':>7}")
     for variant, measured in best.items():
         saves = {
