@@ -71,12 +71,22 @@ def test_identical_inputs_exit_0_with_an_empty_array(capsys: pytest.CaptureFixtu
     assert json.loads(out)["changes"] == []
 
 
-def test_breaking_changes_exit_1(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, BASE, HEAD)
+@pytest.fixture
+def data(tmp_path: Path) -> tuple[Path, Path]:
+    """Copies of BASE and HEAD in no repository (there, paths are shown as typed; in one, from its top)."""
+    base, head = tmp_path / "base", tmp_path / "head"
+    shutil.copytree(BASE, base)
+    shutil.copytree(HEAD, head)
+    return base, head
+
+
+def test_breaking_changes_exit_1(capsys: pytest.CaptureFixture[str], data: tuple[Path, Path]) -> None:
+    base, head = data
+    code, out, _ = run(capsys, base, head)
     assert code == 1
     lines = out.splitlines()
     assert lines[-1] == "8 changes: 3 breaking, 3 non-breaking, 2 info; 1 policy finding: 1 breaking."
-    assert f"{BASE / 'fax.json'}:1: breaking: Fax Gateway: the agent is gone [agent-removed]" in lines
+    assert f"{base / 'fax.json'}:1: breaking: Fax Gateway: the agent is gone [agent-removed]" in lines
     assert len(lines) == 10
 
 
@@ -158,8 +168,9 @@ def test_invalid_cards_are_reported_and_the_rest_is_compared(
 # -- formats ---------------------------------------------------------------------------------------------
 
 
-def test_json_objects_carry_every_field(capsys: pytest.CaptureFixture[str]) -> None:
-    _, out, err = run(capsys, BASE, HEAD, "--format", "json")
+def test_json_objects_carry_every_field(capsys: pytest.CaptureFixture[str], data: tuple[Path, Path]) -> None:
+    base, head = data
+    _, out, err = run(capsys, base, head, "--format", "json")
     changes = json.loads(out)["changes"]
     assert err.strip() == (
         "a2a-docgen diff: 8 changes: 3 breaking, 3 non-breaking, 2 info; 1 policy finding: 1 breaking"
@@ -190,11 +201,11 @@ def test_json_objects_carry_every_field(capsys: pytest.CaptureFixture[str]) -> N
         "before": "application/json",
         "after": None,
         "side": "head",
-        "file": str(HEAD / "weather.json"),
+        "file": str(head / "weather.json"),
         "line": 30,
         "column": 22,
         "anchor": {
-            "file": str(HEAD / "weather.json"),
+            "file": str(head / "weather.json"),
             "line": 30,
             "column": 22,
             "pointer": "/skills/0/inputModes",
@@ -204,8 +215,11 @@ def test_json_objects_carry_every_field(capsys: pytest.CaptureFixture[str]) -> N
     }
 
 
-def test_github_annotations_follow_the_workflow_command_syntax(capsys: pytest.CaptureFixture[str]) -> None:
-    _, out, _ = run(capsys, BASE, HEAD, "--format", "github")
+def test_github_annotations_follow_the_workflow_command_syntax(
+    capsys: pytest.CaptureFixture[str], data: tuple[Path, Path]
+) -> None:
+    base, head = data
+    _, out, _ = run(capsys, base, head, "--format", "github")
     lines = out.splitlines()
     assert len(lines) == 9
     assert all(GITHUB_COMMAND.match(line) for line in lines), lines
@@ -215,7 +229,7 @@ def test_github_annotations_follow_the_workflow_command_syntax(capsys: pytest.Ca
     assert levels.count("::notice") == 2
     removed = next(line for line in lines if "agent-removed" in line)
     assert removed.startswith(
-        f"::error file={BASE / 'fax.json'},line=1,col=1,title=Breaking change%3A agent-removed::"
+        f"::error file={base / 'fax.json'},line=1,col=1,title=Breaking change%3A agent-removed::"
     )
 
 
@@ -364,9 +378,9 @@ def test_base_ref_with_a_file_argument_and_from_a_subdirectory(
     assert {c["code"] for c in json.loads(out)["changes"]} == {"skill-removed", "version-not-bumped"}
     monkeypatch.chdir(repo / "cards")
     code, out, _ = run(capsys, "--base-ref", "HEAD", ".", "--format", "json")
-    assert {(c["code"], c["file"]) for c in json.loads(out)["changes"]} == {
-        ("skill-removed", os.path.join(".", "weather.json")),
-        ("version-not-bumped", os.path.join(".", "weather.json")),
+    assert {(c["code"], c["file"]) for c in json.loads(out)["changes"]} == {  # from the repository's top
+        ("skill-removed", os.path.join("cards", "weather.json")),
+        ("version-not-bumped", os.path.join("cards", "weather.json")),
     }
 
 
@@ -397,7 +411,7 @@ def test_base_ref_when_the_cards_are_new(repo: Path, capsys: pytest.CaptureFixtu
         (["--base-ref", "no-such-branch", "cards"], "cannot resolve --base-ref 'no-such-branch'"),
         (["--base-ref=--upload-pack=x", "cards"], "is not a revision"),
         (["--base-ref", "HEAD", "nowhere"], "nowhere: no such file or directory, here or at HEAD"),
-        (["--base-ref", "HEAD", "/"], "outside the git repository"),
+        (["--base-ref", "HEAD", "cards", "/"], "/: outside the git repository"),
     ],
 )
 def test_base_ref_usage_errors(
@@ -876,13 +890,14 @@ def test_markdown_shows_configuration_warnings_and_accepted_changes(
         encoding="utf-8",
     )
     monkeypatch.chdir(tmp_path)
-    _, out, _ = run(capsys, BASE, HEAD, "--format", "markdown")
+    base, head = shutil.copytree(BASE, tmp_path / "base"), shutil.copytree(HEAD, tmp_path / "head")
+    _, out, _ = run(capsys, base, head, "--format", "markdown")
     assert "#### Configuration" in out
     assert "- ⚠️ `.a2a-docgen.toml:5`: the acceptance of agent-removed for Nobody" in out
     assert "<details><summary>Accepted changes (1)</summary>" in out
     assert "accepted: Retired &lt;now>" in out
     assert "**1** accepted" in out
-    _, out, _ = run(capsys, BASE, HEAD, "--format", "github")
+    _, out, _ = run(capsys, base, head, "--format", "github")
     assert "::warning file=.a2a-docgen.toml,line=5,title=a2a-docgen configuration::the acceptance of" in out
 
 
@@ -916,7 +931,13 @@ def test_json_output_follows_the_documented_schema(
         encoding="utf-8",
     )
     monkeypatch.chdir(tmp_path)
-    _, out, _ = run(capsys, BASE, HEAD, "--format", "json")
+    _, out, _ = run(
+        capsys,
+        shutil.copytree(BASE, tmp_path / "base"),
+        shutil.copytree(HEAD, tmp_path / "head"),
+        "--format",
+        "json",
+    )
     report = json.loads(out)
     changes = report["changes"]
     assert any(c["accepted"] for c in changes)

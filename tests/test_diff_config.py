@@ -49,8 +49,10 @@ def run(capsys: pytest.CaptureFixture[str], *argv: object) -> tuple[int, str, st
 
 @pytest.fixture
 def here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """An empty repository directory as the current directory (so no other configuration is found)."""
+    """An empty repository directory as the current directory, with a copy of tests/data/diff in ``data``:
+    the configuration is looked up from the head cards, so they are copied below it."""
     (tmp_path / ".git").mkdir()
+    shutil.copytree(DATA, tmp_path / "data")
     monkeypatch.chdir(tmp_path)
     for name in ("GITHUB_SERVER_URL", "GITHUB_REPOSITORY", "GITHUB_SHA"):
         monkeypatch.delenv(name, raising=False)
@@ -223,10 +225,10 @@ reason = "Retired; its clients moved to Mail"
     )
     weather_only = here / "b"
     weather_only.mkdir()
-    shutil.copy(BASE / "fax.json", weather_only / "fax.json")
+    shutil.copy(here / "data" / "base" / "fax.json", weather_only / "fax.json")
     empty = here / "h"
     empty.mkdir()
-    shutil.copy(HEAD / "maps.json", empty / "maps.json")
+    shutil.copy(here / "data" / "head" / "maps.json", empty / "maps.json")
     code, out, err = run(capsys, weather_only, empty)
     assert code == 0, out + err
     assert (
@@ -271,9 +273,12 @@ def _accept(
     return "\n".join(lines) + "\n"
 
 
-def review_weather(capsys: pytest.CaptureFixture[str], *argv: object) -> tuple[int, str, str]:
-    """``diff --format json`` of the weather card from tests/data/diff/base to head."""
-    return run(capsys, BASE / "weather.json", HEAD / "weather.json", "--format", "json", *argv)
+def review_weather(here: Path, capsys: pytest.CaptureFixture[str], *argv: object) -> tuple[int, str, str]:
+    """``diff --format json`` of the weather card from tests/data/diff/base to head, as copied ``here``."""
+    data = here / "data"
+    return run(
+        capsys, data / "base" / "weather.json", data / "head" / "weather.json", "--format", "json", *argv
+    )
 
 
 def _codes(out: str) -> dict[str, Any]:
@@ -286,7 +291,7 @@ def test_acceptance_by_skill_and_pointer(here: Path, capsys: pytest.CaptureFixtu
         _accept("input-mode-removed", skill="forecast", pointer="/skills/0/inputModes")
         + _accept("security-scope-required", skill="observations", pointer="/elsewhere"),
     )
-    code, out, err = review_weather(capsys)
+    code, out, err = review_weather(here, capsys)
     changes = _codes(out)
     assert changes["input-mode-removed"]["accepted"]["reason"] == "agreed"
     assert changes["security-scope-required"]["accepted"] is None
@@ -301,7 +306,7 @@ def test_an_acceptance_without_skill_matches_only_agent_wide_changes(
     here: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     configure(here, _accept("input-mode-removed"))
-    _, out, err = review_weather(capsys)
+    _, out, err = review_weather(here, capsys)
     assert _codes(out)["input-mode-removed"]["accepted"] is None
     assert "the acceptance of input-mode-removed for Weather Agent matches no change" in err
 
@@ -312,7 +317,7 @@ def test_expired_acceptances_stop_applying(here: Path, capsys: pytest.CaptureFix
         _accept("input-mode-removed", skill="forecast", expires="2020-01-31")
         + _accept("skill-removed", skill="nowhere", expires="2020-02-01"),
     )
-    code, out, err = review_weather(capsys)
+    code, out, err = review_weather(here, capsys)
     assert _codes(out)["input-mode-removed"]["accepted"] is None
     assert code == 1
     assert (
@@ -344,43 +349,45 @@ def test_accepting_every_breaking_change_also_settles_the_version_policy(
         _accept("input-mode-removed", skill="forecast")
         + _accept("security-scope-required", skill="observations"),
     )
-    code, out, _ = review_weather(capsys)
+    code, out, _ = review_weather(here, capsys)
     assert "version-not-bumped" not in _codes(out)
     assert code == 0
 
 
 def test_version_not_bumped_can_itself_be_accepted(here: Path, capsys: pytest.CaptureFixture[str]) -> None:
     configure(here, _accept("version-not-bumped"))
-    code, out, _ = run(capsys, BASE / "weather.json", HEAD / "weather.json")
+    code, out, _ = run(
+        capsys, here / "data" / "base" / "weather.json", here / "data" / "head" / "weather.json"
+    )
     assert "breaking (accepted): Weather Agent: breaking changes ship" in out
     assert out.splitlines()[-1].endswith("; 1 policy finding: 1 accepted.")
     assert code == 1  # the breaking changes themselves still fail
 
 
 def test_severity_overrides(here: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    base = json.loads((BASE / "weather.json").read_text(encoding="utf-8"))
+    base = json.loads((here / "data" / "base" / "weather.json").read_text(encoding="utf-8"))
     base["capabilities"]["extensions"] = [{"uri": "https://ext.example.com/trace"}]
     (here / "b.json").write_text(json.dumps(base), encoding="utf-8")
     with_extension = here / "b.json"
-    code, out, _ = run(capsys, with_extension, BASE / "weather.json", "--format", "json")
+    code, out, _ = run(capsys, with_extension, here / "data" / "base" / "weather.json", "--format", "json")
     assert (code, _codes(out)["extension-removed"]["severity"]) == (1, "breaking")
     assert "version-not-bumped" in _codes(out)
 
     configure(here, '[diff.severity]\nextension-removed = "non-breaking"\n')
-    code, out, _ = run(capsys, with_extension, BASE / "weather.json", "--format", "json")
+    code, out, _ = run(capsys, with_extension, here / "data" / "base" / "weather.json", "--format", "json")
     assert code == 0
     assert _codes(out)["extension-removed"]["severity"] == "non-breaking"
     assert "version-not-bumped" not in _codes(out)  # the policy judges the severities as configured
 
     configure(here, '[diff.severity]\nextension-removed = "off"\n')
-    code, out, _ = run(capsys, with_extension, BASE / "weather.json", "--format", "json")
+    code, out, _ = run(capsys, with_extension, here / "data" / "base" / "weather.json", "--format", "json")
     assert (code, json.loads(out)["changes"]) == (0, [])
 
 
 def test_an_override_never_lifts_a_change_to_an_unused_scheme(
     here: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    base = json.loads((BASE / "weather.json").read_text(encoding="utf-8"))
+    base = json.loads((here / "data" / "base" / "weather.json").read_text(encoding="utf-8"))
     base["securitySchemes"]["key"] = {"apiKeySecurityScheme": {"location": "header", "name": "X-Key"}}
     head = json.loads(json.dumps(base))
     head["securitySchemes"]["key"]["apiKeySecurityScheme"]["location"] = "query"
@@ -401,7 +408,7 @@ def test_version_policy(
     here: Path, capsys: pytest.CaptureFixture[str], policy: str, expected: str | None
 ) -> None:
     configure(here, f"[diff]\nversion-policy = {policy}\n")
-    _, out, _ = review_weather(capsys)
+    _, out, _ = review_weather(here, capsys)
     found = _codes(out).get("version-not-bumped")
     assert (found["severity"] if found else None) == expected
 
@@ -410,7 +417,12 @@ def test_config_option_and_no_config(here: Path, capsys: pytest.CaptureFixture[s
     configure(here, '[diff.severity]\ninput-mode-removed = "off"\n')
     other = here / "other.toml"
     other.write_text('[diff.severity]\nsecurity-scope-required = "off"\n', encoding="utf-8")
-    args = (BASE / "weather.json", HEAD / "weather.json", "--format", "json")
+    args = (
+        here / "data" / "base" / "weather.json",
+        here / "data" / "head" / "weather.json",
+        "--format",
+        "json",
+    )
     assert "input-mode-removed" not in _codes(run(capsys, *args)[1])
     chosen = _codes(run(capsys, *args, "--config", other)[1])
     assert "input-mode-removed" in chosen
@@ -433,7 +445,7 @@ def test_a_bad_configuration_is_a_usage_error(
 ) -> None:
     if text is not None:
         configure(here, text)
-    code, out, err = run(capsys, BASE, HEAD, *argv)
+    code, out, err = run(capsys, here / "data" / "base", here / "data" / "head", *argv)
     assert code == 2
     assert out == ""
     assert f"a2a-docgen diff: error: {message}" in err
@@ -509,9 +521,9 @@ def test_a_fingerprint_acceptance_survives_a_skill_inserted_before_it(
 ) -> None:
     """Accepted by fingerprint, a change stays accepted when a new skill moves it to another array index
     (and another line); the same acceptance by pointer no longer matches."""
-    _, out, _ = review_weather(capsys, "--no-config")
+    _, out, _ = review_weather(here, capsys, "--no-config")
     fingerprint = _fingerprint(out, "input-mode-removed")
-    card = json.loads((HEAD / "weather.json").read_text(encoding="utf-8"))
+    card = json.loads((here / "data" / "head" / "weather.json").read_text(encoding="utf-8"))
     card["skills"].insert(0, {"id": "tides", "name": "Tides", "description": "Tide tables.", "tags": ["sea"]})
     moved = here / "head" / "weather.json"
     moved.parent.mkdir()
@@ -521,7 +533,7 @@ def test_a_fingerprint_acceptance_survives_a_skill_inserted_before_it(
         f'[[diff.accept]]\nfingerprint = "{fingerprint}"\nreason = "agreed"\n\n'
         + _accept("input-mode-removed", skill="forecast", pointer="/skills/0/inputModes"),
     )
-    _, out, err = run(capsys, BASE / "weather.json", moved, "--format", "json")
+    _, out, err = run(capsys, here / "data" / "base" / "weather.json", moved, "--format", "json")
     change = _codes(out)["input-mode-removed"]
     assert change["pointer"] == "/skills/1/inputModes"
     assert change["fingerprint"] == fingerprint
@@ -535,18 +547,18 @@ def test_a_fingerprint_acceptance_also_checks_what_it_names(
 ) -> None:
     """agent, skill and code written beside a fingerprint must match too; a fingerprint alone leaves the
     skill open (it names the skill)."""
-    _, out, _ = review_weather(capsys, "--no-config")
+    _, out, _ = review_weather(here, capsys, "--no-config")
     fingerprint = _fingerprint(out, "input-mode-removed")
     configure(
         here,
         f'[[diff.accept]]\nfingerprint = "{fingerprint}"\ncode = "skill-removed"\nreason = "wrong code"\n',
     )
-    _, out, err = review_weather(capsys)
+    _, out, err = review_weather(here, capsys)
     assert _codes(out)["input-mode-removed"]["accepted"] is None
     assert (
         f"the acceptance of skill-removed with fingerprint {fingerprint} matches no change; remove it" in err
     )
     configure(here, f'[[diff.accept]]\nfingerprint = "{fingerprint}"\nskill = "forecast"\nreason = "ok"\n')
-    _, out, err = review_weather(capsys)
+    _, out, err = review_weather(here, capsys)
     assert _codes(out)["input-mode-removed"]["accepted"]["reason"] == "ok"
     assert "warning" not in err

@@ -15,7 +15,6 @@ import re
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from a2a_docgen.catalog import load_catalog
@@ -38,6 +37,8 @@ from a2a_docgen.review.formats import (
     summary,
 )
 from a2a_docgen.review.git import GitRevision
+from a2a_docgen.review.place import ReviewPlace, review_place
+from a2a_docgen.review.settle import utc_today
 from a2a_docgen.slugs import site_addresses
 from a2a_docgen.text.plural import plural
 from a2a_docgen.text.urls import safe_url
@@ -64,9 +65,10 @@ Agents are matched by name and preferred interface URL, skills by id; effective 
 are compared (a skill's own input modes or security requirements, else the card's), so
 rewriting a v0.3 card in the v1.0 shape reports only the era change.
 
-The nearest {CONFIG_NAME} (this directory or a parent, up to the repository root) can
-accept changes, change severities and set the version policy; see docs/review.md. With
---base-ref or --since-default-branch it is read at the base revision, as the base cards are:
+The {CONFIG_NAME} nearest to the HEAD cards (their directory or a parent, up to the
+repository root; never the current directory's) can accept changes, change severities and
+set the version policy; see docs/review.md. With --base-ref or --since-default-branch it
+is read at the base revision, as the base cards are:
 the rules a change is judged by are not the change's to set, and what the working tree's
 file would change is reported (config-loosened, config-tightened, config-invalid).
 
@@ -115,8 +117,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--config",
         metavar="FILE",
-        help=f"the configuration file (default: the nearest {CONFIG_NAME} in this directory or a parent); "
-        "with --base-ref, a file inside the repository is read at the base revision",
+        help=f"the configuration file (default: the {CONFIG_NAME} nearest to the HEAD cards, up to the "
+        "repository root); with --base-ref, a file inside the repository is read at the base revision",
     )
     parser.add_argument(
         "--no-config",
@@ -203,6 +205,7 @@ class _Sides:
     base_roots: list[str]
     head_roots: list[str]
     revision: GitRevision | None
+    place: ReviewPlace
 
 
 def _sides(args: argparse.Namespace) -> _Sides:
@@ -214,38 +217,46 @@ def _sides(args: argparse.Namespace) -> _Sides:
     if args.base_ref is None and args.since_default_branch:
         if not paths:
             raise UsageError("--since-default-branch needs HEAD: the card files or directories to compare")
-        return _revision_sides(args, GitRevision.default_branch_merge_base(), limits, trust)
+        place = review_place(paths)
+        revision = GitRevision.default_branch_merge_base(cwd=place.top or place.start)
+        return _revision_sides(args, revision, place, limits, trust)
     if args.base_ref is None:
         if len(paths) != 2:
             raise UsageError("give BASE and HEAD (two card files or directories), or --base-ref REV and HEAD")
-        base = load_catalog([paths[0]], limits=limits, trust=trust)
-        head = load_catalog([paths[1]], limits=limits, trust=trust)
+        place = review_place(paths[1:])
+        base_path, head_path = (place.spelling(path) for path in paths)
         return _Sides(
-            base=base,
-            head=head,
+            base=load_catalog([base_path], limits=limits, trust=trust, base=place.top),
+            head=load_catalog([head_path], limits=limits, trust=trust, base=place.top),
             base_label="base",
-            base_roots=[paths[0]],
-            head_roots=[paths[1]],
+            base_roots=[base_path],
+            head_roots=[head_path],
             revision=None,
+            place=place,
         )
     if not paths:
         raise UsageError("--base-ref needs HEAD: the card files or directories to compare, e.g. cards/")
-    return _revision_sides(args, GitRevision(args.base_ref), limits, trust)
+    place = review_place(paths)
+    return _revision_sides(
+        args, GitRevision(args.base_ref, cwd=place.top or place.start), place, limits, trust
+    )
 
 
 def _revision_sides(
-    args: argparse.Namespace, revision: GitRevision, limits: Limits, trust: Trust | None
+    args: argparse.Namespace, revision: GitRevision, place: ReviewPlace, limits: Limits, trust: Trust | None
 ) -> _Sides:
-    """The base read at ``revision``, the head from the working tree, both under the same paths."""
-    paths: list[str] = list(args.paths)
+    """The base read at ``revision``, the head from the working tree, both under the same paths (as
+    ``place`` spells them: from the repository's top)."""
+    typed: list[str] = list(args.paths)
+    paths = [place.spelling(path) for path in typed]
     files = revision.files(paths)
-    for path in paths:
-        if not os.path.exists(path) and not any(f.argument == path for f in files):
+    for path, spelt in zip(typed, paths, strict=True):
+        if not os.path.exists(path) and not any(f.argument == spelt for f in files):
             raise UsageError(f"{path}: no such file or directory, here or at {revision.revision}")
     base = revision.load(files, limits=limits, trust=trust)
-    present = [p for p in paths if os.path.exists(p)]
+    present = [p for p in paths if os.path.exists(place.path(p))]
     head = (
-        load_catalog(present, limits=limits, trust=trust)
+        load_catalog(present, limits=limits, trust=trust, base=place.top)
         if present
         else Catalog(cards=(), diagnostics=(), excluded=())
     )
@@ -256,10 +267,11 @@ def _revision_sides(
         base_roots=paths,
         head_roots=paths,
         revision=revision,
+        place=place,
     )
 
 
-def _links(args: argparse.Namespace, revision: GitRevision | None) -> SourceLinks | None:
+def _links(args: argparse.Namespace, sides: _Sides) -> SourceLinks | None:
     """Where the Markdown comment links findings to, from the options or GitHub's environment."""
     repo_url, repo_from = args.repo_url, "--repo-url"
     if repo_url is None and os.environ.get("GITHUB_SERVER_URL") and os.environ.get("GITHUB_REPOSITORY"):
@@ -278,12 +290,14 @@ def _links(args: argparse.Namespace, revision: GitRevision | None) -> SourceLink
         raise UsageError("--repo-url needs --head-sha (or $GITHUB_SHA): the commit to link to")
     if not _SHA.fullmatch(head_sha):
         raise UsageError(f"{sha_from}: {head_sha!r} is not a commit id (7 to 64 hexadecimal digits)")
-    root = revision.top if revision is not None else os.environ.get("GITHUB_WORKSPACE") or os.getcwd()
+    # The cards' repository; cards in none are shown as typed, from the current directory.
+    root = sides.place.top or os.environ.get("GITHUB_WORKSPACE") or os.getcwd()
     return SourceLinks(
         repo_url=repo_url.rstrip("/"),
         head_sha=head_sha,
-        base_sha=revision.commit if revision is not None else None,
+        base_sha=sides.revision.commit if sides.revision is not None else None,
         root=root,
+        paths_from=sides.place.top,
     )
 
 
@@ -352,7 +366,10 @@ def _list_codes(args: argparse.Namespace, config: ReviewConfig | None) -> int:
 def run(args: argparse.Namespace) -> int:
     if args.list_codes:
         return _list_codes(
-            args, review_rules(config=args.config, no_config=args.no_config, revision=None).config
+            args,
+            review_rules(
+                config=args.config, no_config=args.no_config, revision=None, place=review_place([os.curdir])
+            ).config,
         )
     if args.site_url is not None and safe_url(args.site_url) is None:
         raise UsageError(f"--site-url: {args.site_url!r} is not an http(s) URL")
@@ -365,12 +382,14 @@ def run(args: argparse.Namespace) -> int:
     if args.skip_empty and args.format != "markdown":
         raise UsageError("--skip-empty applies to --format markdown (the pull-request comment)")
     sides = _sides(args)
-    rules = review_rules(config=args.config, no_config=args.no_config, revision=sides.revision)
+    rules = review_rules(
+        config=args.config, no_config=args.no_config, revision=sides.revision, place=sides.place
+    )
     base, head = sides.base, sides.head
     if not (base.cards or base.excluded or head.cards or head.excluded):
         raise UsageError(f"no card files (*.json) found in {', '.join(args.paths)}")
     _require_cards(sides, args)
-    links = _links(args, sides.revision) if args.format == "markdown" else None
+    links = _links(args, sides) if args.format == "markdown" else None
     _report_problems(sides.base_label, base)
     _report_problems("head", head)
     review = review_catalogs(
@@ -379,7 +398,7 @@ def run(args: argparse.Namespace) -> int:
         config=rules.config,
         head_roots=sides.head_roots,
         base_roots=sides.base_roots,
-        today=date.today(),
+        today=utc_today(),
         head_config=rules.head,
     )
     _report_warnings(review.warnings)

@@ -105,7 +105,8 @@ class _Sources:
     def path(self, file: str) -> str | None:
         """``file`` relative to the repository root with ``/``, or ``None`` outside it."""
         assert self.links is not None
-        relative = os.path.relpath(os.path.realpath(file), os.path.realpath(self.links.root))
+        found = os.path.join(self.links.paths_from or os.curdir, file)
+        relative = os.path.relpath(os.path.realpath(found), os.path.realpath(self.links.root))
         if relative == os.pardir or relative.startswith(os.pardir + os.sep) or os.path.isabs(relative):
             return None
         return relative.replace(os.sep, "/")

@@ -58,7 +58,7 @@ __all__ = [
 ]
 
 CONFIG_NAME = ".a2a-docgen.toml"
-"""The file ``diff`` looks for in the current directory and its parents (up to the repository root)."""
+"""The file ``diff`` looks for in the head cards' directory and its parents (up to the repository root)."""
 
 _SEVERITY_OFF = "off"
 _DIFF_KEYS = ("version-policy", "severity", "accept")
@@ -172,7 +172,8 @@ class ReviewConfig:
 
 
 def find_config(start: str | os.PathLike[str] | None = None) -> Path | None:
-    """The nearest ``.a2a-docgen.toml`` in ``start`` (default: the current directory) or a parent.
+    """The nearest ``.a2a-docgen.toml`` in ``start`` (the head cards' directory; default: the current
+    directory) or a parent.
 
     The search stops at the root of the git repository (a directory that has ``.git``) and at the root of
     the file system, so a file outside the repository is never read by accident.
@@ -187,25 +188,28 @@ def find_config(start: str | os.PathLike[str] | None = None) -> Path | None:
     return None
 
 
-def shown_path(path: Path) -> str:
-    """``path`` relative to the current directory when it is below it, else absolute."""
+def shown_path(path: Path, root: str | None = None) -> str:
+    """``path`` as reports show it: relative to ``root`` (the top of the repository that holds the cards under
+    review; default: the current directory) when it is below it, else as given."""
     try:
-        relative = os.path.relpath(path)
+        relative = os.path.relpath(path) if root is None else os.path.relpath(os.path.realpath(path), root)
     except ValueError:  # another drive (Windows)
         return str(path)
     return str(path) if relative.startswith(os.pardir) else relative
 
 
-def load_config(path: str | os.PathLike[str]) -> ReviewConfig:
-    """Read and validate a configuration file; raises ``ConfigError`` with file, line and key."""
-    shown = shown_path(Path(path))
+def load_config(path: str | os.PathLike[str], *, root: str | None = None) -> ReviewConfig:
+    """Read and validate a configuration file, shown from ``root`` (``shown_path``); raises ``ConfigError``
+    with file, line and key (a file that cannot be read is named as given, for the terminal)."""
     try:
         data = Path(path).read_bytes()
     except FileNotFoundError:
-        raise ConfigError(f"{shown}: no such configuration file") from None
+        raise ConfigError(f"{os.fspath(path)}: no such configuration file") from None
     except OSError as exc:
-        raise ConfigError(f"{shown}: cannot read the configuration: {exc.strerror or exc}") from None
-    return decode_config(data, shown)
+        raise ConfigError(
+            f"{os.fspath(path)}: cannot read the configuration: {exc.strerror or exc}"
+        ) from None
+    return decode_config(data, shown_path(Path(path), root))
 
 
 def decode_config(data: bytes, path: str) -> ReviewConfig:

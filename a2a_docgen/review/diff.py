@@ -48,7 +48,7 @@ from a2a_docgen.review.config import Acceptance, ConfigWarning, ReviewConfig
 from a2a_docgen.review.match import HeadFiles, pair_agents, pair_passes
 from a2a_docgen.review.policy import parse_version, version_finding
 from a2a_docgen.review.rules import HeadConfig, RuleChange, Weakened, rule_changes
-from a2a_docgen.review.settle import Settlement
+from a2a_docgen.review.settle import Settlement, utc_today
 
 __all__ = [
     "CODES",
@@ -239,7 +239,7 @@ def review_catalogs(
     """
     judged_by = config
     config = config if config is not None else ReviewConfig()
-    settlement = Settlement(config, today if today is not None else date.today())
+    settlement = Settlement(config, today if today is not None else utc_today())
     files = HeadFiles(head, head_roots)
     review = _Reviewer(settlement, positions=positions)
     pairs, removed, added = pair_agents(base.cards, head.cards)

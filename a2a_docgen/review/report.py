@@ -48,6 +48,9 @@ class SourceLinks:
     """The base commit (``--base-ref``): base-side findings link there; else they link at ``head_sha``."""
     root: str = "."
     """The repository's root directory, which link paths are relative to."""
+    paths_from: str | None = None
+    """The directory the findings' relative paths start from (the repository's root, which reports show paths
+    from); ``None``: the current directory (cards in no repository are shown as typed)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

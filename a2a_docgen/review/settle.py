@@ -2,17 +2,22 @@
 
 Accepted changes keep their severity but never fail a run. An acceptance that matches no finding, or has
 expired (it stops applying the day after ``expires``), is a ``ConfigWarning``: stale acceptances should
-not pile up.
+not pile up. Days are UTC's (``utc_today``), so a review means the same in every time zone.
 """
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime, timezone
 
 from a2a_docgen.review.codes import ChangeSeverity, severity_rank
 from a2a_docgen.review.config import Acceptance, ConfigWarning, ReviewConfig
 
-__all__ = ["Settlement"]
+__all__ = ["Settlement", "utc_today"]
+
+
+def utc_today() -> date:
+    """The day acceptances are judged on: UTC's, whatever the machine's time zone."""
+    return datetime.now(timezone.utc).date()
 
 
 class Settlement:
