@@ -17,8 +17,7 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager, redirect_stderr, redirect_stdout
+from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
@@ -30,6 +29,7 @@ from hypothesis import strategies as st
 
 from a2a_docgen.cli import main
 from tests.support.history_repo import CardRepo, maps_card, weather_card
+from tests.test_same_site_from_anywhere import differing, tree, working_directory
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 
@@ -107,16 +107,6 @@ def change_under_review(root: Path, expires: date) -> Place:
     (root / "elsewhere" / ".a2a-docgen.toml").write_text(PLANTED, encoding="utf-8")
     (root / "link").symlink_to(repo.cards, target_is_directory=True)
     return Place(root, repo)
-
-
-@contextmanager
-def working_directory(path: Path) -> Iterator[None]:
-    before = os.getcwd()
-    os.chdir(path)
-    try:
-        yield
-    finally:
-        os.chdir(before)
 
 
 def review(cwd: Path, argv: list[str]) -> tuple[int, str]:
@@ -248,12 +238,13 @@ def test_a_configuration_planted_where_the_review_runs_judges_nothing(
 # -- the machine ------------------------------------------------------------------------------------------
 
 
-MACHINES: dict[str, dict[str, str]] = {
-    "TZ": {"UTC": "UTC", "east": "Etc/GMT-14", "west": "Etc/GMT+12", "half hour": "Asia/Kolkata"},
-    "LC_ALL": {"C": "C", "UTF-8": "C.UTF-8", "Turkish": "tr_TR.UTF-8", "none": ""},
-    "PYTHONHASHSEED": {"0": "0", "1": "1", "random": "random"},
-    "COLUMNS": {"narrow": "20", "wide": "300"},
+MACHINES: dict[str, tuple[str, ...]] = {
+    "TZ": ("UTC", "Etc/GMT-14", "Etc/GMT+12", "Asia/Kolkata"),  # a day ahead, a day behind, half an hour
+    "LC_ALL": ("C", "C.UTF-8", "tr_TR.UTF-8", ""),  # "": none set
+    "PYTHONHASHSEED": ("0", "1", "random"),
+    "COLUMNS": ("20", "300"),
 }
+REPO = Path(__file__).resolve().parents[1]
 
 
 def machine_environment(drawn: dict[str, str], home: Path) -> dict[str, str]:
@@ -266,6 +257,7 @@ def machine_environment(drawn: dict[str, str], home: Path) -> dict[str, str]:
     environment.update({name: value for name, value in drawn.items() if value})
     environment["LANG"] = drawn.get("LC_ALL", "") or "C"
     environment["HOME"] = str(home)
+    environment["PYTHONPATH"] = str(REPO)  # this checkout, whatever is installed
     return environment
 
 
@@ -284,15 +276,13 @@ def fresh_process(cwd: Path, argv: list[str], environment: dict[str, str], umask
     return done.returncode, done.stdout
 
 
-def tree(root: Path) -> dict[str, bytes]:
-    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
-
-
 @dataclass(frozen=True)
 class Machine:
     place: Place
-    expected: dict[str, tuple[int, bytes] | dict[str, bytes]]
-    """What the reference machine gives, by what was run (computed once for every example)."""
+    reviews: dict[str, tuple[int, bytes]]
+    """What the reference machine's review gives, by format (run once for every example)."""
+    sites: dict[str, dict[str, bytes]]
+    """The site the reference machine builds (built once for every example)."""
 
 
 @pytest.fixture
@@ -308,7 +298,7 @@ def machine(tmp_path: Path) -> Machine:
     (home / ".gitconfig").write_text(
         "[core]\n\tquotePath = false\n[diff]\n\trenames = false\n", encoding="utf-8"
     )
-    return Machine(built, {})
+    return Machine(built, {}, {})
 
 
 REFERENCE_MACHINE = {"TZ": "Etc/GMT+12", "LC_ALL": "C.UTF-8", "PYTHONHASHSEED": "0", "COLUMNS": "80"}
@@ -327,9 +317,7 @@ def site_of(place: Place, name: str, environment: dict[str, str], umask: int) ->
 
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
-    drawn=st.fixed_dictionaries(
-        {name: st.sampled_from(sorted(values.values())) for name, values in MACHINES.items()}
-    ),
+    drawn=st.fixed_dictionaries({name: st.sampled_from(values) for name, values in MACHINES.items()}),
     umask=st.sampled_from([0o022, 0o077, 0o002, 0o000]),
     planted_home=st.booleans(),
 )
@@ -344,17 +332,12 @@ def test_any_machine_gives_the_same_review_and_site(
     environment = machine_environment(drawn, home)
     for output_format in ("json", "github", "markdown"):
         argv = ["diff", *arguments("base-ref", "cards", "old", output_format)]
-        if output_format not in machine.expected:
-            machine.expected[output_format] = fresh_process(place.repo.root, argv, reference, 0o022)
-        assert fresh_process(place.repo.root, argv, environment, umask) == machine.expected[output_format], (
-            output_format
-        )
-    if "site" not in machine.expected:
-        machine.expected["site"] = site_of(place, "reference", reference, 0o022)
-    expected = machine.expected["site"]
-    assert isinstance(expected, dict)
+        if output_format not in machine.reviews:
+            machine.reviews[output_format] = fresh_process(place.repo.root, argv, reference, 0o022)
+        got = fresh_process(place.repo.root, argv, environment, umask)
+        assert got == machine.reviews[output_format], output_format
+    if not machine.sites:
+        machine.sites["reference"] = site_of(place, "reference", reference, 0o022)
+    expected = machine.sites["reference"]
     assert any(path.endswith("changes.xml") for path in expected)  # with the history
-    drawn_site = site_of(place, "drawn", environment, umask)
-    assert (
-        sorted(p for p in expected.keys() | drawn_site.keys() if expected.get(p) != drawn_site.get(p)) == []
-    )
+    assert differing(expected, site_of(place, "drawn", environment, umask)) == []
