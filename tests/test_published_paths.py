@@ -22,7 +22,7 @@ ES256_JWK = {
 }
 
 
-def test_a_jwks_file_outside_the_project_is_named_by_its_file_name(
+def test_a_jwks_file_is_named_by_its_file_name_from_anywhere_and_however_spelt(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     keys = tmp_path / "secret-home" / "jwks.json"
@@ -37,8 +37,11 @@ def test_a_jwks_file_outside_the_project_is_named_by_its_file_name(
     inside = project / "keys" / "jwks.json"
     inside.parent.mkdir()
     inside.write_text(keys.read_text(encoding="utf-8"), encoding="utf-8")
-    assert load_jwks(str(inside))[0].source == "keys/jwks.json"
-    assert published_path("keys/jwks.json") == "keys/jwks.json"
+    spellings = [str(inside), "keys/jwks.json", "./keys/jwks.json", "keys/../keys/jwks.json"]
+    assert {load_jwks(spelling)[0].source for spelling in spellings} == {"jwks.json"}
+    monkeypatch.chdir(inside.parent)
+    assert load_jwks("jwks.json")[0].source == "jwks.json", "the same from any working directory"
+    assert published_path("../keys/jwks.json") == "jwks.json"
 
 
 @pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symbolic links")

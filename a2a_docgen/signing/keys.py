@@ -135,15 +135,10 @@ def parse_jwks(value: JSONValue, source: str) -> tuple[list[Key], list[str]]:
 
 
 def published_path(path: str | os.PathLike[str]) -> str:
-    """``path`` as pages may name it (a key's source is shown on every agent page it verifies): relative to the
-    working directory (the project) when it lies inside, else its file name alone, never the machine's path."""
-    given = Path(path)
-    if not given.is_absolute() and ".." not in given.parts:
-        return given.as_posix()
-    try:
-        return Path(os.path.abspath(given)).relative_to(Path.cwd()).as_posix()
-    except ValueError:
-        return given.name
+    """``path`` as pages may name it (a key's source is shown on every agent page it verifies): its file name
+    alone, so the pages are the same whatever the working directory and however the path is spelt, and never
+    name the machine's directories."""
+    return Path(path).name
 
 
 def load_jwks(path: str | os.PathLike[str]) -> list[Key]:
