@@ -19,7 +19,11 @@ module before MkDocs starts), so the product carries no switch for the benchmark
 - ``late-pages``: the pages no other page needs (``site/plugin/cache.LatePages``) converted during MkDocs' page
   loop, on the cores it leaves idle, instead of in the one pass before it;
 - ``fence-find``: ``llms-full.txt``'s fences found by ``str.find`` rather than a regular expression over
-  every run of backticks.
+  every run of backticks;
+- under ``mkdocs serve`` only (``--serve``, which measures these by default, with ``fence-find``): the serve
+  caches, each turned off alone (``serve-cards``, ``serve-views``, ``serve-templates``, ``serve-html``,
+  ``serve-theme-code``, ``serve-kept``, ``serve-copies``), and ``search-after-build`` (Pagefind run before
+  the build returns, as in a plain build).
 
 ``--variants a,b`` measures the shipped build and those variants only. ``--serve`` times ``mkdocs serve``'s
 rebuild after one card edit instead of a whole build (``builds._SERVE``; the ``workers`` variant changes
@@ -54,7 +58,19 @@ DESCRIPTIONS = {
     "inline-memo": "markdown-it-py's inline step remembering short texts (`html/inline_memo.py`)",
     "late-pages": "pages no other page needs converted during MkDocs' page loop (`site/plugin/cache.LatePages`)",
     "fence-find": "`llms-full.txt`'s fences found by `str.find`, not a regular expression (`render/discovery._fence`)",
+    "serve-cards": "serve: each card validated again only when its bytes changed (`catalog.CardCache`)",
+    "serve-views": "serve: the views and Markdown of agents whose cards did not change kept (`render/reuse.py`)",
+    "serve-templates": "serve: our template environments kept, each template compiled once (`render/env.TemplateEnvs`)",
+    "serve-html": "serve: a page converted again only when its Markdown changed (`site/plugin/cache.HtmlCache`)",
+    "serve-theme-code": "serve: the theme's compiled templates kept (`site/plugin/cache.TemplateCodeCache`)",
+    "serve-kept": "serve: an unchanged page written back as the last build made it (`site/plugin/kept.py`)",
+    "serve-copies": "serve: Pagefind's copies of unchanged agent pages kept (`site/plugin/search.IndexCopies`)",
+    "search-after-build": "serve: Pagefind run after the build returns (`site/plugin/search.IndexAfterBuild`)",
 }
+SERVE_ONLY = frozenset(
+    name for name in DESCRIPTIONS if name.startswith("serve-") or name == "search-after-build"
+)
+"""Pieces at work under ``mkdocs serve`` only (``--serve`` measures them)."""
 """What each variant turns off."""
 VARIANTS = ("shipped", *DESCRIPTIONS)
 
@@ -95,6 +111,38 @@ elif variant == "fence-find":
     def _fence(text):
         return "`" * max(3, max((len(run) for run in re.findall("`+", text)), default=0) + 1)
     discovery._fence = _fence
+elif variant == "serve-cards":
+    from a2a_docgen.catalog import CardCache
+    _load = CardCache.load
+    CardCache.load = lambda self, card_file, limits: _load(CardCache(), card_file, limits)
+elif variant == "serve-views":
+    from a2a_docgen.render.reuse import RenderReuse
+    _start = RenderReuse.start
+    def start(self, env, *, overrides):
+        self.views.clear()
+        self.pages.clear()
+        _start(self, env, overrides=overrides)
+    RenderReuse.start = start
+elif variant == "serve-templates":
+    from a2a_docgen.render.env import TemplateEnvs
+    _env = TemplateEnvs.env
+    TemplateEnvs.env = lambda self, overrides=None: _env(TemplateEnvs(), overrides)
+elif variant == "serve-html":
+    from a2a_docgen.site.plugin.cache import HtmlCache
+    _convert = HtmlCache.convert
+    HtmlCache.convert = lambda self, *args, **kwargs: _convert(HtmlCache(), *args, **kwargs)
+elif variant == "serve-theme-code":
+    from a2a_docgen.site.plugin.cache import TemplateCodeCache
+    TemplateCodeCache.load_bytecode = lambda self, bucket: None
+elif variant == "serve-kept":
+    from a2a_docgen.site.plugin.kept import KeptPages
+    KeptPages.lookup = lambda self, page, html: None
+elif variant == "serve-copies":
+    from a2a_docgen.site.plugin.search import IndexCopies
+    IndexCopies.keep = lambda self, path: False
+elif variant == "search-after-build":
+    from a2a_docgen.site.plugin.search import IndexAfterBuild
+    IndexAfterBuild.start = lambda self, index: index()
 """
 """Each variant's piece turned off, from the outside (``python -c PATCHES + ... VARIANT ...``)."""
 
@@ -207,7 +255,8 @@ def main(argv: list[str] | None = None) -> int:
         "--serve", action="store_true", help="time mkdocs serve's rebuild after one card edit instead"
     )
     args = parser.parse_args(argv)
-    chosen = tuple(args.variants.split(",")) if args.variants else VARIANTS[1:]
+    default = (v for v in VARIANTS[1:] if (v in SERVE_ONLY) == args.serve or v == "fence-find")
+    chosen = tuple(args.variants.split(",")) if args.variants else tuple(default)
     unknown = set(chosen) - set(DESCRIPTIONS)
     if unknown:
         parser.error(f"unknown variants: {', '.join(sorted(unknown))} (known: {', '.join(DESCRIPTIONS)})")
