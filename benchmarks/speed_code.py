@@ -41,6 +41,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -165,6 +166,30 @@ print(json.dumps({"seconds": time.perf_counter() - start}))
 """
 
 
+Timings = dict[str, list[dict[str, float]]]
+"""Each variant's ``wall`` and ``cpu`` seconds, run by run."""
+
+
+def _turns(variants: tuple[str, ...], repeat: int) -> Iterator[tuple[int, str]]:
+    """(round, variant) in the order they run: the order turns by one each round, so no variant always runs
+    first (or after the same one)."""
+    for n in range(repeat):
+        yield from ((n, variant) for variant in variants[n % len(variants) :] + variants[: n % len(variants)])
+
+
+def _catalogue(work: Path, agents: int, skills: int) -> tuple[Path, Path]:
+    """The synthetic cards and an empty docs directory under ``work``."""
+    cards = work / "cards"
+    write_catalogue(cards, agents, skills)
+    docs = work / "docs"
+    docs.mkdir()
+    return cards, docs
+
+
+def _fastest(times: Timings) -> dict[str, dict[str, float]]:
+    return {v: {k: min(run[k] for run in runs) for k in ("wall", "cpu")} for v, runs in times.items()}
+
+
 def measure(
     agents: int, skills: int, repeat: int, variants: tuple[str, ...] = VARIANTS, *, pagefind: bool = True
 ) -> dict[str, dict[str, float]]:
@@ -172,40 +197,35 @@ def measure(
     process each, timed from outside (CPU: the build and every process it waited for, workers and Pagefind)."""
     with tempfile.TemporaryDirectory(prefix="a2a-docgen-speed-") as tmp:
         work = Path(tmp)
-        cards = work / "cards"
-        write_catalogue(cards, agents, skills)
-        docs = work / "docs"
-        docs.mkdir()
+        cards, docs = _catalogue(work, agents, skills)
         config = work / "mkdocs.yml"
         config.write_text(
             _config(cards, docs, search_index="pagefind" if pagefind else "off"), encoding="utf-8"
         )
-        times: dict[str, list[dict[str, float]]] = {v: [] for v in variants}
+        times: Timings = {v: [] for v in variants}
         env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-        for n in range(repeat):
-            # The order turns by one each round, so no variant always runs first (or after the same one), and
-            # each starts with the last build's site deleted and its writes on disk: a build writes hundreds
+        for _, variant in _turns(variants, repeat):
+            # Each starts with the last build's site deleted and its writes on disk: a build writes hundreds
             # of megabytes, which the next one would otherwise pay for.
-            for variant in variants[n % len(variants) :] + variants[: n % len(variants)]:
-                site = work / "site"
-                shutil.rmtree(site, ignore_errors=True)
-                os.sync()
-                before = resource.getrusage(resource.RUSAGE_CHILDREN)
-                start = time.perf_counter()
-                done = subprocess.run(
-                    [sys.executable, "-c", PATCHES + DRIVER, variant, str(config), str(site)],
-                    check=False,
-                    capture_output=True,
-                    text=True,
-                    env=env,
-                )
-                wall = time.perf_counter() - start
-                after = resource.getrusage(resource.RUSAGE_CHILDREN)
-                if done.returncode != 0:
-                    raise SystemExit(f"{variant}: the build failed:\n{done.stderr[-3000:]}")
-                cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
-                times[variant].append({"wall": wall, "cpu": cpu})
-    return {v: {k: min(run[k] for run in runs) for k in ("wall", "cpu")} for v, runs in times.items()}
+            site = work / "site"
+            shutil.rmtree(site, ignore_errors=True)
+            os.sync()
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            start = time.perf_counter()
+            done = subprocess.run(
+                [sys.executable, "-c", PATCHES + DRIVER, variant, str(config), str(site)],
+                check=False,
+                capture_output=True,
+                text=True,
+                env=env,
+            )
+            wall = time.perf_counter() - start
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            if done.returncode != 0:
+                raise SystemExit(f"{variant}: the build failed:\n{done.stderr[-3000:]}")
+            cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+            times[variant].append({"wall": wall, "cpu": cpu})
+    return _fastest(times)
 
 
 def measure_serve(
@@ -215,30 +235,26 @@ def measure_serve(
     build returns (``builds._SERVE``, in a new process each; no render workers under serve)."""
     with tempfile.TemporaryDirectory(prefix="a2a-docgen-speed-serve-") as tmp:
         work = Path(tmp)
-        cards = work / "cards"
-        write_catalogue(cards, agents, skills)
-        docs = work / "docs"
-        docs.mkdir()
-        times: dict[str, list[dict[str, float]]] = {v: [] for v in variants}
+        cards, docs = _catalogue(work, agents, skills)
+        times: Timings = {v: [] for v in variants}
         env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-        for n in range(repeat):
-            for variant in variants[n % len(variants) :] + variants[: n % len(variants)]:
-                copy = work / f"cards-{n}-{variant}"
-                shutil.copytree(cards, copy)
-                config = work / f"serve-{n}-{variant}.yml"
-                search_index = "pagefind" if pagefind else "off"
-                config.write_text(_config(copy, docs, search_index=search_index), encoding="utf-8")
-                card = sorted(copy.glob("*.json"))[agents // 2]
-                site = work / f"site-{n}-{variant}"
-                command = [sys.executable, "-c", PATCHES + _SERVE, variant, str(config), str(site), str(card)]
-                done = subprocess.run(command, check=False, capture_output=True, text=True, env=env)
-                if done.returncode != 0:
-                    raise SystemExit(f"{variant}: the serve builds failed:\n{done.stderr[-3000:]}")
-                timed = json.loads(done.stdout.strip().splitlines()[-1])
-                times[variant].append({"wall": timed["rebuild"], "cpu": timed["rebuild_cpu"]})
-                shutil.rmtree(site, ignore_errors=True)
-                shutil.rmtree(copy, ignore_errors=True)
-    return {v: {k: min(run[k] for run in runs) for k in ("wall", "cpu")} for v, runs in times.items()}
+        for n, variant in _turns(variants, repeat):
+            copy = work / f"cards-{n}-{variant}"
+            shutil.copytree(cards, copy)
+            config = work / f"serve-{n}-{variant}.yml"
+            search_index = "pagefind" if pagefind else "off"
+            config.write_text(_config(copy, docs, search_index=search_index), encoding="utf-8")
+            card = sorted(copy.glob("*.json"))[agents // 2]
+            site = work / f"site-{n}-{variant}"
+            command = [sys.executable, "-c", PATCHES + _SERVE, variant, str(config), str(site), str(card)]
+            done = subprocess.run(command, check=False, capture_output=True, text=True, env=env)
+            if done.returncode != 0:
+                raise SystemExit(f"{variant}: the serve builds failed:\n{done.stderr[-3000:]}")
+            timed = json.loads(done.stdout.strip().splitlines()[-1])
+            times[variant].append({"wall": timed["rebuild"], "cpu": timed["rebuild_cpu"]})
+            shutil.rmtree(site, ignore_errors=True)
+            shutil.rmtree(copy, ignore_errors=True)
+    return _fastest(times)
 
 
 def main(argv: list[str] | None = None) -> int:
