@@ -13,7 +13,8 @@ with the configuration and environment of whoever runs the build. So:
 - **git's environment is built here.** Every inherited ``GIT_*`` is dropped (``GIT_DIR``, ``GIT_WORK_TREE``,
   ``GIT_CONFIG_*``, ``GIT_EXTERNAL_DIFF``, ``GIT_SSH_COMMAND`` ...); the system and global configuration are not
   read; lazy fetching is off and no transport is allowed (a partial clone's missing object is an error, never a
-  fetch through the repository's ``core.sshCommand``, ``ext::`` helper or proxy); no prompt, no pager.
+  fetch through the repository's ``core.sshCommand``, ``ext::`` helper or proxy); no prompt, no pager; no
+  replace ref or ``info/grafts`` file stands in for a commit or its parents (the history is the commits' own).
 - **What the repository's configuration could run is overridden on the command line**, which wins over the
   repository's file and every file it includes: ``core.fsmonitor``, ``core.hooksPath``, ``log.showSignature``
   (``gpg.program``), ``core.sshCommand``, ``protocol.allow``; diff-like commands (``log``, ``show``) get
@@ -168,6 +169,10 @@ def git_environment() -> dict[str, str]:
         # that names none, which stops the fetch whatever the repository's remote, helper or ssh command.
         GIT_NO_LAZY_FETCH="1",
         GIT_ALLOW_PROTOCOL="",
+        # The history is the commits' own: no replace ref (refs/replace/) swaps a commit, tree or blob for
+        # another, and no info/grafts file gives a commit other parents.
+        GIT_NO_REPLACE_OBJECTS="1",
+        GIT_GRAFT_FILE=os.devnull,
         GIT_TERMINAL_PROMPT="0",
         GIT_PAGER="cat",
         GIT_OPTIONAL_LOCKS="0",

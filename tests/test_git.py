@@ -224,6 +224,39 @@ def test_a_missing_object_is_a_message_never_a_traceback(
         load_catalog_at_revision(["cards"], "HEAD")
 
 
+def _tree(directory: Path) -> dict[str, bytes]:
+    return {p.relative_to(directory).as_posix(): p.read_bytes() for p in directory.rglob("*") if p.is_file()}
+
+
+def test_replace_refs_and_grafts_never_change_the_history_or_the_review(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The history is the commits' own: a replace ref (``refs/replace/``) that swaps a commit for a forged one
+    and an ``info/grafts`` file that cuts HEAD from its parents change neither the site nor the review."""
+    repo = card_repo(tmp_path / "repo")
+    monkeypatch.chdir(repo.root)
+
+    def published() -> tuple[dict[str, bytes], str]:
+        out = tmp_path / "out"
+        shutil.rmtree(out, ignore_errors=True)
+        assert main(["build", "cards", "-o", str(out)]) == 0
+        capsys.readouterr()
+        main(["diff", "--base-ref", "HEAD~1", "cards", "--format", "json"])
+        return _tree(out), capsys.readouterr().out
+
+    clean = published()
+    first = repo.git("rev-parse", "HEAD~1").strip()
+    forged = repo.git("commit-tree", repo.git("rev-parse", "HEAD^{tree}").strip(), "-m", "Forged").strip()
+    repo.git("replace", first, forged)
+    assert "Forged" in repo.git("log", "--format=%s"), "git itself now shows the forged commit"
+    assert published() == clean
+    repo.git("replace", "-d", first)
+    (repo.root / ".git" / "info").mkdir(exist_ok=True)
+    (repo.root / ".git" / "info" / "grafts").write_text(repo.git("rev-parse", "HEAD"), encoding="utf-8")
+    assert len(repo.git("log", "--format=%s").splitlines()) == 1, "git itself now sees one commit"
+    assert published() == clean
+
+
 # -- each way a repository's configuration or the environment could make git run a program --------------------
 
 
