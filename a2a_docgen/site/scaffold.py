@@ -285,7 +285,9 @@ def pages_workflow(engine: Engine, *, cards: str) -> str:
         f"          a2a-docgen check {shlex.quote(cards)} --format github ||\n"
         f'            {{ [ $? = 1 ] && [ "${FAIL_ON_CARD_ERRORS}" != true ]; }}\n'
         "      - name: Build the site\n"
+        "        # The date a build stamps (MkDocs' sitemap) is the last commit's: a commit always builds the same bytes\n"
         "        run: |\n"
+        '          export SOURCE_DATE_EPOCH="$(git log -1 --format=%ct)"\n'
         f"{build}"
         "      - uses: actions/upload-pages-artifact@v3\n"
         "        with:\n"
