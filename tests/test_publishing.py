@@ -33,6 +33,7 @@ from a2a_docgen.site.scaffold import (
 )
 from tests.conftest import REPO
 from tests.support.engine_sites import require_engine
+from tests.support.history_repo import BASE_TIME, CardRepo
 
 
 def _workflow(project: Path) -> dict[str, object]:
@@ -96,7 +97,7 @@ def test_the_pages_workflow_builds_the_site_when_run_as_a_script(engine: str, tm
     project = tmp_path / "repo"
     assert main(["init", "--engine", engine, "--github-pages", str(project)]) == 0
     _add_card_with_an_error(project)
-    _checked_out(project, date=f"@{COMMITTED} +0000")
+    CardRepo(project).commit("Catalogue")  # as actions/checkout leaves it: one commit, made at BASE_TIME
     workflow = _workflow(project)
     build = workflow["jobs"]["build"]  # type: ignore[index]
     env = _build_env(build)
@@ -121,30 +122,11 @@ def test_the_pages_workflow_builds_the_site_when_run_as_a_script(engine: str, tm
     sitemap = site / "sitemap.xml"
     if sitemap.is_file():  # the time MkDocs stamps is the commit's, never the build's
         dates = set(re.findall(r"<lastmod>([^<]*)</lastmod>", sitemap.read_text(encoding="utf-8")))
-        assert dates <= {"2026-01-02"}, dates
+        assert dates <= {"2026-01-01"}, dates  # BASE_TIME's day
     packed = site / "sitemap.xml.gz"  # MkDocs and ProperDocs
     if packed.is_file():
         stamp = packed.read_bytes()[4:8]  # the gzip header's time: the day MkDocs stamps
-        assert int.from_bytes(stamp, "little") == COMMITTED - COMMITTED % 86400
-
-
-COMMITTED = 1767355200
-"""2026-01-02T12:00:00Z: when the project's commit was made."""
-
-
-def _checked_out(project: Path, *, date: str) -> None:
-    """``project`` as ``actions/checkout`` leaves it: a repository whose one commit was made at ``date``."""
-    env = {
-        **os.environ,
-        "GIT_AUTHOR_NAME": "A",
-        "GIT_AUTHOR_EMAIL": "a@example.com",
-        "GIT_COMMITTER_NAME": "A",
-        "GIT_COMMITTER_EMAIL": "a@example.com",
-        "GIT_AUTHOR_DATE": date,
-        "GIT_COMMITTER_DATE": date,
-    }
-    for argv in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "Catalogue"]):
-        subprocess.run(["git", *argv], cwd=project, env=env, check=True, capture_output=True)
+        assert int.from_bytes(stamp, "little") == BASE_TIME - BASE_TIME % 86400
 
 
 def test_card_errors_are_annotated_and_fail_the_job_only_when_the_workflow_says_so(tmp_path: Path) -> None:
